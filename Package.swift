@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "strata", targets: ["strata"]),
+        .library(name: "StrataCore", targets: ["StrataCore"]),
+        .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+    ],
+    targets: [
+        // The generator pipeline: parse -> validate -> model -> diff/plan -> render.
+        .target(
+            name: "StrataCore",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        // What generated code imports at run time.
+        .target(
+            name: "StrataRuntime",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The `strata` command-line tool.
+        .executableTarget(
+            name: "strata",
+            dependencies: [
+                "StrataCore",
+                "StrataRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // The TODO app's model, compiled from the committed generated output.
+        .target(
+            name: "MyTODO",
+            dependencies: ["StrataRuntime"],
+            path: "Generated/MyTODO/Swift"
+        ),
+        .testTarget(
+            name: "StrataCoreTests",
+            dependencies: ["StrataCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MyTODOTests",
+            dependencies: ["MyTODO"]
+        ),
+    ]
+)

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Reads `Schemas/<Model>/vN.yaml` from disk into validated histories.
+public enum SchemaLoader {
+    /// The result of loading: whatever could be read, and every problem found.
+    public struct Result: Sendable {
+        /// The models that were read, sorted by name (only complete when there are no errors).
+        public var histories: [SchemaHistory]
+        /// The diagnostics, sorted by location.
+        public var diagnostics: [Diagnostic]
+        /// The raw bytes' checksums, per model, per version number.
+        public var checksums: [String: [Int: String]]
+
+        /// True when any diagnostic is an error.
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// Loads every model folder under `directory` (the path as the user gave it).
+    public static func loadAll(from directory: String) -> Result {
+        var bag = DiagnosticBag()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            bag.error("schemas folder '\(directory)' does not exist", at: .file(directory))
+            return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }
+            .sorted()
+        if names.isEmpty {
+            bag.error("no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
+        }
+        var histories: [SchemaHistory] = []
+        var checksums: [String: [Int: String]] = [:]
+        for name in names {
+            let (history, sums, diagnostics) = loadModel(named: name, in: directory)
+            bag.append(contentsOf: diagnostics)
+            checksums[name] = sums
+            if let history { histories.append(history) }
+        }
+        return Result(histories: histories, diagnostics: bag.sorted, checksums: checksums)
+    }
+
+    /// Loads one model folder.
+    public static func loadModel(named model: String, in directory: String) -> (SchemaHistory?, [Int: String], [Diagnostic]) {
+        var bag = DiagnosticBag()
+        let folder = join(directory, model)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        var numbered: [Int: String] = [:]
+        for file in files where file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
+            if let number = versionNumber(ofFileName: file) {
+                numbered[number] = file
+            } else {
+                bag.error("unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …", at: .file(join(folder, file)))
+            }
+        }
+        guard !numbered.isEmpty else {
+            bag.error("model folder '\(folder)' has no versions: add v1.yaml", at: .file(folder))
+            return (nil, [:], bag.all)
+        }
+        let highest = numbered.keys.max() ?? 0
+        for missing in (1...highest) where numbered[missing] == nil {
+            let next = numbered.keys.filter { $0 > missing }.min() ?? highest
+            bag.error(
+                "version \(missing) of '\(model)' is missing: versions are numbered from 1 without gaps",
+                at: .file(join(folder, numbered[next] ?? "v\(next).yaml")))
+        }
+        var versions: [Schema] = []
+        var checksums: [Int: String] = [:]
+        for number in numbered.keys.sorted() {
+            guard let fileName = numbered[number] else { continue }
+            let path = join(folder, fileName)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                bag.error("cannot read '\(path)'", at: .file(path))
+                continue
+            }
+            checksums[number] = SHA256.hex(data)
+            guard let text = String(data: data, encoding: .utf8) else {
+                bag.error("'\(path)' is not UTF-8 text", at: .file(path))
+                continue
+            }
+            let (schema, diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
+            bag.append(contentsOf: diagnostics)
+            guard let schema else { continue }
+            if schema.version != 0 && schema.version != number {
+                bag.error("'version: \(schema.version)' does not match the file name '\(fileName)'", at: .file(path))
+            }
+            if !schema.model.isEmpty && schema.model != model {
+                bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: .file(path))
+            }
+            var fixed = schema
+            fixed.version = number
+            fixed.model = model
+            versions.append(fixed)
+        }
+        let complete = versions.count == highest && !bag.hasErrors
+        let history = SchemaHistory(model: model, versions: versions)
+        if complete {
+            bag.append(contentsOf: HistoryValidator.validate(history))
+        }
+        return (complete ? history : nil, checksums, bag.all)
+    }
+
+    /// `3` for `v3.yaml`; nil for anything else (`v03.yaml`, `v0.yaml`, `3.yaml`).
+    static func versionNumber(ofFileName name: String) -> Int? {
+        guard name.hasPrefix("v") else { return nil }
+        let stem = name.dropFirst().prefix { $0 != "." }
+        guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else { return nil }
+        return number
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

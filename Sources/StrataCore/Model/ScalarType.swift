@@ -1,0 +1,59 @@
+/// The built-in field types of the schema language.
+public enum ScalarType: String, CaseIterable, Sendable, Hashable {
+    case string = "String"
+    case int = "Int"
+    case int64 = "Int64"
+    case int32 = "Int32"
+    case int16 = "Int16"
+    case double = "Double"
+    case float = "Float"
+    case bool = "Bool"
+    case uuid = "UUID"
+    case date = "Date"
+    case data = "Data"
+    case decimal = "Decimal"
+
+    /// The schema spelling, which is also the Swift type name.
+    public var name: String { rawValue }
+
+    /// True for the integer types.
+    public var isInteger: Bool {
+        switch self {
+        case .int, .int64, .int32, .int16: return true
+        default: return false
+        }
+    }
+
+    /// True for the floating-point types.
+    public var isFloatingPoint: Bool { self == .double || self == .float }
+
+    /// The inclusive range of an integer type.
+    public var integerRange: ClosedRange<Int64>? {
+        switch self {
+        case .int, .int64: return Int64.min...Int64.max
+        case .int32: return Int64(Int32.min)...Int64(Int32.max)
+        case .int16: return Int64(Int16.min)...Int64(Int16.max)
+        default: return nil
+        }
+    }
+}
+
+/// The raw type of an enum.
+public enum EnumRawType: String, CaseIterable, Sendable, Hashable {
+    case int16 = "Int16"
+    case int32 = "Int32"
+    case int64 = "Int64"
+    case int = "Int"
+    case string = "String"
+
+    /// The scalar type the raw values are stored as.
+    public var scalar: ScalarType {
+        switch self {
+        case .int16: return .int16
+        case .int32: return .int32
+        case .int64: return .int64
+        case .int: return .int
+        case .string: return .string
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// An item of `migration.allowDataLoss`: an entity, or a field of one.
+public struct DataLossAllowance: Hashable, Sendable {
+    /// The entity name (in the previous version).
+    public var entity: String
+    /// The field name (in the previous version), or nil for the whole entity.
+    public var field: String?
+    /// Where it is written.
+    public var location: SourceLocation
+
+    /// `Entity` or `Entity.field`.
+    public var spelled: String { field.map { "\(entity).\($0)" } ?? entity }
+}
+
+/// The `migration` block of a version.
+public struct MigrationHints: Hashable, Sendable {
+    /// Destructive steps the author acknowledges.
+    public var allowDataLoss: [DataLossAllowance] = []
+    /// Custom SQL run before the derived steps.
+    public var before: DialectSQL?
+    /// Custom SQL run after the derived steps.
+    public var after: DialectSQL?
+    /// Where the block is written.
+    public var location: SourceLocation?
+
+    /// True when `entity` (or its field `field`) may be dropped.
+    public func allows(entity: String, field: String? = nil) -> DataLossAllowance? {
+        allowDataLoss.first { $0.entity == entity && ($0.field == nil || $0.field == field) }
+    }
+}
+
+/// One validated version of a model: the complete snapshot in `vN.yaml`.
+public struct Schema: Hashable, Sendable {
+    /// The model name (the folder under `Schemas/`).
+    public var model: String
+    /// The version number.
+    public var version: Int
+    /// Table and column naming.
+    public var naming: Naming
+    /// Enums in declaration order.
+    public var enums: [EnumDecl]
+    /// Entities in declaration order.
+    public var entities: [Entity]
+    /// The migration hints into this version.
+    public var migration: MigrationHints
+    /// The file path the version was read from, as given.
+    public var file: String
+    /// The file name (`v3.yaml`), used in generated headers.
+    public var fileName: String
+
+    /// The entity with this name.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The enum with this name.
+    public func enumDecl(named name: String) -> EnumDecl? {
+        enums.first { $0.name == name }
+    }
+
+    /// The scalar type a field is stored as: its own, an enum's raw type, or the referenced primary key's.
+    public func storageType(of field: Field) -> ScalarType? {
+        switch field.type {
+        case .scalar(let scalar): return scalar
+        case .enumeration(let name): return enumDecl(named: name)?.rawType.scalar
+        case .reference(let name):
+            guard let target = entity(named: name)?.singlePrimaryKey, target.referencedEntity == nil else { return nil }
+            return storageType(of: target)
+        }
+    }
+}
+
+/// Every version of one model, oldest first.
+public struct SchemaHistory: Hashable, Sendable {
+    /// The model name.
+    public var model: String
+    /// The versions, `versions[i].version == i + 1`.
+    public var versions: [Schema]
+
+    /// The newest version.
+    public var latest: Schema? { versions.last }
+
+    /// The version numbered `number`.
+    public func version(_ number: Int) -> Schema? {
+        (1...max(1, versions.count)).contains(number) ? versions[number - 1] : nil
+    }
+}

@@ -1,0 +1,30 @@
+/// A file Strata generates, with its path relative to the output folder.
+public struct GeneratedFile: Hashable, Sendable {
+    /// The path relative to the output folder, with `/` separators: `MyTODO/Swift/MyTODOModels.swift`.
+    public var path: String
+    /// The exact contents.
+    public var contents: String
+
+    /// Creates a file.
+    public init(path: String, contents: String) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// Runs every renderer over a validated model history.
+public enum Generator {
+    /// Every output file of a model, in a deterministic order.
+    public static func files(for history: SchemaHistory) -> [GeneratedFile] {
+        guard let latest = history.latest else { return [] }
+        let swiftFolder = OutputLayout.swiftFolder(model: history.model)
+        var files: [GeneratedFile] = []
+        let swift: [String: String] = [
+            "\(history.model)Models.swift": SwiftModelRenderer(schema: latest).render()
+        ]
+        for name in OutputLayout.swiftFiles(model: history.model) {
+            files.append(GeneratedFile(path: "\(swiftFolder)/\(name)", contents: swift[name] ?? ""))
+        }
+        return files
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The files a run of Strata wants on disk, and the problems that stop it.
+public struct GenerationPlan: Sendable {
+    /// Every diagnostic of the run, sorted by location.
+    public var diagnostics: [Diagnostic]
+    /// The files to write: generated outputs under the output folder and `strata.lock` under each model folder.
+    public var files: [GeneratedFile]
+    /// The output folder, as given.
+    public var outputFolder: String
+    /// The models that were read.
+    public var histories: [SchemaHistory]
+
+    /// True when any diagnostic is an error: then nothing may be written.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// One difference between the files on disk and what `generate` would write.
+public struct StaleFile: Sendable, Equatable {
+    /// What is wrong with the file.
+    public enum Kind: String, Sendable { case stale, missing, extra }
+    /// What is wrong with the file.
+    public var kind: Kind
+    /// The file's path, as given (joined with the folder the user named).
+    public var path: String
+    /// A unified diff from what is on disk to what should be.
+    public var diff: String
+}
+
+/// Reads schemas, plans outputs, and writes or checks them. Used by the CLI and the command plugin.
+public enum Workspace {
+    /// Loads and validates every model under `schemas` and renders every output.
+    public static func plan(schemas: String, output: String) -> GenerationPlan {
+        let loaded = SchemaLoader.loadAll(from: schemas)
+        var bag = DiagnosticBag()
+        bag.append(contentsOf: loaded.diagnostics)
+        var files: [GeneratedFile] = []
+        for (model, sums) in loaded.checksums.sorted(by: { $0.key < $1.key }) {
+            let folder = SchemaLoader.join(schemas, model)
+            let lockPath = SchemaLoader.join(folder, Lockfile.fileName)
+            let recorded = (try? String(contentsOfFile: lockPath, encoding: .utf8)).map(Lockfile.init(parsing:))
+            if let recorded {
+                bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+            }
+            files.append(GeneratedFile(path: lockPath, contents: Lockfile(checksums: sums).rendered(model: model)))
+        }
+        for history in loaded.histories {
+            for file in Generator.files(for: history) {
+                files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
+            }
+        }
+        return GenerationPlan(diagnostics: bag.sorted, files: files, outputFolder: output, histories: loaded.histories)
+    }
+
+    /// Writes the plan's files whose bytes differ from disk and removes generated files that no longer belong.
+    /// Writes nothing when the plan has errors. Returns the paths written or removed.
+    @discardableResult
+    public static func write(_ plan: GenerationPlan) throws -> [String] {
+        guard !plan.hasErrors else { return [] }
+        let manager = FileManager.default
+        var changed: [String] = []
+        var staged: [(temporary: String, final: String)] = []
+        for file in plan.files {
+            let data = Data(file.contents.utf8)
+            if manager.contents(atPath: file.path) == data { continue }
+            let folder = (file.path as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            let temporary = folder.isEmpty ? ".\(UUID().uuidString).strata-tmp" : "\(folder)/.\(UUID().uuidString).strata-tmp"
+            try data.write(to: URL(fileURLWithPath: temporary))
+            staged.append((temporary, file.path))
+        }
+        // Everything is rendered and staged before the first file is replaced.
+        for item in staged {
+            if manager.fileExists(atPath: item.final) { try manager.removeItem(atPath: item.final) }
+            try manager.moveItem(atPath: item.temporary, toPath: item.final)
+            changed.append(item.final)
+        }
+        for path in extraFiles(plan) {
+            try manager.removeItem(atPath: path)
+            changed.append(path)
+        }
+        return changed
+    }
+
+    /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
+    public static func check(_ plan: GenerationPlan) -> [StaleFile] {
+        var findings: [StaleFile] = []
+        for file in plan.files {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                findings.append(
+                    StaleFile(
+                        kind: .missing, path: file.path,
+                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path)))
+                continue
+            }
+            let current = String(decoding: data, as: UTF8.self)
+            if current != file.contents {
+                findings.append(
+                    StaleFile(
+                        kind: .stale, path: file.path,
+                        diff: UnifiedDiff.render(old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
+            }
+        }
+        for path in extraFiles(plan) {
+            let current = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            findings.append(
+                StaleFile(kind: .extra, path: path, diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
+        }
+        return findings
+    }
+
+    /// Files under the output folder that carry Strata's header but are not in the plan.
+    /// Files without the header are the user's and are never touched.
+    static func extraFiles(_ plan: GenerationPlan) -> [String] {
+        let wanted = Set(plan.files.map(\.path))
+        let root = plan.outputFolder
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var extra: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = SchemaLoader.join(root, relative)
+            guard !wanted.contains(path), !SchemaLoader.isFolder(path), isGenerated(path) else { continue }
+            extra.append(path)
+        }
+        return extra.sorted()
+    }
+
+    private static func isGenerated(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: handle.readData(ofLength: 512), as: UTF8.self)
+        return head.split(separator: "\n", maxSplits: 1).first?.contains(FileHeader.marker) ?? false
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Yams
+
+extension SchemaParser {
+    /// What the parser knows of the file's names while it reads fields.
+    struct TypeScope {
+        var enums: [String: EnumDecl]
+        var entityNames: [String]
+        var naming: Naming
+
+        var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
+    }
+
+    mutating func parseEntities(_ node: Node, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity] {
+        guard let entries = reader.mapping(node, "'entities'") else { return [] }
+        let scope = TypeScope(
+            enums: Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+            entityNames: entries.map(\.key), naming: naming)
+        if entries.isEmpty {
+            reader.error("'entities' must declare at least one entity", at: node)
+        }
+        return entries.compactMap { parseEntity(name: $0.key, at: $0.keyLocation, $0.value, scope: scope) }
+    }
+
+    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Entity? {
+        let what = "entity '\(name)'"
+        guard let entries = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(entries, allowed: Self.entityKeys, in: what)
+        var entity = Entity(
+            name: name, table: scope.naming.apply(name), fields: [], primaryKey: [], indexes: [], hasMany: [],
+            renamedFrom: nil, doc: nil, location: location)
+        var keyNode: Node?
+        var indexesNode: Node?
+        var hasManyNode: Node?
+        for entry in entries {
+            switch entry.key {
+            case "fields":
+                for field in reader.mapping(entry.value, "the fields of \(what)") ?? [] {
+                    if let parsed = parseField(name: field.key, at: field.keyLocation, field.value, scope: scope) {
+                        entity.fields.append(parsed)
+                    }
+                }
+                if case .mapping(let mapping) = entry.value, mapping.count == 0 {
+                    reader.error("\(what) needs at least one field", at: entry.value)
+                }
+            case "table":
+                if let table = reader.nonEmptyString(entry.value, "'table'") { entity.table = table }
+            case "primaryKey": keyNode = entry.value
+            case "indexes": indexesNode = entry.value
+            case "hasMany": hasManyNode = entry.value
+            case "renamedFrom": entity.renamedFrom = reader.nonEmptyString(entry.value, "'renamedFrom'")
+            case "doc": entity.doc = reader.string(entry.value, "'doc'")
+            default: break
+            }
+        }
+        if !entries.contains(where: { $0.key == "fields" }) {
+            reader.diagnostics.error("\(what) needs 'fields'", at: location)
+        }
+        entity.primaryKey = resolvePrimaryKey(of: entity, keyNode)
+        if let indexesNode { entity.indexes = parseIndexes(indexesNode, of: entity) }
+        if let hasManyNode { entity.hasMany = parseHasMany(hasManyNode, of: entity) }
+        return entity
+    }
+
+    // MARK: Fields
+
+    private mutating func parseField(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Field? {
+        var field = Field(
+            name: name, column: scope.naming.apply(name), type: .scalar(.string), isOptional: false,
+            defaultValue: nil, isAutoincrement: false, isUnique: false, onDelete: .noAction, renamedFrom: nil,
+            transform: nil, doc: nil, location: location, typeLocation: location, defaultLocation: nil)
+        let what = "field '\(name)'"
+        if case .scalar = node {
+            guard parseType(node, into: &field, scope: scope) else { return nil }
+            return field
+        }
+        guard let entries = reader.mapping(node, "\(what) (a type name, or a mapping with 'type')") else { return nil }
+        reader.checkKeys(entries, allowed: Self.fieldKeys, in: what)
+        guard let typeEntry = entries.first(where: { $0.key == "type" }) else {
+            reader.diagnostics.error("\(what) needs a 'type'", at: location)
+            return nil
+        }
+        let typeIsValid = parseType(typeEntry.value, into: &field, scope: scope)
+        var onDeleteNode: Node?
+        for entry in entries {
+            switch entry.key {
+            case "default":
+                field.defaultLocation = reader.location(entry.value)
+                if typeIsValid { field.defaultValue = parseDefault(entry.value, for: field, scope: scope) }
+            case "primaryKey":
+                if reader.bool(entry.value, "'primaryKey' of a field") == true {
+                    field.isPrimaryKeyMarker = true
+                }
+            case "autoincrement": field.isAutoincrement = reader.bool(entry.value, "'autoincrement'") ?? false
+            case "unique": field.isUnique = reader.bool(entry.value, "'unique'") ?? false
+            case "column":
+                if let column = reader.nonEmptyString(entry.value, "'column'") { field.column = column }
+            case "onDelete":
+                onDeleteNode = entry.value
+                if let text = reader.string(entry.value, "'onDelete'") {
+                    if let action = OnDelete(rawValue: text) {
+                        field.onDelete = action
+                    } else {
+                        let names = OnDelete.allCases.map(\.rawValue)
+                        reader.error(
+                            "unknown onDelete action '\(text)'; expected one of \(names.joined(separator: ", "))"
+                                + Suggestion.didYouMean(text, in: names), at: entry.value)
+                    }
+                }
+            case "renamedFrom": field.renamedFrom = reader.nonEmptyString(entry.value, "'renamedFrom'")
+            case "transform": field.transform = reader.dialectSQL(entry.value, "'transform'")
+            case "doc": field.doc = reader.string(entry.value, "'doc'")
+            default: break
+            }
+        }
+        if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
+            reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)
+        }
+        return field
+    }
+
+    /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
+    private mutating func parseType(_ node: Node, into field: inout Field, scope: TypeScope) -> Bool {
+        field.typeLocation = reader.location(node)
+        guard var text = reader.string(node, "the type of field '\(field.name)'") else { return false }
+        text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("?") {
+            field.isOptional = true
+            text.removeLast()
+            text = text.trimmingCharacters(in: .whitespaces)
+        }
+        if let scalar = ScalarType(rawValue: text) {
+            field.type = .scalar(scalar)
+        } else if scope.enums[text] != nil {
+            field.type = .enumeration(text)
+        } else if scope.entityNames.contains(text) {
+            field.type = .reference(text)
+        } else {
+            reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
+            return false
+        }
+        return true
+    }
+
+    /// Reads a default and checks that it fits the field's type.
+    private mutating func parseDefault(_ node: Node, for field: Field, scope: TypeScope) -> Literal? {
+        let tag = node.tagName
+        let found = NodeReader.kind(of: node)
+        guard case .scalar(let scalar) = node else {
+            reader.error("the default of '\(field.name)' must be a single value, found \(found)", at: node)
+            return nil
+        }
+        let text = scalar.string
+        if tag == .null {
+            if field.isOptional { return .null }
+            reader.error("default null on '\(field.name)', which is not optional (write '\(field.type)?')", at: node)
+            return nil
+        }
+        func mismatch(_ expected: String) -> Literal? {
+            reader.error("default \(describe(text, tag)) does not fit '\(field.name)' of type \(field.type): expected \(expected)", at: node)
+            return nil
+        }
+        switch field.type {
+        case .scalar(let type):
+            switch type {
+            case .string:
+                return tag == .str ? .string(text) : mismatch("a string (quote it)")
+            case .int, .int64, .int32, .int16:
+                guard tag == .int, let value = Int64(text) ?? node.int.map(Int64.init) else { return mismatch("an integer") }
+                guard type.integerRange?.contains(value) ?? true else { return mismatch("an integer that fits in \(type.name)") }
+                return .integer(value)
+            case .double, .float:
+                guard tag == .int || tag == .float, let value = node.float, value.isFinite else { return mismatch("a finite number") }
+                return .double(value)
+            case .bool:
+                guard tag == .bool, let value = node.bool else { return mismatch("true or false") }
+                return .bool(value)
+            case .uuid:
+                guard tag == .str, UUID(uuidString: text) != nil else { return mismatch("a UUID string such as \"3F2504E0-4F89-11D3-9A0C-0305E82C3301\"") }
+                return .string(text.uppercased())
+            case .date:
+                guard DateLiteral.parse(text) != nil else { return mismatch("an ISO 8601 date-time string such as \"2024-01-31T12:00:00Z\"") }
+                return .string(text)
+            case .decimal:
+                guard tag == .int || tag == .float || tag == .str, DecimalLiteral.isValid(text) else {
+                    return mismatch("a decimal number such as 12.50")
+                }
+                return .string(text)
+            case .data:
+                return mismatch("null: Data fields have no literal default")
+            }
+        case .enumeration(let name):
+            guard let decl = scope.enums[name] else { return nil }
+            if tag == .str, decl.case(named: text) != nil { return .enumCase(text) }
+            reader.error(
+                "default \(describe(text, tag)) is not a case of \(name)"
+                    + Suggestion.didYouMean(text, in: decl.cases.map(\.name)), at: node)
+            return nil
+        case .reference(let name):
+            return mismatch("null: a reference to \(name) has no literal default")
+        }
+    }
+
+    private func describe(_ text: String, _ tag: Tag.Name) -> String {
+        tag == .str ? "'\(text)'" : text
+    }
+}
+
+/// The ISO 8601 forms accepted for `Date` defaults.
+enum DateLiteral {
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
+/// Decimal literals: an optional sign, digits, an optional fraction.
+enum DecimalLiteral {
+    static func isValid(_ text: String) -> Bool {
+        var scalars = Substring(text)
+        if scalars.first == "-" || scalars.first == "+" { scalars = scalars.dropFirst() }
+        let parts = scalars.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count) else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+}

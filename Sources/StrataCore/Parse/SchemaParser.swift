@@ -1,0 +1,208 @@
+import Yams
+
+/// Parses one version file into a `Schema`, reporting every problem it finds.
+///
+/// Names are resolved within the file (types, fields of indexes, `hasMany`); checks that need
+/// the previous version (`renamedFrom`, `allowDataLoss`) are done by `HistoryValidator`.
+struct SchemaParser {
+    var reader: NodeReader
+    let fileName: String
+
+    static let topLevelKeys = ["model", "version", "naming", "enums", "entities", "migration"]
+    static let enumKeys = ["type", "cases", "unknown", "doc"]
+    static let entityKeys = ["fields", "table", "primaryKey", "indexes", "hasMany", "renamedFrom", "doc"]
+    static let fieldKeys = [
+        "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",
+        "transform", "doc",
+    ]
+    static let indexKeys = ["fields", "unique", "name"]
+    static let migrationKeys = ["allowDataLoss", "before", "after"]
+
+    /// Parses `text` read from `file` (the path as given; `fileName` is its last component).
+    static func parse(_ text: String, file: String, fileName: String) -> (Schema?, [Diagnostic]) {
+        var bag = DiagnosticBag()
+        guard let document = YAMLDocument.parse(text, file: file, diagnostics: &bag) else {
+            return (nil, bag.all)
+        }
+        var parser = SchemaParser(reader: NodeReader(file: file), fileName: fileName)
+        let schema = parser.parseDocument(document.root)
+        bag.append(contentsOf: parser.reader.diagnostics.all)
+        if let schema {
+            bag.append(contentsOf: SchemaValidator.validate(schema))
+        }
+        return (schema, bag.all)
+    }
+
+    private mutating func parseDocument(_ root: Node?) -> Schema? {
+        let fileStart = SourceLocation.file(reader.file)
+        guard let root else {
+            reader.diagnostics.error("the file is empty: a version needs 'model', 'version' and 'entities'", at: fileStart)
+            return nil
+        }
+        guard let entries = reader.mapping(root, "a version file") else { return nil }
+        reader.checkKeys(entries, allowed: Self.topLevelKeys, in: "a version file")
+        let byKey = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+        var schema = Schema(
+            model: "", version: 0, naming: .snakeCase, enums: [], entities: [], migration: MigrationHints(),
+            file: reader.file, fileName: fileName)
+
+        if let entry = byKey["model"] {
+            schema.model = reader.nonEmptyString(entry.value, "'model'") ?? ""
+        } else {
+            reader.diagnostics.error("missing key 'model' (the model's name)", at: location(of: root))
+        }
+        if let entry = byKey["version"] {
+            schema.version = reader.integer(entry.value, "'version'") ?? 0
+        } else {
+            reader.diagnostics.error("missing key 'version' (this file's version number)", at: location(of: root))
+        }
+        if let entry = byKey["naming"], let text = reader.string(entry.value, "'naming'") {
+            if let naming = Naming(rawValue: text) {
+                schema.naming = naming
+            } else {
+                reader.error(
+                    "unknown naming '\(text)'; expected one of \(Naming.allCases.map(\.rawValue).joined(separator: ", "))"
+                        + Suggestion.didYouMean(text, in: Naming.allCases.map(\.rawValue)),
+                    at: entry.value)
+            }
+        }
+        if let entry = byKey["enums"] {
+            schema.enums = parseEnums(entry.value)
+        }
+        if let entry = byKey["entities"] {
+            let enumNames = Set(schema.enums.map(\.name))
+            schema.entities = parseEntities(entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
+        } else {
+            reader.diagnostics.error("missing key 'entities'", at: location(of: root))
+        }
+        if let entry = byKey["migration"] {
+            schema.migration = parseMigration(entry.value)
+        }
+        return schema
+    }
+
+    func location(of node: Node) -> SourceLocation { reader.location(node) }
+
+    // MARK: Enums
+
+    private mutating func parseEnums(_ node: Node) -> [EnumDecl] {
+        guard let entries = reader.mapping(node, "'enums'") else { return [] }
+        return entries.compactMap { parseEnum(name: $0.key, at: $0.keyLocation, $0.value) }
+    }
+
+    private mutating func parseEnum(name: String, at location: SourceLocation, _ node: Node) -> EnumDecl? {
+        let what = "enum '\(name)'"
+        guard let entries = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(entries, allowed: Self.enumKeys, in: what)
+        var decl = EnumDecl(name: name, rawType: .int, cases: [], unknownCase: nil, doc: nil, location: location)
+        var rawTypeIsValid = true
+        var casesNode: Node?
+        var unknownNode: Node?
+        for entry in entries {
+            switch entry.key {
+            case "type":
+                guard let text = reader.string(entry.value, "the raw type of \(what)") else {
+                    rawTypeIsValid = false
+                    continue
+                }
+                if let rawType = EnumRawType(rawValue: text) {
+                    decl.rawType = rawType
+                } else {
+                    rawTypeIsValid = false
+                    let names = EnumRawType.allCases.map(\.rawValue)
+                    reader.error(
+                        "unknown raw type '\(text)' for \(what); expected one of \(names.joined(separator: ", "))"
+                            + Suggestion.didYouMean(text, in: names), at: entry.value)
+                }
+            case "cases": casesNode = entry.value
+            case "unknown": unknownNode = entry.value
+            case "doc": decl.doc = reader.string(entry.value, "'doc'")
+            default: break
+            }
+        }
+        if !entries.contains(where: { $0.key == "type" }) {
+            reader.diagnostics.error("\(what) needs a raw 'type' (Int16, Int32, Int64, Int or String)", at: location)
+        }
+        guard let casesNode else {
+            reader.diagnostics.error("\(what) needs 'cases'", at: location)
+            return decl
+        }
+        if rawTypeIsValid {
+            decl.cases = parseCases(casesNode, of: decl)
+        }
+        if let unknownNode, let unknown = reader.string(unknownNode, "'unknown'") {
+            if decl.case(named: unknown) != nil || !rawTypeIsValid {
+                decl.unknownCase = unknown
+            } else {
+                reader.error(
+                    "'unknown' names '\(unknown)', which is not a case of \(name)"
+                        + Suggestion.didYouMean(unknown, in: decl.cases.map(\.name)), at: unknownNode)
+            }
+        }
+        return decl
+    }
+
+    private mutating func parseCases(_ node: Node, of decl: EnumDecl) -> [EnumDecl.Case] {
+        let what = "the cases of enum '\(decl.name)'"
+        var cases: [EnumDecl.Case] = []
+        switch node {
+        case .sequence(let items):
+            for (offset, item) in items.enumerated() {
+                guard let name = reader.string(item, "a case name") else { continue }
+                let raw: Literal = decl.rawType == .string ? .string(name) : .integer(Int64(offset))
+                cases.append(EnumDecl.Case(name: name, rawValue: raw, location: location(of: item)))
+            }
+        case .mapping:
+            for entry in reader.mapping(node, what) ?? [] {
+                guard let raw = rawValue(entry.value, of: decl) else { continue }
+                cases.append(EnumDecl.Case(name: entry.key, rawValue: raw, location: entry.keyLocation))
+            }
+        default:
+            reader.error("\(what) must be a list of names or a mapping of names to raw values, found \(NodeReader.kind(of: node))", at: node)
+        }
+        if cases.isEmpty, case .sequence = node {
+            reader.error("enum '\(decl.name)' needs at least one case", at: node)
+        }
+        return cases
+    }
+
+    private mutating func rawValue(_ node: Node, of decl: EnumDecl) -> Literal? {
+        if decl.rawType == .string {
+            return reader.string(node, "a raw value of \(decl.name) (String)").map(Literal.string)
+        }
+        guard let value = reader.integer(node, "a raw value of \(decl.name) (\(decl.rawType.rawValue))") else { return nil }
+        if let range = decl.rawType.scalar.integerRange, !range.contains(Int64(value)) {
+            reader.error("raw value \(value) does not fit in \(decl.rawType.rawValue)", at: node)
+            return nil
+        }
+        return .integer(Int64(value))
+    }
+
+    // MARK: Migration
+
+    private mutating func parseMigration(_ node: Node) -> MigrationHints {
+        var hints = MigrationHints(location: location(of: node))
+        guard let entries = reader.mapping(node, "'migration'") else { return hints }
+        reader.checkKeys(entries, allowed: Self.migrationKeys, in: "'migration'")
+        for entry in entries {
+            switch entry.key {
+            case "allowDataLoss":
+                for (text, where_) in reader.stringList(entry.value, "'allowDataLoss'") ?? [] {
+                    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
+                        reader.diagnostics.error(
+                            "'allowDataLoss' items are 'Entity' or 'Entity.field', found '\(text)'", at: where_)
+                        continue
+                    }
+                    hints.allowDataLoss.append(
+                        DataLossAllowance(entity: parts[0], field: parts.count == 2 ? parts[1] : nil, location: where_))
+                }
+            case "before": hints.before = reader.dialectSQL(entry.value, "'before'")
+            case "after": hints.after = reader.dialectSQL(entry.value, "'after'")
+            default: break
+            }
+        }
+        return hints
+    }
+}

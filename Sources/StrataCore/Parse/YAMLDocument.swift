@@ -1,0 +1,84 @@
+import Yams
+
+/// A schema file parsed into YAML nodes, each keeping its line and column.
+struct YAMLDocument {
+    /// The root node, or nil for an empty file.
+    var root: Node?
+    /// The file path, as given.
+    var file: String
+
+    /// How many nodes a file may expand to through aliases: generous for hand-written files,
+    /// small enough that a kilobyte of nested aliases cannot expand into millions of nodes.
+    static func nodeBudget(forByteCount count: Int) -> Int { 10_000 + 8 * count }
+
+    /// Composes `text` with Yams, converting YAML errors into diagnostics and refusing documents
+    /// whose aliases expand past the node budget.
+    static func parse(_ text: String, file: String, diagnostics: inout DiagnosticBag) -> YAMLDocument? {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            diagnostics.error(message(of: error), at: location(of: error, file: file))
+            return nil
+        } catch {
+            diagnostics.error("cannot read YAML: \(error)", at: .file(file))
+            return nil
+        }
+        let budget = nodeBudget(forByteCount: text.utf8.count)
+        if let root, !withinBudget(root, budget: budget) {
+            diagnostics.error(
+                "YAML aliases expand to more than \(budget) nodes; a schema of \(text.utf8.count) bytes cannot need that many (nested aliases?)",
+                at: .file(file))
+            return nil
+        }
+        return YAMLDocument(root: root, file: file)
+    }
+
+    /// Counts nodes depth-first, stopping as soon as the budget is spent.
+    private static func withinBudget(_ root: Node, budget: Int) -> Bool {
+        var remaining = budget
+        var stack = [root]
+        while let node = stack.popLast() {
+            remaining -= 1
+            if remaining < 0 { return false }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let sequence): stack.append(contentsOf: sequence)
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    stack.append(key)
+                    stack.append(value)
+                }
+            }
+        }
+        return true
+    }
+
+    private static func message(of error: YamlError) -> String {
+        switch error {
+        case .scanner(let context, let problem, _, _),
+            .parser(let context, let problem, _, _),
+            .composer(let context, let problem, _, _):
+            let prefix = context.map { "\($0.text) " } ?? ""
+            return "malformed YAML: \(prefix)\(problem)"
+        case .reader(let problem, _, _, _):
+            return "malformed YAML: \(problem)"
+        case .duplicatedKeysInMapping(let duplicates, _):
+            let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return "duplicate key \(names) in a mapping: each entity, field, enum, case and option may appear once"
+        default:
+            return "malformed YAML: \(error)"
+        }
+    }
+
+    private static func location(of error: YamlError, file: String) -> SourceLocation {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return SourceLocation(file: file, line: mark.line, column: mark.column)
+        case .duplicatedKeysInMapping(_, let context):
+            return SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+        default:
+            return .file(file)
+        }
+    }
+}

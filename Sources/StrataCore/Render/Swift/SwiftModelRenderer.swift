@@ -1,0 +1,164 @@
+/// Renders the enums and entity structs of a version as Swift value types.
+struct SwiftModelRenderer {
+    let schema: Schema
+
+    /// The whole `<Model>Models.swift` file.
+    func render() -> String {
+        var writer = SwiftWriter()
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.line()
+        writer.line("import Foundation")
+        for decl in schema.enums {
+            writer.line()
+            renderEnum(decl, into: &writer)
+        }
+        for entity in schema.entities {
+            writer.line()
+            renderStruct(entity, into: &writer)
+        }
+        return writer.text
+    }
+
+    // MARK: Enums
+
+    private func renderEnum(_ decl: EnumDecl, into writer: inout SwiftWriter) {
+        let name = SwiftNames.identifier(decl.name)
+        let raw = decl.rawType.rawValue
+        writer.lines(SwiftNames.docLines(decl.doc))
+        writer.lines(lintExemptions(type: decl.name))
+        writer.block("public enum \(name): \(raw), CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible") { w in
+            for item in decl.cases {
+                w.lines(lintExemptions(member: item.name))
+                w.line("case \(SwiftNames.identifier(item.name)) = \(swiftLiteral(item.rawValue))")
+            }
+            if let unknown = decl.unknownCase {
+                let fallback = SwiftNames.identifier(unknown)
+                w.line()
+                w.line("/// The case whose raw value is `value`, or `.\(unknown)` for a raw value that matches no case")
+                w.line("/// (one written by another version of the app).")
+                w.block("public init(value: \(raw))") { w in
+                    w.line("self = Self(rawValue: value) ?? .\(fallback)")
+                }
+                w.line()
+                w.line("/// Decodes the raw value, reading one that matches no case as `.\(unknown)`.")
+                w.block("public init(from decoder: any Decoder) throws") { w in
+                    w.line("self.init(value: try decoder.singleValueContainer().decode(\(raw).self))")
+                }
+            }
+            w.line()
+            w.line("/// The case name.")
+            w.block("public var description: String") { w in
+                w.line("switch self {")
+                w.lines(decl.cases.map { "case .\(SwiftNames.identifier($0.name)): return \(SwiftNames.stringLiteral($0.name))" })
+                w.line("}")
+            }
+        }
+    }
+
+    // MARK: Structs
+
+    private func renderStruct(_ entity: Entity, into writer: inout SwiftWriter) {
+        let name = SwiftNames.identifier(entity.name)
+        let identity = identifiable(entity)
+        let conformances = (identity == nil ? [] : ["Identifiable"]) + ["Hashable", "Sendable", "Codable"]
+        writer.lines(SwiftNames.docLines(entity.doc))
+        writer.lines(lintExemptions(type: entity.name))
+        writer.block("public struct \(name): \(conformances.joined(separator: ", "))") { w in
+            for field in entity.fields {
+                w.lines(SwiftNames.docLines(field.doc))
+                if field.isAutoincrement {
+                    w.line("/// Assigned by the database when the record is inserted; `nil` until then.")
+                }
+                w.lines(lintExemptions(member: field.name))
+                w.line("public var \(SwiftNames.identifier(field.name)): \(swiftType(of: field))")
+            }
+            if let identity, identity.name != "id" {
+                w.line()
+                w.line("/// The primary key, for `Identifiable`.")
+                w.line("public var id: \(swiftType(of: identity)) { \(SwiftNames.identifier(identity.name)) }")
+            }
+            w.line()
+            w.line("/// Creates a `\(entity.name)`; parameters with a schema default can be left out.")
+            w.line("public init(")
+            let parameters = entity.fields.enumerated().map { offset, field in
+                let label = SwiftNames.identifier(field.name)
+                let comma = offset == entity.fields.count - 1 ? "" : ","
+                if let value = defaultExpression(for: field) {
+                    return "    \(label): \(swiftType(of: field)) = \(value)\(comma)"
+                }
+                return "    \(label): \(swiftType(of: field))\(comma)"
+            }
+            w.lines(parameters)
+            w.block(")") { w in
+                for field in entity.fields {
+                    let label = SwiftNames.identifier(field.name)
+                    w.line("self.\(label) = \(label)")
+                }
+            }
+        }
+    }
+
+    /// The field the struct is `Identifiable` by: the single primary key, unless another field is named `id`.
+    private func identifiable(_ entity: Entity) -> Field? {
+        guard let key = entity.singlePrimaryKey else { return nil }
+        if key.name != "id" && entity.field(named: "id") != nil { return nil }
+        return key
+    }
+
+    /// The Swift type of a field's property.
+    func swiftType(of field: Field) -> String {
+        let base: String
+        switch field.type {
+        case .scalar(let scalar): base = scalar.name
+        case .enumeration(let name): base = SwiftNames.identifier(name)
+        case .reference: base = schema.storageType(of: field)?.name ?? "Never"
+        }
+        return field.isOptional || field.isAutoincrement ? base + "?" : base
+    }
+
+    /// The initializer's default for a field: the schema default, `UUID()` for a UUID key, `nil` for optionals.
+    private func defaultExpression(for field: Field) -> String? {
+        if let literal = field.defaultValue {
+            return swiftExpression(literal, for: field)
+        }
+        if field.isAutoincrement || field.isOptional { return "nil" }
+        if field.type == .scalar(.uuid), schema.entities.contains(where: { $0.primaryKey == [field.name] && $0.fields.contains(field) }) {
+            return "UUID()"
+        }
+        return nil
+    }
+
+    private func swiftExpression(_ literal: Literal, for field: Field) -> String {
+        switch (literal, field.type) {
+        case (.null, _): return "nil"
+        case (.enumCase(let name), _): return "." + SwiftNames.identifier(name)
+        case (.bool(let value), _): return value ? "true" : "false"
+        case (.integer(let value), .scalar(let type)) where type.isFloatingPoint: return SwiftNames.floatLiteral(Double(value))
+        case (.integer(let value), _): return SwiftNames.integerLiteral(value)
+        case (.double(let value), _): return SwiftNames.floatLiteral(value)
+        case (.string(let text), .scalar(.uuid)): return "UUID(uuidString: \(SwiftNames.stringLiteral(text)))!"
+        case (.string(let text), .scalar(.decimal)): return "Decimal(string: \(SwiftNames.stringLiteral(text)))!"
+        case (.string(let text), .scalar(.date)):
+            let seconds = DateLiteral.parse(text)?.timeIntervalSince1970 ?? 0
+            return "Date(timeIntervalSince1970: \(SwiftNames.floatLiteral(seconds)))"
+        case (.string(let text), _): return SwiftNames.stringLiteral(text)
+        }
+    }
+
+    private func swiftLiteral(_ literal: Literal) -> String {
+        switch literal {
+        case .integer(let value): return SwiftNames.integerLiteral(value)
+        case .string(let text): return SwiftNames.stringLiteral(text)
+        default: return literal.description
+        }
+    }
+
+    /// A swift-format exemption for a user's name that breaks the naming rules we cannot fix for them.
+    private func lintExemptions(member name: String) -> [String] {
+        SwiftNames.isLowerCamelCase(name) ? [] : ["// swift-format-ignore: AlwaysUseLowerCamelCase"]
+    }
+
+    private func lintExemptions(type name: String) -> [String] {
+        SwiftNames.isCapitalized(name) ? [] : ["// swift-format-ignore: TypeNamesShouldBeCapitalized"]
+    }
+}

@@ -1,0 +1,82 @@
+/// Checks across versions: `renamedFrom` and `allowDataLoss` must name things of the previous version.
+enum HistoryValidator {
+    static func validate(_ history: SchemaHistory) -> [Diagnostic] {
+        var bag = DiagnosticBag()
+        for (offset, schema) in history.versions.enumerated() {
+            if offset == 0 {
+                checkFirst(schema, &bag)
+            } else {
+                checkAgainstPrevious(schema, previous: history.versions[offset - 1], &bag)
+            }
+        }
+        return bag.all
+    }
+
+    private static func checkFirst(_ schema: Schema, _ bag: inout DiagnosticBag) {
+        let note = "v1 has no previous version"
+        for entity in schema.entities {
+            if entity.renamedFrom != nil { bag.error("'renamedFrom' on entity '\(entity.name)': \(note)", at: entity.location) }
+            for field in entity.fields {
+                if field.renamedFrom != nil { bag.error("'renamedFrom' on field '\(field.name)': \(note)", at: field.location) }
+                if field.transform != nil { bag.error("'transform' on field '\(field.name)': \(note) to compute it from", at: field.location) }
+            }
+        }
+        for item in schema.migration.allowDataLoss {
+            bag.error("'allowDataLoss' names '\(item.spelled)': \(note) to lose data from", at: item.location)
+        }
+    }
+
+    private static func checkAgainstPrevious(_ schema: Schema, previous: Schema, _ bag: inout DiagnosticBag) {
+        let previousNames = previous.entities.map(\.name)
+        var renamedSources: [String: String] = [:]
+        for entity in schema.entities {
+            var source = previous.entity(named: entity.name)
+            if let old = entity.renamedFrom {
+                if let oldEntity = previous.entity(named: old) {
+                    source = oldEntity
+                    if schema.entity(named: old) != nil {
+                        bag.error("entity '\(entity.name)' is renamed from '\(old)', but '\(old)' still exists in this version", at: entity.location)
+                    }
+                    if let other = renamedSources[old] {
+                        bag.error("'\(old)' is renamed twice: to '\(other)' and to '\(entity.name)'", at: entity.location)
+                    }
+                    renamedSources[old] = entity.name
+                } else {
+                    bag.error(
+                        "entity '\(entity.name)' is renamed from '\(old)', which is not an entity of \(previous.fileName)"
+                            + Suggestion.didYouMean(old, in: previousNames), at: entity.location)
+                    continue
+                }
+            }
+            guard let source else { continue }
+            var fieldSources: [String: String] = [:]
+            for field in entity.fields {
+                guard let old = field.renamedFrom else { continue }
+                if source.field(named: old) == nil {
+                    bag.error(
+                        "field '\(field.name)' is renamed from '\(old)', which is not a field of '\(source.name)' in \(previous.fileName)"
+                            + Suggestion.didYouMean(old, in: source.fields.map(\.name)), at: field.location)
+                } else if entity.field(named: old) != nil {
+                    bag.error("field '\(field.name)' is renamed from '\(old)', but '\(old)' still exists in this version", at: field.location)
+                } else if let other = fieldSources[old] {
+                    bag.error("'\(old)' is renamed twice: to '\(other)' and to '\(field.name)'", at: field.location)
+                } else {
+                    fieldSources[old] = field.name
+                }
+            }
+        }
+        for item in schema.migration.allowDataLoss {
+            guard let entity = previous.entity(named: item.entity) else {
+                bag.error(
+                    "'allowDataLoss' names '\(item.entity)', which is not an entity of \(previous.fileName)"
+                        + Suggestion.didYouMean(item.entity, in: previousNames), at: item.location)
+                continue
+            }
+            if let field = item.field, entity.field(named: field) == nil {
+                bag.error(
+                    "'allowDataLoss' names '\(item.spelled)', but '\(entity.name)' has no field '\(field)' in \(previous.fileName)"
+                        + Suggestion.didYouMean(field, in: entity.fields.map(\.name)), at: item.location)
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+/// Checks of one version that need the whole file: names, keys, references, uniqueness of
+/// SQL names. Parsing has already checked the shape and types of every value.
+enum SchemaValidator {
+    /// PostgreSQL truncates longer identifiers, which would make two names collide silently.
+    static let maximumIdentifierBytes = 63
+
+    /// Names that cannot be a Swift type even with backticks, or that would shadow a type the generated code uses.
+    static let reservedTypeNames: Set<String> =
+        Set(ScalarType.allCases.map(\.name)).union([
+            "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "Dictionary", "Equatable", "Error",
+            "Foundation", "Hashable", "Identifiable", "Never", "Optional", "Protocol", "Self", "Sendable", "Set",
+            "Type", "GRDB", "StrataRuntime", "Database", "Row", "Statement",
+        ])
+
+    /// Names that cannot be a Swift property or case even with backticks.
+    static let reservedMemberNames: Set<String> = ["_", "self", "Self", "init", "deinit", "subscript", "Type", "Protocol"]
+
+    static func validate(_ schema: Schema) -> [Diagnostic] {
+        var bag = DiagnosticBag()
+        checkTypeNames(schema, &bag)
+        for decl in schema.enums { checkEnum(decl, &bag) }
+        var tables: [String: Entity] = [:]
+        var indexNames: [String: SourceLocation] = [:]
+        for entity in schema.entities {
+            checkEntity(entity, in: schema, &bag)
+            checkSQLName(entity.table, "table name", at: entity.location, &bag)
+            if let other = tables[entity.table.lowercased()] {
+                bag.error(
+                    "entity '\(entity.name)' uses table '\(entity.table)', which entity '\(other.name)' already uses (SQL names are case-insensitive)",
+                    at: entity.location)
+            } else {
+                tables[entity.table.lowercased()] = entity
+            }
+            for index in entity.indexes {
+                checkSQLName(index.name, "index name", at: index.location, &bag)
+                if indexNames[index.name.lowercased()] != nil {
+                    bag.error("index name '\(index.name)' is already used; index names are shared by all tables", at: index.location)
+                } else {
+                    indexNames[index.name.lowercased()] = index.location
+                }
+            }
+        }
+        return bag.all
+    }
+
+    static func isSwiftIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    private static func checkIdentifier(_ name: String, _ what: String, at location: SourceLocation, member: Bool, _ bag: inout DiagnosticBag) {
+        if !isSwiftIdentifier(name) {
+            bag.error("\(what) '\(name)' is not a valid name: use letters, digits and '_', starting with a letter or '_' (set 'table' or 'column' for any SQL name)", at: location)
+        } else if member ? reservedMemberNames.contains(name) : reservedTypeNames.contains(name) {
+            bag.error("\(what) '\(name)' is reserved in the generated Swift; choose another name", at: location)
+        }
+    }
+
+    private static func checkSQLName(_ name: String, _ what: String, at location: SourceLocation, _ bag: inout DiagnosticBag) {
+        if name.utf8.count > maximumIdentifierBytes {
+            bag.error("\(what) '\(name)' is \(name.utf8.count) bytes long; PostgreSQL allows at most \(maximumIdentifierBytes)", at: location)
+        }
+        if name.unicodeScalars.contains("\u{0}") {
+            bag.error("\(what) contains a NUL character, which no database accepts", at: location)
+        }
+    }
+
+    private static func checkTypeNames(_ schema: Schema, _ bag: inout DiagnosticBag) {
+        let entityNames = Set(schema.entities.map(\.name))
+        for decl in schema.enums {
+            checkIdentifier(decl.name, "enum name", at: decl.location, member: false, &bag)
+            if entityNames.contains(decl.name) {
+                bag.error("'\(decl.name)' is declared both as an enum and as an entity", at: decl.location)
+            }
+        }
+        for entity in schema.entities {
+            checkIdentifier(entity.name, "entity name", at: entity.location, member: false, &bag)
+            if entity.name == schema.model + "Database" {
+                bag.error("entity name '\(entity.name)' is the name of the generated database type", at: entity.location)
+            }
+        }
+    }
+
+    private static func checkEnum(_ decl: EnumDecl, _ bag: inout DiagnosticBag) {
+        var names: Set<String> = []
+        var rawValues: [Literal: String] = [:]
+        for item in decl.cases {
+            checkIdentifier(item.name, "case name", at: item.location, member: true, &bag)
+            if !names.insert(item.name).inserted {
+                bag.error("duplicate case '\(item.name)' in enum '\(decl.name)'", at: item.location)
+            }
+            if let other = rawValues[item.rawValue] {
+                bag.error("case '\(item.name)' has raw value \(item.rawValue), which case '\(other)' already has", at: item.location)
+            } else {
+                rawValues[item.rawValue] = item.name
+            }
+        }
+    }
+
+    private static func checkEntity(_ entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
+        var columns: [String: Field] = [:]
+        for field in entity.fields {
+            checkIdentifier(field.name, "field name", at: field.location, member: true, &bag)
+            checkSQLName(field.column, "column name", at: field.location, &bag)
+            if let other = columns[field.column.lowercased()] {
+                bag.error(
+                    "field '\(field.name)' uses column '\(field.column)', which field '\(other.name)' already uses (SQL names are case-insensitive)",
+                    at: field.location)
+            } else {
+                columns[field.column.lowercased()] = field
+            }
+            for item in entity.hasMany where item.name == field.name {
+                bag.error("hasMany '\(item.name)' has the name of a field of '\(entity.name)'", at: item.location)
+            }
+            checkField(field, of: entity, in: schema, &bag)
+        }
+        for name in entity.primaryKey {
+            guard let field = entity.field(named: name) else { continue }
+            if field.isOptional {
+                bag.error("primary key field '\(name)' cannot be optional", at: field.typeLocation)
+            }
+        }
+        for item in entity.hasMany { checkHasMany(item, of: entity, in: schema, &bag) }
+    }
+
+    private static func checkField(_ field: Field, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
+        if field.isAutoincrement {
+            if case .scalar(let type) = field.type, type.isInteger {
+                if entity.primaryKey != [field.name] {
+                    bag.error("'autoincrement' needs '\(field.name)' to be the whole primary key of '\(entity.name)'", at: field.location)
+                }
+                if field.defaultValue != nil {
+                    bag.error("'\(field.name)' is assigned by the database ('autoincrement') and cannot have a default", at: field.defaultLocation ?? field.location)
+                }
+            } else {
+                bag.error("'autoincrement' needs an integer type; '\(field.name)' is \(field.type)", at: field.typeLocation)
+            }
+        }
+        guard case .reference(let targetName) = field.type, let target = schema.entity(named: targetName) else { return }
+        if target.primaryKey.count != 1 {
+            bag.error(
+                "'\(field.name)' references '\(targetName)', whose primary key has \(target.primaryKey.count) fields; a reference needs a single-field key",
+                at: field.typeLocation)
+        } else if target.singlePrimaryKey?.referencedEntity != nil {
+            bag.error("'\(field.name)' references '\(targetName)', whose primary key is itself a reference", at: field.typeLocation)
+        }
+        if field.onDelete == .setNull && !field.isOptional {
+            bag.error("onDelete: setNull needs '\(field.name)' to be optional (write '\(targetName)?')", at: field.location)
+        }
+    }
+
+    private static func checkHasMany(_ item: HasMany, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
+        checkIdentifier(item.name, "hasMany name", at: item.location, member: true, &bag)
+        guard let target = schema.entity(named: item.entity) else {
+            bag.error(
+                "hasMany '\(item.name)' names unknown entity '\(item.entity)'"
+                    + Suggestion.didYouMean(item.entity, in: schema.entities.map(\.name)), at: item.entityLocation)
+            return
+        }
+        guard let via = target.field(named: item.via) else {
+            bag.error(
+                "hasMany '\(item.name)': '\(item.entity)' has no field '\(item.via)'"
+                    + Suggestion.didYouMean(item.via, in: target.fields.map(\.name)), at: item.viaLocation)
+            return
+        }
+        if via.referencedEntity != entity.name {
+            bag.error("hasMany '\(item.name)': '\(item.entity).\(item.via)' does not reference '\(entity.name)'", at: item.viaLocation)
+        }
+    }
+}

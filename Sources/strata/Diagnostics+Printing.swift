@@ -1,0 +1,29 @@
+import Foundation
+import StrataCore
+
+/// Writes to standard error.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+
+enum Console {
+    /// Prints diagnostics as `path:line:column: error: message`, one per line, to standard error.
+    static func report(_ diagnostics: [Diagnostic]) {
+        var stream = StandardError()
+        for diagnostic in diagnostics {
+            print(diagnostic.description, to: &stream)
+        }
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        if errors > 0 {
+            print("\(errors) error\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")", to: &stream)
+        }
+    }
+
+    static func error(_ message: String) {
+        var stream = StandardError()
+        print("error: \(message)", to: &stream)
+    }
+}
