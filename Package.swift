@@ -16,15 +16,17 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
+        // How each schema type is stored: shared by the DDL and the runtime so they cannot drift.
+        .target(name: "StrataStorage"),
         // The generator pipeline: parse -> validate -> model -> diff/plan -> render.
         .target(
             name: "StrataCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["StrataStorage", .product(name: "Yams", package: "Yams")]
         ),
         // What generated code imports at run time.
         .target(
             name: "StrataRuntime",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StrataStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The `strata` command-line tool.
         .executableTarget(

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// The built-in field types of the schema language.
 public enum ScalarType: String, CaseIterable, Sendable, Hashable {
     case string = "String"
@@ -15,6 +17,12 @@ public enum ScalarType: String, CaseIterable, Sendable, Hashable {
 
     /// The schema spelling, which is also the Swift type name.
     public var name: String { rawValue }
+
+    /// How values of the type are stored in each database (shared with the runtime).
+    public var encoding: ColumnEncoding {
+        // Both enums are spelled by the schema type names.
+        ColumnEncoding(rawValue: rawValue) ?? .string
+    }
 
     /// True for the integer types.
     public var isInteger: Bool {
