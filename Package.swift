@@ -46,8 +46,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCoreTests",
-            dependencies: ["StrataCore"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["StrataCore", "strata"]
+        ),
+        // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
+        .testTarget(
+            name: "ShowcaseModelTests",
+            dependencies: ["StrataRuntime"]
         ),
         .testTarget(
             name: "MyTODOTests",

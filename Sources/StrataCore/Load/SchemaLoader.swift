@@ -82,10 +82,10 @@ public enum SchemaLoader {
             bag.append(contentsOf: diagnostics)
             guard let schema else { continue }
             if schema.version != 0 && schema.version != number {
-                bag.error("'version: \(schema.version)' does not match the file name '\(fileName)'", at: .file(path))
+                bag.error("'version: \(schema.version)' does not match the file name '\(fileName)'", at: schema.versionLocation ?? .file(path))
             }
             if !schema.model.isEmpty && schema.model != model {
-                bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: .file(path))
+                bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: schema.modelLocation ?? .file(path))
             }
             var fixed = schema
             fixed.version = number

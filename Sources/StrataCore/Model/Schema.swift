@@ -46,6 +46,9 @@ public struct Schema: Hashable, Sendable {
     public var file: String
     /// The file name (`v3.yaml`), used in generated headers.
     public var fileName: String
+    /// Where `model:` and `version:` are written (for diagnostics about the file as a whole).
+    var modelLocation: SourceLocation?
+    var versionLocation: SourceLocation?
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? {

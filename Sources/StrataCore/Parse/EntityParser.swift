@@ -71,7 +71,8 @@ extension SchemaParser {
             transform: nil, doc: nil, location: location, typeLocation: location, defaultLocation: nil)
         let what = "field '\(name)'"
         if case .scalar = node {
-            guard parseType(node, into: &field, scope: scope) else { return nil }
+            // A field whose type is unknown is kept, so that indexes naming it do not report it missing too.
+            _ = parseType(node, into: &field, scope: scope)
             return field
         }
         guard let entries = reader.mapping(node, "\(what) (a type name, or a mapping with 'type')") else { return nil }

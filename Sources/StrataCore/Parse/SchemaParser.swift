@@ -49,11 +49,13 @@ struct SchemaParser {
 
         if let entry = byKey["model"] {
             schema.model = reader.nonEmptyString(entry.value, "'model'") ?? ""
+            schema.modelLocation = reader.location(entry.value)
         } else {
             reader.diagnostics.error("missing key 'model' (the model's name)", at: location(of: root))
         }
         if let entry = byKey["version"] {
             schema.version = reader.integer(entry.value, "'version'") ?? 0
+            schema.versionLocation = reader.location(entry.value)
         } else {
             reader.diagnostics.error("missing key 'version' (this file's version number)", at: location(of: root))
         }

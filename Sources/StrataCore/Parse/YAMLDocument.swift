@@ -18,7 +18,7 @@ struct YAMLDocument {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            diagnostics.error(message(of: error), at: location(of: error, file: file))
+            diagnostics.error(message(of: error), at: location(of: error, file: file, text: text))
             return nil
         } catch {
             diagnostics.error("cannot read YAML: \(error)", at: .file(file))
@@ -54,6 +54,28 @@ struct YAMLDocument {
         return true
     }
 
+    /// Yams reports a duplicate key at its first occurrence; the mistake is the later one. In block style
+    /// the repeat is a later line with the key at the same column, before the mapping's indentation ends.
+    private static func secondOccurrence(of key: String, after first: SourceLocation, in text: String) -> SourceLocation? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = first.column - 1
+        guard first.line >= 1, first.line <= lines.count else { return nil }
+        for index in first.line..<lines.count {
+            let line = Array(lines[index].unicodeScalars)
+            let leading = line.prefix { $0 == " " }.count
+            if line.isEmpty || line.allSatisfy({ $0 == " " }) || line[leading] == "#" { continue }
+            if leading < indent { return nil }
+            guard leading == indent else { continue }
+            let rest = String(String.UnicodeScalarView(line[leading...]))
+            for spelled in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(spelled) {
+                if rest.dropFirst(spelled.count).drop(while: { $0 == " " }).hasPrefix(":") {
+                    return SourceLocation(file: first.file, line: index + 1, column: first.column)
+                }
+            }
+        }
+        return nil
+    }
+
     private static func message(of error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, _, _),
@@ -65,18 +87,19 @@ struct YAMLDocument {
             return "malformed YAML: \(problem)"
         case .duplicatedKeysInMapping(let duplicates, _):
             let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            return "duplicate key \(names) in a mapping: each entity, field, enum, case and option may appear once"
+            return "duplicate key \(names): each entity, field, enum, case and option may appear once in a mapping"
         default:
             return "malformed YAML: \(error)"
         }
     }
 
-    private static func location(of error: YamlError, file: String) -> SourceLocation {
+    private static func location(of error: YamlError, file: String, text: String) -> SourceLocation {
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
             return SourceLocation(file: file, line: mark.line, column: mark.column)
-        case .duplicatedKeysInMapping(_, let context):
-            return SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let first = SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+            return secondOccurrence(of: duplicates.first ?? "", after: first, in: text) ?? first
         default:
             return .file(file)
         }

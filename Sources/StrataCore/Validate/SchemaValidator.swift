@@ -90,6 +90,7 @@ enum SchemaValidator {
             checkIdentifier(item.name, "case name", at: item.location, member: true, &bag)
             if !names.insert(item.name).inserted {
                 bag.error("duplicate case '\(item.name)' in enum '\(decl.name)'", at: item.location)
+                continue
             }
             if let other = rawValues[item.rawValue] {
                 bag.error("case '\(item.name)' has raw value \(item.rawValue), which case '\(other)' already has", at: item.location)

@@ -78,7 +78,7 @@ struct SwiftModelRenderer {
                 w.line("public var id: \(swiftType(of: identity)) { \(SwiftNames.identifier(identity.name)) }")
             }
             w.line()
-            w.line("/// Creates a `\(entity.name)`; parameters with a schema default can be left out.")
+            w.line("/// Memberwise initializer; parameters with a schema default can be left out.")
             w.line("public init(")
             let parameters = entity.fields.enumerated().map { offset, field in
                 let label = SwiftNames.identifier(field.name)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one place where names and literals are made safe for Swift source.
 public enum SwiftNames {
     /// Keywords that must be written in backticks to be used as identifiers.
@@ -67,7 +69,7 @@ public enum SwiftNames {
 
     /// Documentation comment lines (`/// …`) for `doc`, indented by `indent`.
     static func docLines(_ doc: String?) -> [String] {
-        guard let doc, !doc.isEmpty else { return [] }
+        guard let doc = doc?.trimmingCharacters(in: .whitespacesAndNewlines), !doc.isEmpty else { return [] }
         return doc.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.isEmpty ? "///" : "/// " + line.trimmingTrailingWhitespace()
         }
