@@ -12,3 +12,17 @@ public enum OutputLayout {
     /// The folder of a model's Swift files, relative to the output folder.
     public static func swiftFolder(model: String) -> String { "\(model)/Swift" }
 }
+
+extension OutputLayout {
+    /// The SQL dialects of the output, by folder name, in output order.
+    public static let sqlDialects = ["sqlite", "postgres"]
+
+    /// The folder of a model's SQL for one dialect, relative to the output folder (`MyTODO/sqlite`).
+    public static func sqlFolder(model: String, dialect: String) -> String { "\(model)/\(dialect)" }
+
+    /// The latest version created from empty, relative to a SQL folder.
+    public static let schemaSQL = "schema.sql"
+
+    /// The migration into `version` (from version - 1, or from empty for version 1), relative to a SQL folder.
+    public static func migrationSQL(version: Int) -> String { "migrations/v\(version).sql" }
+}

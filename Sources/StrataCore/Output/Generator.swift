@@ -25,6 +25,26 @@ public enum Generator {
         for name in OutputLayout.swiftFiles(model: history.model) {
             files.append(GeneratedFile(path: "\(swiftFolder)/\(name)", contents: swift[name] ?? ""))
         }
+        files += sqlFiles(for: history, latest: latest)
+        return files
+    }
+
+    /// The SQL of every dialect: `schema.sql` (the latest version) and `migrations/v1.sql`.
+    private static func sqlFiles(for history: SchemaHistory, latest: Schema) -> [GeneratedFile] {
+        var files: [GeneratedFile] = []
+        for dialect in SQLDialect.allCases {
+            let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
+            files.append(
+                GeneratedFile(
+                    path: "\(folder)/\(OutputLayout.schemaSQL)",
+                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect)))
+            if let first = history.version(1) {
+                files.append(
+                    GeneratedFile(
+                        path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
+                        contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect)))
+            }
+        }
         return files
     }
 }

@@ -1,0 +1,128 @@
+import StrataStorage
+
+/// A SQL database flavour Strata renders for.
+///
+/// This type holds the only two functions that turn names and values into SQL text:
+/// ``quoted(_:)`` for identifiers and ``literal(_:)`` for values. Every renderer goes
+/// through them, so no name or value reaches SQL unescaped.
+public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
+    /// SQLite, the embedded default.
+    case sqlite
+    /// PostgreSQL, the server database.
+    case postgres
+
+    /// The folder name of the dialect's output (`Generated/<Model>/<folder>/`).
+    public var folderName: String { rawValue }
+
+    /// A human name for headers and messages.
+    public var displayName: String {
+        switch self {
+        case .sqlite: return "SQLite"
+        case .postgres: return "PostgreSQL"
+        }
+    }
+
+    /// An identifier as a quoted SQL identifier: `order` -> `"order"`, `a"b` -> `"a""b"`.
+    ///
+    /// Both dialects use standard double quotes, in which only `"` needs escaping (by doubling).
+    /// Quoting every identifier keeps keywords, spaces and case exactly as written.
+    public func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A value as a SQL literal of this dialect.
+    ///
+    /// Text is single-quoted with `'` doubled. In PostgreSQL, text containing a backslash is
+    /// written as an escape string (`E'a\\b'`), which means the same whatever the server's
+    /// `standard_conforming_strings` setting is.
+    public func literal(_ value: SQLValue) -> String {
+        switch value {
+        case .null:
+            return "NULL"
+        case .integer(let number):
+            return String(number)
+        case .real(let number):
+            return realLiteral(number)
+        case .text(let text):
+            return quotedText(text)
+        case .blob(let bytes):
+            let hex = bytes.map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
+            switch self {
+            case .sqlite: return "X'\(hex)'"
+            case .postgres: return quotedText("\\x" + hex) + "::" + columnType(.data)
+            }
+        case .boolean(let flag):
+            switch self {
+            case .sqlite: return flag ? "1" : "0"
+            case .postgres: return flag ? "TRUE" : "FALSE"
+            }
+        case .decimal(let text):
+            // Unquoted only when the text is a plain decimal number; anything else stays a string.
+            if DecimalLiteral.isValid(text) { return text }
+            switch self {
+            case .sqlite: return quotedText(text)
+            case .postgres: return quotedText(text) + "::numeric"
+            }
+        case .typed(let text, let encoding):
+            switch self {
+            case .sqlite: return quotedText(text)
+            case .postgres: return quotedText(text) + "::" + columnType(encoding)
+            }
+        }
+    }
+
+    /// Text as a quoted string literal.
+    private func quotedText(_ text: String) -> String {
+        if text.unicodeScalars.contains("\u{0}") {
+            // A NUL would cut the statement short for C APIs: spell the bytes instead. SQLite keeps
+            // them; PostgreSQL cannot store a NUL in text and rejects the value when it runs.
+            let hex = literal(.blob(Array(text.utf8)))
+            switch self {
+            case .sqlite: return "(CAST(\(hex) AS TEXT))"
+            case .postgres: return "(convert_from(\(hex), 'UTF8'))"
+            }
+        }
+        let quoted = "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        if self == .postgres && text.contains("\\") {
+            return "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\")
+        }
+        return quoted
+    }
+
+    /// A finite double in its shortest round-trip form; infinities and NaN as each dialect spells them.
+    private func realLiteral(_ number: Double) -> String {
+        if number.isFinite {
+            let text = String(number)
+            // `1e-05` is a valid numeric literal in both dialects; make integral values read as reals.
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+        }
+        switch self {
+        case .sqlite:
+            // SQLite has no literal for these: 9e999 overflows to infinity; NaN is stored as NULL.
+            if number.isNaN { return "NULL" }
+            return number > 0 ? "9e999" : "-9e999"
+        case .postgres:
+            if number.isNaN { return "'NaN'::double precision" }
+            return number > 0 ? "'Infinity'::double precision" : "'-Infinity'::double precision"
+        }
+    }
+
+    /// Documentation as SQL line comments: one `-- ` line per line of `text`, with `indent` before each.
+    ///
+    /// Every kind of line break ends a line, so no text can leave the comment; other control
+    /// characters (a NUL would end the script for C APIs) become U+FFFD.
+    public func comment(_ text: String, indent: String = "") -> [String] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+            let visible = String(
+                String.UnicodeScalarView(
+                    line.unicodeScalars.map { scalar in
+                        scalar.properties.generalCategory == .control && scalar != "\t" ? "\u{FFFD}" : scalar
+                    }))
+            let trimmed = visible.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+            return trimmed.isEmpty ? indent + "--" : indent + "-- " + String(trimmed)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The SQL files of a model: a version created from empty, in one dialect.
+public enum SQLSchemaRenderer {
+    /// The statements that create every table and index of `schema` in an empty database.
+    ///
+    /// Tables come in declaration order, except that a table comes after the tables it
+    /// references; each table is followed by its indexes. References between tables that form
+    /// a cycle are added at the end in PostgreSQL (SQLite accepts references to tables created
+    /// later, and cannot add them afterwards).
+    public static func createStatements(for schema: Schema, dialect: SQLDialect) -> [SQLStatement] {
+        let renderer = DDLRenderer(dialect: dialect)
+        var remaining = schema.entities
+        var created: Set<String> = []
+        var statements: [SQLStatement] = []
+        var deferred: [(field: Field, entity: Entity)] = []
+        while !remaining.isEmpty {
+            func isReady(_ entity: Entity) -> Bool {
+                entity.fields.allSatisfy { field in
+                    guard let target = field.referencedEntity, target != entity.name else { return true }
+                    return created.contains(target) || schema.entity(named: target) == nil
+                }
+            }
+            let entity = remaining.remove(at: remaining.firstIndex(where: isReady) ?? remaining.startIndex)
+            var later: Set<String> = []
+            if dialect == .postgres {
+                for field in entity.fields {
+                    guard let target = field.referencedEntity, target != entity.name, !created.contains(target),
+                        schema.entity(named: target) != nil
+                    else { continue }
+                    later.insert(field.name)
+                    deferred.append((field, entity))
+                }
+            }
+            statements.append(renderer.createTable(entity, in: schema, deferredForeignKeys: later))
+            statements += entity.indexes.map { renderer.createIndex($0, of: entity) }
+            created.insert(entity.name)
+        }
+        statements += deferred.compactMap { renderer.addForeignKey($0.field, of: $0.entity, in: schema) }
+        return statements
+    }
+
+    /// `schema.sql`: the version created from empty.
+    public static func schemaFile(for schema: Schema, dialect: SQLDialect) -> String {
+        script(
+            for: schema, dialect: dialect,
+            summary: "\(dialect.displayName) schema of \(schema.model) version \(schema.version), created from empty."
+        ).rendered
+    }
+
+    /// `migrations/v1.sql`: from an empty database to the first version.
+    public static func initialMigrationFile(for schema: Schema, dialect: SQLDialect) -> String {
+        script(
+            for: schema, dialect: dialect,
+            summary: "\(dialect.displayName) migration of \(schema.model) from an empty database to version \(schema.version)."
+        ).rendered
+    }
+
+    /// A script creating `schema` from empty, under the generated-file header and `summary`.
+    public static func script(for schema: Schema, dialect: SQLDialect, summary: String) -> SQLScript {
+        SQLScript(header: header(for: schema, dialect: dialect, summary: summary), statements: createStatements(for: schema, dialect: dialect))
+    }
+
+    /// The header of a generated SQL file: the source, that it is generated, and `summary`.
+    public static func header(for schema: Schema, dialect: SQLDialect, summary: String) -> [String] {
+        // The lines go through the dialect's comment function, so no name can end the comment.
+        let lines = FileHeader.lines(source: FileHeader.source(schema), comment: "--").map { line in
+            line.hasPrefix("-- ") ? String(line.dropFirst(3)) : line
+        }
+        return (lines + [summary]).flatMap { dialect.comment($0) }
+    }
+}

@@ -1,0 +1,55 @@
+/// One SQL statement of a script, without its terminating semicolon.
+public struct SQLStatement: Hashable, Sendable {
+    /// What a statement does, for callers that arrange statements (migrations, verification).
+    public enum Kind: Hashable, Sendable {
+        case createTable(table: String)
+        case createIndex(name: String, table: String)
+        case addForeignKey(name: String, table: String)
+        case addColumn(table: String, column: String)
+        case dropColumn(table: String, column: String)
+        case renameColumn(table: String, from: String, to: String)
+        case renameTable(from: String, to: String)
+        case renameConstraint(table: String, from: String, to: String)
+        case dropTable(table: String)
+        case dropIndex(name: String)
+    }
+
+    /// What the statement does.
+    public var kind: Kind
+    /// Comment lines printed before the statement, already starting with `--`.
+    public var comments: [String]
+    /// The SQL text, rendered by a dialect renderer.
+    public var sql: String
+
+    /// Creates a statement.
+    public init(kind: Kind, comments: [String] = [], sql: String) {
+        self.kind = kind
+        self.comments = comments
+        self.sql = sql
+    }
+
+    /// The statement as it appears in a script: comments, then the SQL and `;`.
+    public var rendered: String {
+        (comments + [sql + ";"]).joined(separator: "\n")
+    }
+}
+
+/// A SQL file: header comment lines, then statements separated by blank lines.
+public struct SQLScript: Hashable, Sendable {
+    /// Comment lines at the top, each starting with `--`.
+    public var header: [String]
+    /// The statements in execution order.
+    public var statements: [SQLStatement]
+
+    /// Creates a script.
+    public init(header: [String], statements: [SQLStatement]) {
+        self.header = header
+        self.statements = statements
+    }
+
+    /// The file text, ending with a newline.
+    public var rendered: String {
+        let blocks = [header.joined(separator: "\n")] + statements.map(\.rendered)
+        return blocks.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
+    }
+}

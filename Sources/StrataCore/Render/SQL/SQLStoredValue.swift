@@ -1,0 +1,103 @@
+import Foundation
+import StrataStorage
+
+extension SQLDialect {
+    /// The value a column of `encoding` stores for a schema literal, in this dialect's storage:
+    /// in SQLite a UUID is its 16 bytes, a Date its seconds since 1970, a Decimal its canonical
+    /// text and a Bool 0/1 (see ``ColumnEncoding``); PostgreSQL stores native values.
+    ///
+    /// Enum cases become their raw values. Returns nil for `null` (no default is the same as
+    /// DEFAULT NULL) and for a literal that does not fit the encoding, which validation rejects.
+    public func storedValue(of literal: Literal, as encoding: ColumnEncoding, enumDecl: EnumDecl? = nil) -> SQLValue? {
+        switch literal {
+        case .null:
+            return nil
+        case .enumCase(let name):
+            guard let rawValue = enumDecl?.case(named: name)?.rawValue, rawValue != literal else { return nil }
+            return storedValue(of: rawValue, as: encoding)
+        case .bool(let flag):
+            guard encoding == .bool else { return nil }
+            return self == .sqlite ? .integer(flag ? 1 : 0) : .boolean(flag)
+        case .integer(let number):
+            switch encoding {
+            case .int, .int64, .int32, .int16: return .integer(number)
+            case .double, .float: return .real(Double(number))
+            case .decimal: return decimal(String(number))
+            default: return nil
+            }
+        case .double(let number):
+            switch encoding {
+            case .double, .float: return .real(number)
+            case .decimal: return decimal(String(number))
+            default: return nil
+            }
+        case .string(let text):
+            return storedValue(ofText: text, as: encoding)
+        }
+    }
+
+    /// The value of a string literal (strings, and UUID, Date and Decimal written as text).
+    private func storedValue(ofText text: String, as encoding: ColumnEncoding) -> SQLValue? {
+        switch encoding {
+        case .string:
+            return .text(text)
+        case .uuid:
+            guard let uuid = UUID(uuidString: text) else { return nil }
+            switch self {
+            case .sqlite: return .blob(SQLiteStorage.bytes(of: uuid))
+            case .postgres: return .typed(uuid.uuidString.lowercased(), .uuid)
+            }
+        case .date:
+            guard let date = DateLiteral.parse(text) else { return nil }
+            switch self {
+            case .sqlite: return .real(SQLiteStorage.seconds(of: date))
+            case .postgres: return .typed(PostgresTimestamp.text(of: date), .date)
+            }
+        case .decimal:
+            return decimal(text)
+        default:
+            return nil
+        }
+    }
+
+    /// A decimal in the canonical text the runtime writes (`12.50` -> `12.5`).
+    private func decimal(_ text: String) -> SQLValue? {
+        guard let value = SQLiteStorage.decimal(text: text), !value.isNaN else { return nil }
+        let canonical = SQLiteStorage.text(of: value)
+        switch self {
+        case .sqlite: return .text(canonical)
+        case .postgres: return .decimal(canonical)
+        }
+    }
+}
+
+/// Timestamps as PostgreSQL prints a `timestamptz` in the UTC time zone, so that a default
+/// reads back exactly as written: `2024-01-31 12:00:00+00`, `2024-01-31 12:00:00.25+00`.
+public enum PostgresTimestamp {
+    /// The text of a date, to millisecond precision.
+    public static func text(of date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = milliseconds / 1000
+        var fraction = milliseconds % 1000
+        if fraction < 0 {
+            fraction += 1000
+            seconds -= 1
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        func pad(_ value: Int?, _ width: Int) -> String {
+            let digits = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var text = "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+        text += " \(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
+        if fraction != 0 {
+            var digits = pad(Int(fraction), 3)
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return text + "+00"
+    }
+}
