@@ -42,7 +42,7 @@ public struct TODOItem: Identifiable, Hashable, Sendable, Codable {
     public var isDone: Bool
     public var priority: Priority
 
-    /// Creates a `TODOItem`; parameters with a schema default can be left out.
+    /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
         title: String = "",

@@ -83,12 +83,12 @@ public enum UnifiedDiff {
                     middle.append(.same(midA[i]))
                     i += 1
                     j += 1
-                } else if j < midB.count && (i == midA.count || table[i][j + 1] >= table[i + 1][j]) {
-                    middle.append(.added(midB[j]))
-                    j += 1
-                } else {
+                } else if i < midA.count && (j == midB.count || table[i + 1][j] >= table[i][j + 1]) {
                     middle.append(.removed(midA[i]))
                     i += 1
+                } else {
+                    middle.append(.added(midB[j]))
+                    j += 1
                 }
             }
         }

@@ -1,0 +1,128 @@
+/// The typed changes from one version of a model to the next.
+public struct SchemaDiff: Sendable {
+    /// Version N-1.
+    public var from: Schema
+    /// Version N.
+    public var to: Schema
+    /// The changes, in a deterministic order: enums, then entities in N's declaration order, then removals.
+    public var changes: [SchemaChange]
+
+    /// The entity of N-1 that `entity` of N continues (same name, or its `renamedFrom`), if any.
+    public func previous(of entity: Entity) -> Entity? {
+        Self.previous(of: entity, in: from)
+    }
+
+    static func previous(of entity: Entity, in from: Schema) -> Entity? {
+        if let old = entity.renamedFrom { return from.entity(named: old) }
+        return from.entity(named: entity.name)
+    }
+
+    /// The field of `old` that `field` continues (same name, or its `renamedFrom`), if any.
+    public static func previous(of field: Field, in old: Entity) -> Field? {
+        if let name = field.renamedFrom { return old.field(named: name) }
+        return old.field(named: field.name)
+    }
+
+    /// Diffs two validated versions.
+    public init(from: Schema, to: Schema) {
+        self.from = from
+        self.to = to
+        var changes: [SchemaChange] = []
+        for decl in to.enums {
+            guard let old = from.enumDecl(named: decl.name) else { continue }
+            let added = decl.cases.filter { old.case(named: $0.name) == nil }
+            let removed = old.cases.filter { decl.case(named: $0.name) == nil }
+            if !added.isEmpty { changes.append(.enumCasesAdded(enum: decl.name, added)) }
+            if !removed.isEmpty { changes.append(.enumCasesRemoved(enum: decl.name, removed)) }
+            for item in decl.cases {
+                if let previous = old.case(named: item.name), previous.rawValue != item.rawValue {
+                    changes.append(.enumRawValueChanged(enum: decl.name, case: item.name, from: previous.rawValue, to: item.rawValue))
+                }
+            }
+        }
+        var continued: Set<String> = []
+        for entity in to.entities {
+            guard let old = Self.previous(of: entity, in: from) else {
+                changes.append(.entityAdded(entity))
+                continue
+            }
+            continued.insert(old.name)
+            if old.name != entity.name || old.table != entity.table {
+                changes.append(.entityRenamed(from: old, to: entity))
+            }
+            changes.append(contentsOf: Self.fieldChanges(from: old, to: entity, fromSchema: from, toSchema: to))
+        }
+        for entity in from.entities where !continued.contains(entity.name) {
+            changes.append(.entityRemoved(entity))
+        }
+        self.changes = changes
+    }
+
+    /// True when a reference now points at an entity that does not continue the one it pointed at.
+    private static func targetChanged(_ old: Field, _ new: Field, fromSchema: Schema, toSchema: Schema) -> Bool {
+        guard let oldTarget = old.referencedEntity, let newTarget = new.referencedEntity else { return false }
+        guard let entity = toSchema.entity(named: newTarget) else { return true }
+        return previous(of: entity, in: fromSchema)?.name != oldTarget
+    }
+
+    private static func fieldChanges(from old: Entity, to new: Entity, fromSchema: Schema, toSchema: Schema) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        let name = new.name
+        var continued: Set<String> = []
+        for field in new.fields {
+            guard let previous = previous(of: field, in: old) else {
+                changes.append(.fieldAdded(entity: name, field))
+                continue
+            }
+            continued.insert(previous.name)
+            if previous.name != field.name || previous.column != field.column {
+                changes.append(.fieldRenamed(entity: name, from: previous, to: field))
+            }
+            let oldStorage = fromSchema.storageType(of: previous)
+            let newStorage = toSchema.storageType(of: field)
+            let sameKind: Bool
+            switch (previous.type, field.type) {
+            case (.scalar(let a), .scalar(let b)): sameKind = a == b
+            case (.enumeration(let a), .enumeration(let b)): sameKind = a == b && oldStorage == newStorage
+            case (.reference, .reference): sameKind = oldStorage == newStorage
+            default: sameKind = false
+            }
+            if !sameKind {
+                changes.append(.typeChanged(entity: name, from: previous, to: field))
+            } else if case .reference = field.type,
+                targetChanged(previous, field, fromSchema: fromSchema, toSchema: toSchema) || previous.onDelete != field.onDelete
+            {
+                changes.append(.referenceChanged(entity: name, from: previous, to: field))
+            }
+            if previous.isOptional && !field.isOptional { changes.append(.becameRequired(entity: name, field)) }
+            if !previous.isOptional && field.isOptional { changes.append(.becameOptional(entity: name, field)) }
+            if previous.defaultValue != field.defaultValue { changes.append(.defaultChanged(entity: name, from: previous, to: field)) }
+            if !previous.isUnique && field.isUnique { changes.append(.uniqueAdded(entity: name, field)) }
+            if previous.isUnique && !field.isUnique { changes.append(.uniqueRemoved(entity: name, field)) }
+        }
+        for field in old.fields where !continued.contains(field.name) {
+            changes.append(.fieldRemoved(entity: name, field))
+        }
+        // Keys and indexes are compared by the fields of N they cover (old names mapped through renames).
+        let renamed = Dictionary(
+            new.fields.compactMap { field in previous(of: field, in: old).map { ($0.name, field.name) } },
+            uniquingKeysWith: { first, _ in first })
+        let oldKey = old.primaryKey.map { renamed[$0] ?? $0 }
+        if oldKey != new.primaryKey {
+            changes.append(.primaryKeyChanged(entity: name, from: old.primaryKey, to: new.primaryKey))
+        }
+        func signature(_ index: Index, mapped: Bool) -> String {
+            let fields = mapped ? index.fields.map { renamed[$0] ?? $0 } : index.fields
+            return "\(index.name)|\(index.isUnique)|\(fields.joined(separator: ","))"
+        }
+        let oldIndexes = Set(old.indexes.map { signature($0, mapped: true) })
+        let newIndexes = Set(new.indexes.map { signature($0, mapped: false) })
+        for index in old.indexes where !newIndexes.contains(signature(index, mapped: true)) {
+            changes.append(.indexRemoved(entity: name, index))
+        }
+        for index in new.indexes where !oldIndexes.contains(signature(index, mapped: false)) {
+            changes.append(.indexAdded(entity: name, index))
+        }
+        return changes
+    }
+}
