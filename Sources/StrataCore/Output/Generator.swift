@@ -16,6 +16,16 @@ public struct GeneratedFile: Hashable, Sendable {
 public enum Generator {
     /// Every output file of a model, in a deterministic order.
     public static func files(for history: SchemaHistory) -> [GeneratedFile] {
+        files(for: history, plans: migrationPlans(for: history))
+    }
+
+    /// The migration plans of a model: from v1 to v2, v2 to v3, …
+    public static func migrationPlans(for history: SchemaHistory) -> [MigrationPlan] {
+        zip(history.versions, history.versions.dropFirst()).map { MigrationPlanner.plan(from: $0, to: $1) }
+    }
+
+    /// Every output file of a model, given its migration plans.
+    public static func files(for history: SchemaHistory, plans: [MigrationPlan]) -> [GeneratedFile] {
         guard let latest = history.latest else { return [] }
         let swiftFolder = OutputLayout.swiftFolder(model: history.model)
         var files: [GeneratedFile] = []
@@ -25,12 +35,12 @@ public enum Generator {
         for name in OutputLayout.swiftFiles(model: history.model) {
             files.append(GeneratedFile(path: "\(swiftFolder)/\(name)", contents: swift[name] ?? ""))
         }
-        files += sqlFiles(for: history, latest: latest)
+        files += sqlFiles(for: history, latest: latest, plans: plans)
         return files
     }
 
     /// The SQL of every dialect: `schema.sql` (the latest version) and `migrations/v1.sql`.
-    private static func sqlFiles(for history: SchemaHistory, latest: Schema) -> [GeneratedFile] {
+    private static func sqlFiles(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan]) -> [GeneratedFile] {
         var files: [GeneratedFile] = []
         for dialect in SQLDialect.allCases {
             let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
@@ -43,6 +53,12 @@ public enum Generator {
                     GeneratedFile(
                         path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
                         contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect)))
+            }
+            for plan in plans {
+                files.append(
+                    GeneratedFile(
+                        path: "\(folder)/\(OutputLayout.migrationSQL(version: plan.to.version))",
+                        contents: MigrationSQLRenderer.file(for: plan, dialect: dialect)))
             }
         }
         return files

@@ -45,7 +45,9 @@ public enum Workspace {
             files.append(GeneratedFile(path: lockPath, contents: Lockfile(checksums: sums).rendered(model: model)))
         }
         for history in loaded.histories {
-            for file in Generator.files(for: history) {
+            let plans = Generator.migrationPlans(for: history)
+            bag.append(contentsOf: plans.flatMap(\.diagnostics))
+            for file in Generator.files(for: history, plans: plans) {
                 files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }

@@ -66,10 +66,18 @@ enum HistoryValidator {
             }
         }
         for item in schema.migration.allowDataLoss {
+            if let decl = previous.enumDecl(named: item.entity) {
+                if let name = item.field, decl.case(named: name) == nil {
+                    bag.error(
+                        "'allowDataLoss' names '\(item.spelled)', but enum '\(decl.name)' has no case '\(name)' in \(previous.fileName)"
+                            + Suggestion.didYouMean(name, in: decl.cases.map(\.name)), at: item.location)
+                }
+                continue
+            }
             guard let entity = previous.entity(named: item.entity) else {
                 bag.error(
-                    "'allowDataLoss' names '\(item.entity)', which is not an entity of \(previous.fileName)"
-                        + Suggestion.didYouMean(item.entity, in: previousNames), at: item.location)
+                    "'allowDataLoss' names '\(item.entity)', which is not an entity or enum of \(previous.fileName)"
+                        + Suggestion.didYouMean(item.entity, in: previousNames + previous.enums.map(\.name)), at: item.location)
                 continue
             }
             if let field = item.field, entity.field(named: field) == nil {

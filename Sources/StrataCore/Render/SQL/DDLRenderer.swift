@@ -15,7 +15,7 @@ public struct DDLRenderer: Sendable {
 
     private func quoted(_ name: String) -> String { dialect.quoted(name) }
 
-    private func quotedList(_ names: [String]) -> String {
+    func quotedList(_ names: [String]) -> String {
         "(" + names.map(quoted).joined(separator: ", ") + ")"
     }
 
@@ -141,7 +141,7 @@ public struct DDLRenderer: Sendable {
     }
 
     /// `"column" IN (values…)` for a column with ``allowedValues(of:in:)``.
-    private func checkExpression(of field: Field, in schema: Schema) -> String? {
+    func checkExpression(of field: Field, in schema: Schema) -> String? {
         guard let values = allowedValues(of: field, in: schema) else { return nil }
         return "\(quoted(field.column)) IN (" + values.map(dialect.literal).joined(separator: ", ") + ")"
     }
@@ -157,7 +157,7 @@ public struct DDLRenderer: Sendable {
     }
 
     /// `REFERENCES "table" ("key") ON DELETE …` for a reference field.
-    private func referenceClause(of field: Field, in schema: Schema) -> String? {
+    func referenceClause(of field: Field, in schema: Schema) -> String? {
         guard let targetName = field.referencedEntity, let target = schema.entity(named: targetName),
             let key = target.singlePrimaryKey
         else { return nil }

@@ -12,6 +12,14 @@ public struct SQLStatement: Hashable, Sendable {
         case renameConstraint(table: String, from: String, to: String)
         case dropTable(table: String)
         case dropIndex(name: String)
+        case copyRows(from: String, to: String)
+        case update(table: String, column: String)
+        case alterColumn(table: String, column: String)
+        case addConstraint(name: String, table: String)
+        case dropConstraint(name: String, table: String)
+        case renameSequence(from: String, to: String)
+        /// SQL written by the schema's author (`migration.before` / `after`).
+        case custom
     }
 
     /// What the statement does.

@@ -1,0 +1,47 @@
+/// How a continued field's stored values become the new column's values.
+public enum Conversion: Hashable, Sendable {
+    /// The values are kept as they are.
+    case keep
+    /// A conversion the tool knows to be lossless (integer widening, Float to Double, numbers to text…).
+    case cast(from: ScalarType, to: ScalarType)
+    /// The field's `transform` computes the value.
+    case transform(DialectSQL)
+
+    /// The lossless conversions Strata applies without a `transform`, by stored type.
+    static func isLossless(from: ScalarType, to: ScalarType) -> Bool {
+        if from == to { return true }
+        switch (from, to) {
+        case (.int16, .int32), (.int16, .int64), (.int16, .int), (.int32, .int64), (.int32, .int), (.int, .int64), (.int64, .int):
+            return true
+        case (.float, .double), (.int16, .double), (.int32, .double), (.int16, .float):
+            return true
+        case (.int16, .decimal), (.int32, .decimal), (.int64, .decimal), (.int, .decimal):
+            return true
+        case (.int16, .string), (.int32, .string), (.int64, .string), (.int, .string), (.decimal, .string):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// An old enum raw value and the raw value it becomes.
+public struct RawValueMapping: Hashable, Sendable {
+    /// The stored value in N-1.
+    public var from: Literal
+    /// The stored value in N.
+    public var to: Literal
+}
+
+/// Where a column of version N gets its values from, during the migration into N.
+public struct ValueSource: Hashable, Sendable {
+    /// The field of N-1 the values come from; nil for a new field.
+    public var previous: Field?
+    /// How the old values are converted (for a new field: `.transform`, or `.keep` for its default).
+    public var conversion: Conversion
+    /// What replaces NULLs when the field may hold them but must not (made required): its
+    /// `transform` or `default`.
+    public var fill: Conversion?
+    /// Enum raw values that change (new raw values, removed cases mapped to `unknown`).
+    public var remap: [RawValueMapping]
+}

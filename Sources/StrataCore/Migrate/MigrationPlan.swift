@@ -1,0 +1,60 @@
+/// Everything derived for the migration from version N-1 to N: the typed changes, the steps in
+/// words, the guard diagnostics, and for every table of N where its values come from.
+public struct MigrationPlan: Sendable {
+    /// The changes.
+    public var diff: SchemaDiff
+    /// The steps, in the order of `diff.changes`.
+    public var steps: [MigrationStep]
+    /// Guard errors and warnings, located in vN.yaml.
+    public var diagnostics: [Diagnostic]
+
+    /// Version N-1.
+    public var from: Schema { diff.from }
+    /// Version N.
+    public var to: Schema { diff.to }
+
+    /// True when no step changes anything.
+    public var isEmpty: Bool { steps.isEmpty && to.migration.before == nil && to.migration.after == nil }
+
+    /// The entity of N-1 that `entity` continues.
+    public func previous(of entity: Entity) -> Entity? { diff.previous(of: entity) }
+
+    /// The changes that concern `entity` (by its name in N).
+    public func changes(of entity: Entity) -> [SchemaChange] {
+        diff.changes.filter { $0.entityName == entity.name }
+    }
+
+    /// Where each field of a continued entity gets its values.
+    public func source(of field: Field, in entity: Entity) -> ValueSource {
+        guard let old = previous(of: entity), let previousField = SchemaDiff.previous(of: field, in: old) else {
+            return ValueSource(previous: nil, conversion: field.transform.map(Conversion.transform) ?? .keep, fill: nil, remap: [])
+        }
+        var conversion = Conversion.keep
+        if let transform = field.transform {
+            conversion = .transform(transform)
+        } else if let from = from.storageType(of: previousField), let to = to.storageType(of: field), from != to {
+            conversion = .cast(from: from, to: to)
+        }
+        var fill: Conversion?
+        if previousField.isOptional && !field.isOptional, field.transform == nil {
+            fill = field.defaultValue != nil ? .keep : nil
+        }
+        return ValueSource(previous: previousField, conversion: conversion, fill: fill, remap: remap(from: previousField, to: field))
+    }
+
+    /// The raw values that change for an enum field kept as the same enum.
+    private func remap(from old: Field, to new: Field) -> [RawValueMapping] {
+        guard case .enumeration(let oldName) = old.type, case .enumeration(let newName) = new.type, new.transform == nil,
+            let oldDecl = from.enumDecl(named: oldName), let newDecl = to.enumDecl(named: newName)
+        else { return [] }
+        var mappings: [RawValueMapping] = []
+        for item in oldDecl.cases {
+            if let kept = newDecl.case(named: item.name) {
+                if kept.rawValue != item.rawValue { mappings.append(RawValueMapping(from: item.rawValue, to: kept.rawValue)) }
+            } else if let fallback = newDecl.unknownCase.flatMap({ newDecl.case(named: $0) }) {
+                mappings.append(RawValueMapping(from: item.rawValue, to: fallback.rawValue))
+            }
+        }
+        return mappings
+    }
+}

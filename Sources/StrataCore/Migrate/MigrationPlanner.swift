@@ -1,0 +1,125 @@
+/// Derives the migration into a version from the diff with the previous one, applying the
+/// guards of SCHEMA.md: nothing is dropped, left NULL or converted with loss unless the
+/// schema says how (`default`, `transform`) or acknowledges it (`migration.allowDataLoss`).
+public enum MigrationPlanner {
+    /// The plan from `from` (N-1) to `to` (N).
+    public static func plan(from: Schema, to: Schema) -> MigrationPlan {
+        let diff = SchemaDiff(from: from, to: to)
+        var bag = DiagnosticBag()
+        var steps: [MigrationStep] = []
+        var usedAllowances: Set<DataLossAllowance> = []
+        let hints = to.migration
+        let fileStart = SourceLocation.file(to.file)
+
+        func allowance(entity: String, field: String? = nil) -> DataLossAllowance? {
+            let found = hints.allows(entity: entity, field: field)
+            if let found { usedAllowances.insert(found) }
+            return found
+        }
+
+        for change in diff.changes {
+            var step = MigrationStep(change: change, isDestructive: false, allowedBy: nil, detail: nil)
+            switch change {
+            case .entityRemoved(let entity):
+                step.isDestructive = true
+                step.allowedBy = allowance(entity: entity.name)
+                if step.allowedBy == nil {
+                    bag.error(
+                        "entity '\(entity.name)' of \(from.fileName) is removed, dropping table '\(entity.table)' and its rows; list '\(entity.name)' in migration.allowDataLoss to confirm, or rename it with 'renamedFrom'",
+                        at: hints.location ?? fileStart)
+                }
+            case .fieldRemoved(let entityName, let field):
+                let oldEntity = to.entity(named: entityName).flatMap(diff.previous(of:))?.name ?? entityName
+                step.isDestructive = true
+                step.allowedBy = allowance(entity: oldEntity, field: field.name)
+                if step.allowedBy == nil {
+                    bag.error(
+                        "field '\(oldEntity).\(field.name)' is removed, dropping its values; list '\(oldEntity).\(field.name)' in migration.allowDataLoss to confirm, or rename it with 'renamedFrom'",
+                        at: to.entity(named: entityName)?.location ?? fileStart)
+                }
+            case .fieldAdded(let entityName, let field):
+                if !field.isOptional && !field.isAutoincrement && field.defaultValue == nil && field.transform == nil {
+                    bag.error(
+                        "new field '\(entityName).\(field.name)' is required, so existing rows need a value: give it a 'default' or a 'transform' (or make it optional)",
+                        at: field.location)
+                }
+                step.detail = field.transform != nil ? "computed by its transform" : field.defaultValue.map { "filled with its default \($0)" }
+            case .becameRequired(let entityName, let field):
+                if field.defaultValue == nil && field.transform == nil {
+                    bag.error(
+                        "'\(entityName).\(field.name)' becomes required, so rows where it is NULL need a value: give it a 'default' or a 'transform'",
+                        at: field.location)
+                }
+                step.detail = field.transform != nil ? "NULLs computed by its transform" : field.defaultValue.map { "NULLs filled with \($0)" }
+            case .typeChanged(let entityName, let old, let new):
+                if new.transform != nil {
+                    step.detail = "converted by its transform"
+                } else if let fromType = from.storageType(of: old), let toType = to.storageType(of: new),
+                    Conversion.isLossless(from: fromType, to: toType) && enumConversionIsLossless(old, new, from: from, to: to)
+                {
+                    step.detail = fromType == toType ? "same stored values" : "cast from \(fromType.name) to \(toType.name) without loss"
+                } else {
+                    bag.error(
+                        "the type of '\(entityName).\(new.name)' changes from \(old.type) to \(new.type), and no lossless conversion is known: give it a 'transform' that computes the new value",
+                        at: new.typeLocation)
+                }
+            case .enumCasesRemoved(let name, let cases):
+                let spelled = cases.map { "\(name).\($0.name)" }
+                let allowed = cases.allSatisfy { allowance(entity: name, field: $0.name) != nil }
+                step.isDestructive = true
+                step.allowedBy = cases.first.flatMap { hints.allows(entity: name, field: $0.name) }
+                let decl = to.enumDecl(named: name)
+                if !allowed {
+                    bag.error(
+                        "case\(cases.count == 1 ? "" : "s") \(spelled.joined(separator: ", ")) removed, but stored rows may still hold \(cases.count == 1 ? "it" : "them"); list \(spelled.map { "'\($0)'" }.joined(separator: ", ")) in migration.allowDataLoss to confirm",
+                        at: decl?.location ?? fileStart)
+                } else if let decl, decl.unknownCase == nil {
+                    for entity in to.entities {
+                        for field in entity.fields where field.type == .enumeration(name) && field.transform == nil {
+                            bag.error(
+                                "rows of '\(entity.name).\(field.name)' may hold a removed case of \(name), which has no 'unknown' case to read them as: add 'unknown' to \(name) or a 'transform' to this field",
+                                at: field.location)
+                        }
+                    }
+                } else if let unknown = decl?.unknownCase {
+                    step.detail = "stored values become \(unknown)"
+                }
+            case .uniqueAdded(let entityName, let field):
+                bag.warning(
+                    "'\(entityName).\(field.name)' becomes unique: if existing rows hold duplicates the migration fails and the database stays at version \(from.version)",
+                    at: field.location)
+            case .indexAdded(let entityName, let index) where index.isUnique:
+                if let entity = to.entity(named: entityName), diff.previous(of: entity) != nil {
+                    bag.warning(
+                        "unique index '\(index.name)' is added over existing rows: if they hold duplicates the migration fails and the database stays at version \(from.version)",
+                        at: index.location)
+                }
+            case .primaryKeyChanged(let entityName, _, _):
+                bag.warning(
+                    "the primary key of '\(entityName)' changes: if existing rows repeat the new key the migration fails and the database stays at version \(from.version)",
+                    at: to.entity(named: entityName)?.location ?? fileStart)
+            default:
+                break
+            }
+            steps.append(step)
+        }
+        for item in hints.allowDataLoss where !usedAllowances.contains(item) {
+            bag.warning("allowDataLoss names '\(item.spelled)', but this version does not remove it", at: item.location)
+        }
+        return MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
+    }
+
+    /// An enum to its raw type, or to an enum holding every old raw value, keeps every value; raw values
+    /// to an enum do not (values outside the cases).
+    private static func enumConversionIsLossless(_ old: Field, _ new: Field, from: Schema, to: Schema) -> Bool {
+        switch (old.type, new.type) {
+        case (_, .enumeration(let name)):
+            guard let target = to.enumDecl(named: name) else { return false }
+            guard case .enumeration(let oldName) = old.type, let source = from.enumDecl(named: oldName) else { return false }
+            let targetValues = Set(target.cases.map(\.rawValue))
+            return source.cases.allSatisfy { targetValues.contains($0.rawValue) }
+        default:
+            return true
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The migration files: `migrations/vN.sql` from version N-1 to N, per dialect.
+public enum MigrationSQLRenderer {
+    /// The statements of the migration into `plan.to`, in execution order.
+    public static func statements(for plan: MigrationPlan, dialect: SQLDialect) -> [SQLStatement] {
+        switch dialect {
+        case .sqlite: return SQLiteMigrationRenderer(plan: plan).statements()
+        case .postgres: return PostgresMigrationRenderer(plan: plan).statements()
+        }
+    }
+
+    /// `migrations/vN.sql`: the header, the steps in words, and the statements.
+    public static func file(for plan: MigrationPlan, dialect: SQLDialect) -> String {
+        let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."
+        var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
+        if !plan.steps.isEmpty {
+            header += dialect.comment("")
+            header += dialect.comment("Steps:")
+            header += plan.steps.flatMap { dialect.comment("- " + $0.line) }
+        }
+        return SQLScript(header: header, statements: statements(for: plan, dialect: dialect)).rendered
+    }
+}

@@ -1,0 +1,72 @@
+import StrataStorage
+
+/// The SQL expression computing each column of version N from the rows of N-1, in one dialect.
+struct MigrationValues {
+    let plan: MigrationPlan
+    let renderer: DDLRenderer
+    var dialect: SQLDialect { renderer.dialect }
+
+    /// The author's SQL for this dialect, if the fragment has some.
+    func sql(_ fragment: DialectSQL) -> String? {
+        dialect == .sqlite ? fragment.sqlite : fragment.postgres
+    }
+
+    /// The value of `field` for a row of the previous table (columns by their N-1 names).
+    func expression(for field: Field, in entity: Entity) -> String {
+        let source = plan.source(of: field, in: entity)
+        var value: String
+        switch source.conversion {
+        case .transform(let fragment):
+            value = sql(fragment).map(renderer.userExpression) ?? "NULL"
+        case .cast(let from, let to):
+            let old = source.previous.map { renderer.column($0.column) } ?? "NULL"
+            value = renderer.cast(old, from: ColumnEncodingPair(from: from.encoding, to: to.encoding))
+        case .keep:
+            if let previous = source.previous {
+                value = renderer.column(previous.column)
+            } else {
+                value = renderer.defaultValue(of: field, in: plan.to).map(renderer.literal) ?? "NULL"
+            }
+        }
+        let encoding = plan.to.columnEncoding(of: field)
+        let pairs = source.remap.compactMap { mapping -> (from: SQLValue, to: SQLValue)? in
+            guard let from = dialect.storedValue(of: mapping.from, as: encoding), let to = dialect.storedValue(of: mapping.to, as: encoding) else {
+                return nil
+            }
+            return (from, to)
+        }
+        value = renderer.remap(value, pairs)
+        if source.fill != nil, let fallback = renderer.defaultValue(of: field, in: plan.to) {
+            value = renderer.coalesce(value, renderer.literal(fallback))
+        }
+        return value
+    }
+
+    /// True when the column's values change in place (a transform, a cast, remapped raw values, NULLs filled).
+    func changesValues(of field: Field, in entity: Entity) -> Bool {
+        let source = plan.source(of: field, in: entity)
+        if source.fill != nil || !source.remap.isEmpty { return true }
+        switch source.conversion {
+        case .keep: return false
+        case .transform: return true
+        case .cast(let from, let to): return dialect.columnType(from.encoding) != dialect.columnType(to.encoding)
+        }
+    }
+
+    /// The header and the author's `before`/`after` SQL.
+    func custom(_ fragment: DialectSQL?, _ label: String) -> [SQLStatement] {
+        guard let fragment, let text = sql(fragment) else { return [] }
+        return [renderer.custom(text, comment: "\(label) (written in \(plan.to.fileName))")]
+    }
+
+    /// The entities of N whose table is new (added, not continued).
+    var addedEntities: [Entity] { plan.to.entities.filter { plan.previous(of: $0) == nil } }
+
+    /// The entities of N-1 that are removed.
+    var removedEntities: [Entity] {
+        plan.diff.changes.compactMap { change in
+            if case .entityRemoved(let entity) = change { return entity }
+            return nil
+        }
+    }
+}
