@@ -38,9 +38,7 @@ struct PostgresMigrationRenderer {
         }
         // 4. New tables (references between them in a cycle added afterwards).
         let added = Set(values.addedEntities.map(\.name))
-        var addedSchema = to
-        addedSchema.entities = to.entities.filter { added.contains($0.name) }
-        let created = SQLSchemaRenderer.createStatements(for: addedSchema, dialect: .postgres)
+        let created = added.isEmpty ? [] : SQLSchemaRenderer.createStatements(for: to, dialect: .postgres, only: added)
         statements += created.filter { if case .addForeignKey = $0.kind { false } else { true } }
         // 5. Constraints and indexes under the names of version N.
         for (entity, old) in continued {

@@ -6,10 +6,14 @@ public enum SQLSchemaRenderer {
     /// references; each table is followed by its indexes. References between tables that form
     /// a cycle are added at the end in PostgreSQL (SQLite accepts references to tables created
     /// later, and cannot add them afterwards).
-    public static func createStatements(for schema: Schema, dialect: SQLDialect) -> [SQLStatement] {
+    ///
+    /// With `only`, just those entities (by name) are created: the tables a migration adds,
+    /// next to tables that already exist.
+    public static func createStatements(for schema: Schema, dialect: SQLDialect, only: Set<String>? = nil) -> [SQLStatement] {
         let renderer = DDLRenderer(dialect: dialect)
-        var remaining = schema.entities
-        var created: Set<String> = []
+        var remaining = schema.entities.filter { only?.contains($0.name) ?? true }
+        // Tables outside `only` already exist.
+        var created: Set<String> = only.map { Set(schema.entities.map(\.name)).subtracting($0) } ?? []
         var statements: [SQLStatement] = []
         var deferred: [(field: Field, entity: Entity)] = []
         while !remaining.isEmpty {
