@@ -44,6 +44,11 @@ public enum MigrationPlanner {
                         at: field.location)
                 }
                 step.detail = field.transform != nil ? "computed by its transform" : field.defaultValue.map { "filled with its default \($0)" }
+                if field.isUnique && field.transform == nil {
+                    bag.warning(
+                        "new unique field '\(entityName).\(field.name)' gets the same value in every existing row: the migration fails if the table has more than one row; give it a 'transform'",
+                        at: field.location)
+                }
             case .becameRequired(let entityName, let field):
                 if field.defaultValue == nil && field.transform == nil {
                     bag.error(
@@ -103,7 +108,13 @@ public enum MigrationPlanner {
             }
             steps.append(step)
         }
-        for item in hints.allowDataLoss where !usedAllowances.contains(item) {
+        func exists(_ item: DataLossAllowance) -> Bool {
+            if let decl = from.enumDecl(named: item.entity) { return item.field.map { decl.case(named: $0) != nil } ?? true }
+            guard let entity = from.entity(named: item.entity) else { return false }
+            return item.field.map { entity.field(named: $0) != nil } ?? true
+        }
+        // Items naming nothing of N-1 are errors already (HistoryValidator); the others should remove something.
+        for item in hints.allowDataLoss where !usedAllowances.contains(item) && exists(item) {
             bag.warning("allowDataLoss names '\(item.spelled)', but this version does not remove it", at: item.location)
         }
         return MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
