@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
+        .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+        .plugin(name: "StrataCommand", targets: ["StrataCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
@@ -38,11 +40,27 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // The TODO app's model, compiled from the committed generated output.
+        // Build tool plugin: a target's strata.yaml names its schemas; its Swift is generated at build time.
+        .plugin(
+            name: "StrataPlugin",
+            capability: .buildTool(),
+            dependencies: ["strata"]
+        ),
+        // `swift package --allow-writing-to-package-directory strata-generate [--target T]`.
+        .plugin(
+            name: "StrataCommand",
+            capability: .command(
+                intent: .custom(verb: "strata-generate", description: "Rewrite Generated/ and strata.lock from the schemas"),
+                permissions: [.writeToPackageDirectory(reason: "Writes Generated/ and the strata.lock of each model")]
+            ),
+            dependencies: ["strata"]
+        ),
+        // The TODO app's model, generated at build time from Schemas/MyTODO by StrataPlugin
+        // (Sources/MyTODO/strata.yaml). Generated/MyTODO/Swift is the committed copy, for review.
         .target(
             name: "MyTODO",
             dependencies: ["StrataRuntime"],
-            path: "Generated/MyTODO/Swift"
+            plugins: ["StrataPlugin"]
         ),
         .testTarget(
             name: "StrataCoreTests",

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import StrataCore
+
+/// `strata build-plugin`: what the StrataPlugin build tool plugin runs, once per model folder.
+///
+/// Writes exactly the files `OutputLayout.swiftFiles(model:)` names, every one of them, into
+/// `<output>/<OutputLayout.swiftFolder(model:)>/` (`--output` is under the plugin's work
+/// directory), and nothing else: no `strata.lock`, no SQL, nothing in the package.
+struct BuildPlugin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build-plugin",
+        abstract: "Write a model's Swift files for the StrataPlugin build tool plugin.",
+        discussion: """
+            Run by the build plugin, not by hand. Reads the versions in --model-folder, checks them
+            (and the frozen versions recorded in its strata.lock, if there is one), and writes the
+            model's Swift files into <output>/<Model>/Swift/, rewriting a file only when its bytes change.
+            Problems are printed as path:line:column: error: message, and nothing is written.
+            """,
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("A model folder: the one holding v1.yaml, v2.yaml, …", valueName: "dir"))
+    var modelFolder: String
+
+    @Option(help: ArgumentHelp("The folder whose <Model>/Swift/ receives the Swift files.", valueName: "dir"))
+    var output: String
+
+    func run() throws {
+        var plan = ModelPlanner.plan(modelFolder: modelFolder, output: output)
+        Console.report(plan.diagnostics)
+        guard !plan.hasErrors, let history = plan.histories.first else { throw ExitCode.failure }
+        // Only the Swift files: never strata.lock, never the SQL.
+        let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
+        let declared = OutputLayout.swiftFiles(model: history.model).map { ModelPlanner.join(swiftFolder, $0) }
+        plan.files = plan.files.filter { declared.contains($0.path) }
+        plan.outputFolder = swiftFolder
+        let missing = Set(declared).subtracting(plan.files.map(\.path))
+        guard missing.isEmpty else {
+            Console.error("internal error: the generator did not render \(missing.sorted().joined(separator: ", ")), which OutputLayout declares")
+            throw ExitCode.failure
+        }
+        try Workspace.write(plan)
+    }
+}
+
+/// `strata generate-models`: `strata generate` limited to some model folders, for the
+/// StrataCommand plugin's `--target`.
+///
+/// Writes `<output>/<Model>/…` and `<model folder>/strata.lock` for each model folder given, and
+/// removes stale generated files under `<output>/<Model>/` only: other models are never touched.
+struct GenerateModels: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-models",
+        abstract: "Like generate, for the given model folders only.",
+        discussion: """
+            Run by the StrataCommand plugin for `--target`. Each --model-folder is a folder holding
+            v1.yaml, v2.yaml, …; its outputs go to <output>/<Model>/ and its checksums to
+            <model folder>/strata.lock. Writes nothing at all when any model has an error.
+            """,
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("A model folder (repeatable).", valueName: "dir"))
+    var modelFolder: [String]
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard !modelFolder.isEmpty else { throw ValidationError("Give at least one --model-folder.") }
+        let names = modelFolder.map(ModelPlanner.modelName(ofFolder:))
+        if let repeated = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("Two model folders are both named '\(repeated)'; their outputs would collide.")
+        }
+    }
+
+    func run() throws {
+        let plans = modelFolder.map { ModelPlanner.plan(modelFolder: $0, output: outputOptions.output) }
+        Console.report(plans.flatMap(\.diagnostics))
+        guard !plans.contains(where: \.hasErrors) else { throw ExitCode.failure }
+        var changed: [String] = []
+        for plan in plans {
+            changed += try Workspace.write(plan)
+        }
+        let count = plans.reduce(0) { $0 + $1.files.count }
+        print(changed.isEmpty ? "\(count) generated files are up to date." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
+    }
+}
+
+/// Plans the outputs of one model folder with `Workspace.plan`, the very plan `strata generate`
+/// makes, narrowed to that model.
+enum ModelPlanner {
+    /// The plan of `strata generate --schemas <parent of modelFolder> --output <output>` narrowed to
+    /// the model in `modelFolder`: its diagnostics, its files (under `<output>/<Model>/`, and its
+    /// `strata.lock`), its history; `outputFolder` is `<output>/<Model>`, so writing the plan
+    /// removes stale generated files of this model only. Other models in the same parent folder
+    /// are read but never reported or written.
+    static func plan(modelFolder: String, output: String) -> GenerationPlan {
+        let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
+        let model = modelName(ofFolder: folder)
+        let parent = (folder as NSString).deletingLastPathComponent
+        var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output)
+        let inside = join(parent.isEmpty ? "." : parent, model)
+        let modelOutput = join(output, model)
+        let belongs: (Diagnostic) -> Bool = { $0.location.file == inside || $0.location.file.hasPrefix(inside + "/") }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+        guard exists, plan.histories.contains(where: { $0.model == model }) || plan.diagnostics.contains(where: belongs) else {
+            var bag = DiagnosticBag()
+            bag.error(
+                exists ? "'\(folder)' is not a model folder: it has no v1.yaml, v2.yaml, …" : "model folder '\(folder)' does not exist",
+                at: .file(folder))
+            plan.diagnostics = bag.sorted
+            plan.files = []
+            plan.histories = []
+            plan.outputFolder = modelOutput
+            return plan
+        }
+        plan.diagnostics = plan.diagnostics.filter(belongs)
+        plan.files = plan.files.filter { $0.path.hasPrefix(modelOutput + "/") || $0.path == join(inside, Lockfile.fileName) }
+        plan.histories = plan.histories.filter { $0.model == model }
+        plan.outputFolder = modelOutput
+        return plan
+    }
+
+    /// `MyTODO` for `../../Schemas/MyTODO`.
+    static func modelName(ofFolder folder: String) -> String {
+        (folder.hasSuffix("/") ? String(folder.dropLast()) : folder).split(separator: "/").last.map(String.init) ?? folder
+    }
+
+    /// `directory/name`, without doubling a `/`.
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
