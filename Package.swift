@@ -28,7 +28,11 @@ let package = Package(
         // What generated code imports at run time.
         .target(
             name: "StrataRuntime",
-            dependencies: ["StrataStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StrataStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The `strata` command-line tool.
         .executableTarget(
@@ -74,6 +78,46 @@ let package = Package(
         .testTarget(
             name: "MyTODOTests",
             dependencies: ["MyTODO"]
+        ),
+        // Runtime: the migration ledger, column coding, the filter/sort DSL (no generated code).
+        .testTarget(
+            name: "StrataRuntimeTests",
+            dependencies: ["StrataRuntime"]
+        ),
+        // Generated repositories of the Shop fixture model (references, to-many, composite and
+        // autoincremented keys, keyword names), compiled and exercised. Regenerate with
+        // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
+        .testTarget(
+            name: "GeneratedRepositoryTests",
+            dependencies: ["StrataRuntime"],
+            exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
+        ),
+        // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write
+        // a v1 database that the v3 app opens. Regenerate with
+        // `strata generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated`.
+        .target(
+            name: "MyTODOV1",
+            dependencies: ["StrataRuntime"],
+            path: "Tests/MyTODOV1",
+            exclude: ["Schemas", "Generated/MyTODO/sqlite", "Generated/MyTODO/postgres"]
+        ),
+        // The TODO app's tests on the generated MyTODO code.
+        .testTarget(
+            name: "MyTODOAppTests",
+            dependencies: ["MyTODO", "MyTODOV1"]
+        ),
+        // The repository benchmark (generated vs raw SQLite vs GRDB Codable), as a library so that
+        // other benchmark drivers can run it. Regenerate its model with
+        // `strata generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated`.
+        .target(
+            name: "StrataRepositoryBenchmark",
+            dependencies: ["StrataRuntime", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            exclude: ["Generated/Bench/sqlite", "Generated/Bench/postgres"]
+        ),
+        // `swift run -c release strata-repository-bench [rows] [repetitions]`.
+        .executableTarget(
+            name: "strata-repository-bench",
+            dependencies: ["StrataRepositoryBenchmark"]
         ),
     ]
 )

@@ -6,7 +6,7 @@ public enum OutputLayout {
     /// The Swift files of a model. Their names depend on the model name only, so that the build
     /// plugin can declare them without reading the schema; every one is always written.
     public static func swiftFiles(model: String) -> [String] {
-        ["\(model)Models.swift"]
+        ["\(model)Models.swift", "\(model)Repositories.swift", "\(model)Database.swift", "\(model)Migrations.swift"]
     }
 
     /// The folder of a model's Swift files, relative to the output folder.

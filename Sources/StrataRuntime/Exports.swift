@@ -1,1 +1,2 @@
+@_exported import GRDB
 @_exported import StrataStorage

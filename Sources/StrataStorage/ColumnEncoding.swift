@@ -59,6 +59,13 @@ public enum SQLiteStorage {
         return [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
     }
 
+    /// Calls `body` with the 16 bytes of a UUID, in RFC 4122 order (the same bytes as `bytes(of:)`),
+    /// without allocating: what hot paths bind.
+    @inlinable
+    public static func withBytes<R>(of uuid: UUID, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: uuid.uuid, body)
+    }
+
     /// The UUID of 16 bytes, or nil when there are not exactly 16.
     @inlinable
     public static func uuid(bytes pointer: UnsafeRawPointer?, count: Int) -> UUID? {

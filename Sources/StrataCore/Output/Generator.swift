@@ -29,13 +29,19 @@ public enum Generator {
         guard let latest = history.latest else { return [] }
         let swiftFolder = OutputLayout.swiftFolder(model: history.model)
         var files: [GeneratedFile] = []
+        let sql = sqlFiles(for: history, latest: latest, plans: plans)
+        // The embedded migrations are the SQLite migration files themselves: one source of truth.
+        let migrations = MigrationSources.sqlite(model: history.model, in: sql)
         let swift: [String: String] = [
-            "\(history.model)Models.swift": SwiftModelRenderer(schema: latest).render()
+            "\(history.model)Models.swift": SwiftModelRenderer(schema: latest).render(),
+            "\(history.model)Repositories.swift": SwiftRepositoryRenderer(schema: latest).render(),
+            "\(history.model)Database.swift": SwiftDatabaseRenderer(schema: latest).render(),
+            "\(history.model)Migrations.swift": SwiftMigrationsRenderer(schema: latest, migrations: migrations).render(),
         ]
         for name in OutputLayout.swiftFiles(model: history.model) {
             files.append(GeneratedFile(path: "\(swiftFolder)/\(name)", contents: swift[name] ?? ""))
         }
-        files += sqlFiles(for: history, latest: latest, plans: plans)
+        files += sql
         return files
     }
 

@@ -1,0 +1,62 @@
+/// The Swift names of what the repository renderers generate for a model, derived in one place.
+struct RepositoryNames {
+    let schema: Schema
+
+    /// `MyTODODatabase`: the database type.
+    var database: String { SwiftNames.identifier(schema.model + "Database") }
+    /// `MyTODOAccess`: every entity's access on one connection.
+    var access: String { SwiftNames.identifier(schema.model + "Access") }
+    /// `MyTODOMigrations`: the embedded migrations.
+    var migrations: String { SwiftNames.identifier(schema.model + "Migrations") }
+
+    /// `TODOItem`: the record type.
+    func record(_ entity: Entity) -> String { SwiftNames.identifier(entity.name) }
+    /// `TODOItemColumns`: the column set for filters and sorts.
+    func columns(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Columns") }
+    /// `TODOItemAccess`: the entity's queries on one connection.
+    func entityAccess(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Access") }
+    /// `TODOItemRepository`: the entity's queries on the database, one transaction each.
+    func repository(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Repository") }
+    /// `TODOItemStatements`: the entity's SQL and column coding (internal).
+    func statements(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Statements") }
+
+    /// The property of the database and access types that reaches an entity: `todoItems`.
+    /// Unique among the model's entities.
+    func accessor(_ entity: Entity) -> String {
+        let plural = Self.plural(Self.lowerCamel(entity.name))
+        let clashes = schema.entities.filter { Self.plural(Self.lowerCamel($0.name)) == plural }.count > 1
+        return clashes ? Self.lowerCamel(entity.name) + "Records" : plural
+    }
+
+    /// `TODOItem` -> `todoItem`, `URLValue` -> `urlValue`, `Order` -> `order`, `ABC` -> `abc`.
+    static func lowerCamel(_ name: String) -> String {
+        let characters = Array(name)
+        var upper = 0
+        while upper < characters.count, characters[upper].isUppercase { upper += 1 }
+        if upper == 0 { return name }
+        // In `TODOItem` the last capital starts the next word; in `ABC` or `ABC2` it does not.
+        let lowered = upper > 1 && upper < characters.count && characters[upper].isLetter ? upper - 1 : upper
+        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    }
+
+    /// A simple English plural: `item` -> `items`, `status` -> `statuses`, `category` -> `categories`;
+    /// a word already ending in `s` (but not `ss` or `us`) is kept: `keywords`.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("ss") || lower.hasSuffix("us") || lower.hasSuffix("x") || lower.hasSuffix("z")
+            || lower.hasSuffix("ch") || lower.hasSuffix("sh")
+        {
+            return word + "es"
+        }
+        if lower.hasSuffix("s") { return word }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return word.dropLast() + "ies"
+        }
+        return word + "s"
+    }
+
+    /// A swift-format exemption for a generated member name that is not lowerCamelCase.
+    static func lintExemptions(member name: String) -> [String] {
+        SwiftNames.isLowerCamelCase(name) ? [] : ["// swift-format-ignore: AlwaysUseLowerCamelCase"]
+    }
+}

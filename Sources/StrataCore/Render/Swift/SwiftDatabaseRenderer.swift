@@ -1,0 +1,129 @@
+/// Renders `<Model>Database.swift`: the database type of a model (opening and migrating a file
+/// or an in-memory database, reaching every entity's repository) and its per-connection access.
+struct SwiftDatabaseRenderer {
+    let schema: Schema
+
+    func render() -> String {
+        let names = RepositoryNames(schema: schema)
+        let model = schema.model
+        var writer = SwiftWriter()
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.line()
+        writer.line("import Foundation")
+        writer.line("import StrataRuntime")
+        writer.line()
+        writer.line(
+            "/// A \(model) database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory")
+        writer.line(
+            "/// database (a `DatabaseQueue`), migrated to the latest version of \(model) through the migration ledger")
+        writer.line("/// when it opens. Every entity's repository is one of its properties.")
+        writer.block("public struct \(names.database): Sendable") { w in
+            w.line("/// The migrations of every version, applied when a database opens.")
+            w.call(
+                "public static let migrator = StrataMigrator",
+                arguments: ["model: \(SwiftNames.stringLiteral(model))", "migrations: \(names.migrations).all"],
+                depth: 1
+            )
+            w.line()
+            w.line("/// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.")
+            w.line("public let writer: any GRDB.DatabaseWriter")
+            w.line()
+            w.line(
+                "/// Opens the database file at `path` (creating it when absent) and migrates it to the latest version."
+            )
+            w.line(
+                "/// Throws `StrataMigrationError` and leaves the file untouched when it is newer than this code, belongs to"
+            )
+            w.line("/// another model, or was migrated with a version whose SQL has since changed.")
+            w.block("public init(path: String, configuration: GRDB.Configuration = GRDB.Configuration()) throws") { w in
+                w.line("try self.init(writer: GRDB.DatabasePool(path: path, configuration: configuration))")
+            }
+            w.line()
+            w.line("/// Migrates the database behind `writer` to the latest version and uses it.")
+            w.block("public init(writer: any GRDB.DatabaseWriter) throws") { w in
+                w.line("try Self.migrator.migrate(writer)")
+                w.line("self.writer = writer")
+            }
+            w.line()
+            w.line("/// A new, empty in-memory database at the latest version, for tests and previews.")
+            w.declaration(
+                "public static func inMemory",
+                parameters: ["configuration: GRDB.Configuration = GRDB.Configuration()"],
+                suffix: " throws -> Self",
+                depth: 1
+            ) { w in
+                w.line("try Self(writer: GRDB.DatabaseQueue(configuration: configuration))")
+            }
+            for entity in schema.entities {
+                let accessor = names.accessor(entity)
+                w.line()
+                w.line("/// The `\(entity.name)` records.")
+                w.lines(RepositoryNames.lintExemptions(member: accessor))
+                w.block("public var \(SwiftNames.identifier(accessor)): \(names.repository(entity))") { w in
+                    w.line("\(names.repository(entity))(writer: writer)")
+                }
+            }
+            w.line()
+            w.line("/// Runs `body` in one read: it sees one consistent state of the database.")
+            w.block("public func read<T>(_ body: (\(names.access)) throws -> T) throws -> T") { w in
+                w.line("try writer.read { db in try body(\(names.access)(db)) }")
+            }
+            w.line()
+            w.line("/// Runs `body` in one transaction: committed when it returns, rolled back when it throws.")
+            w.block("public func write<T>(_ body: (\(names.access)) throws -> T) throws -> T") { w in
+                w.line("try writer.write { db in try body(\(names.access)(db)) }")
+            }
+            w.line()
+            w.line("/// Runs `body` in one read, off the caller's thread.")
+            w.declaration(
+                "public func read<T: Sendable>",
+                parameters: ["_ body: @escaping @Sendable (\(names.access)) throws -> T"],
+                suffix: " async throws -> T",
+                depth: 1
+            ) { w in
+                w.line("try await writer.read { db in try body(\(names.access)(db)) }")
+            }
+            w.line()
+            w.line("/// Runs `body` in one transaction, off the caller's thread.")
+            w.declaration(
+                "public func write<T: Sendable>",
+                parameters: ["_ body: @escaping @Sendable (\(names.access)) throws -> T"],
+                suffix: " async throws -> T",
+                depth: 1
+            ) { w in
+                w.line("try await writer.write { db in try body(\(names.access)(db)) }")
+            }
+            w.line()
+            w.line("/// The value `fetch` computes, now and after every committed change to what it read.")
+            w.declaration(
+                "public func observe<T: Sendable & Equatable>",
+                parameters: ["_ fetch: @escaping @Sendable (\(names.access)) throws -> T"],
+                suffix: " -> AsyncValueObservation<T>",
+                depth: 1
+            ) { w in
+                w.line("StrataObservation.values(in: writer) { db in try fetch(\(names.access)(db)) }")
+            }
+        }
+        writer.line()
+        writer.line("/// Every entity of \(model) on one connection, inside `\(names.database).read` or `write`.")
+        writer.block("public struct \(names.access)") { w in
+            w.line("/// The connection.")
+            w.line("public let db: GRDB.Database")
+            w.line()
+            w.line("/// The entities on `db`.")
+            w.block("public init(_ db: GRDB.Database)") { w in
+                w.line("self.db = db")
+            }
+            for entity in schema.entities {
+                let accessor = names.accessor(entity)
+                w.line()
+                w.line("/// The `\(entity.name)` records.")
+                w.lines(RepositoryNames.lintExemptions(member: accessor))
+                w.block("public var \(SwiftNames.identifier(accessor)): \(names.entityAccess(entity))") { w in
+                    w.line("\(names.entityAccess(entity))(db)")
+                }
+            }
+        }
+        return writer.text
+    }
+}

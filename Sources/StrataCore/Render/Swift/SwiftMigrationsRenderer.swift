@@ -1,0 +1,40 @@
+/// Renders `<Model>Migrations.swift`: the SQLite migration SQL of every version, embedded with
+/// its ledger checksum, exactly as the generator writes `<Model>/sqlite/migrations/vN.sql`.
+struct SwiftMigrationsRenderer {
+    let schema: Schema
+    let migrations: [MigrationSource]
+
+    func render() -> String {
+        let names = RepositoryNames(schema: schema)
+        var writer = SwiftWriter()
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.line()
+        writer.line("import StrataRuntime")
+        writer.line()
+        writer.line(
+            "/// The SQLite migrations of \(schema.model), one per version (the generated `sqlite/migrations/vN.sql`),")
+        writer.line("/// applied in order through the migration ledger by `\(names.database)`.")
+        writer.block("public enum \(names.migrations)") { w in
+            w.line("/// Every version's migration, oldest first.")
+            if migrations.isEmpty {
+                w.line("public static let all: [StrataMigration] = []")
+                return
+            }
+            w.line("public static let all: [StrataMigration] = [")
+            for migration in migrations {
+                w.line("    StrataMigration(")
+                w.line("        version: \(migration.version),")
+                let literal = SwiftNames.multilineStringLiteral(migration.sql)
+                w.line("        sql: " + (literal.first ?? ""))
+                for line in literal.dropFirst() {
+                    // Content lines are indented like the closing delimiter, which is stripped again.
+                    w.line(line.isEmpty ? "" : "            " + line)
+                }
+                w.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))")
+                w.line(migrations.count == 1 ? "    )" : "    ),")
+            }
+            w.line("]")
+        }
+        return writer.text
+    }
+}

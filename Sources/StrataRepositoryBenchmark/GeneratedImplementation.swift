@@ -1,0 +1,25 @@
+import StrataRuntime
+
+/// (a) The generated repository: `BenchDatabase`, `db.measurements`.
+struct GeneratedImplementation: BenchImplementation {
+    let database: BenchDatabase
+
+    init() throws {
+        database = try BenchDatabase.inMemory()
+    }
+
+    func insertAll(_ rows: [Measurement]) throws {
+        try database.measurements.insert(contentsOf: rows)
+    }
+
+    func fetchAll() throws -> Int {
+        try database.measurements.fetchAll().count
+    }
+
+    func fetchFiltered() throws -> Int {
+        try database.measurements.fetchAll(
+            where: { $0.isActive == true && $0.quantity >= 500 },
+            orderBy: { [$0.score.descending, $0.name.ascending] }
+        ).count
+    }
+}

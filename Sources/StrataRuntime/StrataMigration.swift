@@ -1,0 +1,42 @@
+/// One version's migration of a model: the SQLite SQL that takes the database from version
+/// `version - 1` (empty for version 1) to `version`, and the checksum recorded in the ledger.
+///
+/// Generated code embeds one per version (`<Model>Migrations.all`); the `strata migrate` command
+/// builds the same values from the generator's output, so both apply identical SQL.
+public struct StrataMigration: Hashable, Sendable {
+    /// The version this migration leads to (1 for the first).
+    public var version: Int
+    /// The SQL, one or more statements without transaction control: the migrator wraps it in a
+    /// transaction of its own.
+    public var sql: String
+    /// The checksum recorded in the ledger when the migration is applied (hexadecimal SHA-256,
+    /// as the generator computes it). A database whose recorded checksum differs is refused.
+    public var checksum: String
+
+    /// Creates a migration.
+    public init(version: Int, sql: String, checksum: String) {
+        self.version = version
+        self.sql = sql
+        self.checksum = checksum
+    }
+}
+
+/// A migration recorded in a database's ledger.
+public struct AppliedStrataMigration: Hashable, Sendable {
+    /// The model the database belongs to.
+    public var model: String
+    /// The version that was applied.
+    public var version: Int
+    /// The checksum of the SQL that was applied.
+    public var checksum: String
+    /// When it was applied, in seconds since 1970.
+    public var appliedAt: Double
+
+    /// Creates a ledger entry.
+    public init(model: String, version: Int, checksum: String, appliedAt: Double) {
+        self.model = model
+        self.version = version
+        self.checksum = checksum
+        self.appliedAt = appliedAt
+    }
+}

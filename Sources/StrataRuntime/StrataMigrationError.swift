@@ -1,0 +1,45 @@
+/// Why a database cannot be migrated. Every case is detected before anything is written.
+public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The migrations given to the migrator are not exactly versions 1, 2, … without gaps.
+    case invalidMigrationList(model: String, versions: [Int])
+    /// The database was migrated by a newer version of the model than the code knows.
+    case databaseIsNewer(model: String, databaseVersion: Int, latestKnownVersion: Int)
+    /// A version the database recorded was applied with different SQL: the model's history was
+    /// edited after that version shipped.
+    case checksumMismatch(model: String, version: Int, recorded: String, expected: String)
+    /// The database's ledger belongs to another model.
+    case otherModel(expected: String, found: String)
+    /// The requested target version is not one of the model's versions.
+    case unknownTargetVersion(model: String, target: Int, latestKnownVersion: Int)
+    /// The requested target is older than the database: migrations only go forward.
+    case cannotDowngrade(model: String, databaseVersion: Int, target: Int)
+    /// The ledger lacks a version below the highest it records.
+    case ledgerHasGap(model: String, missing: Int)
+    /// Migrating left rows that break a foreign key; the version was rolled back.
+    case foreignKeyViolation(model: String, version: Int, table: String)
+
+    public var description: String {
+        switch self {
+        case .invalidMigrationList(let model, let versions):
+            return "the migrations of \(model) must be versions 1...N without gaps, got \(versions)"
+        case .databaseIsNewer(let model, let databaseVersion, let latest):
+            return "the database is at \(model) v\(databaseVersion), newer than the latest version this code knows "
+                + "(v\(latest)); it was left untouched"
+        case .checksumMismatch(let model, let version, let recorded, let expected):
+            return "\(model) v\(version) was applied to the database with checksum \(recorded), but its migration "
+                + "now has checksum \(expected): the version was edited after it shipped; add a new version instead. "
+                + "The database was left untouched"
+        case .otherModel(let expected, let found):
+            return "the database belongs to model \(found), not \(expected); it was left untouched"
+        case .unknownTargetVersion(let model, let target, let latest):
+            return "\(model) has no version \(target) (versions are 1...\(latest))"
+        case .cannotDowngrade(let model, let databaseVersion, let target):
+            return "the database is at \(model) v\(databaseVersion); migrating to v\(target) would go backwards"
+        case .ledgerHasGap(let model, let missing):
+            return "the migration ledger of \(model) lacks v\(missing) below later versions; it was left untouched"
+        case .foreignKeyViolation(let model, let version, let table):
+            return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
+                + "v\(version) was rolled back"
+        }
+    }
+}

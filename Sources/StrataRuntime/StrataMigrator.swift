@@ -1,0 +1,149 @@
+/// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).
+///
+/// - Each pending version runs in its own immediate transaction, together with its ledger row;
+///   re-running applies nothing.
+/// - A database that is newer than the model, belongs to another model, or recorded a version
+///   with a different checksum is refused with a ``StrataMigrationError`` before anything is
+///   written.
+/// - Foreign keys are switched off while a version runs (SQLite's table rebuild needs it) and
+///   checked with `PRAGMA foreign_key_check` before it commits.
+///
+/// Generated `<Model>Database` types and the `strata migrate` command both use this type.
+public struct StrataMigrator: Sendable {
+    /// The model the migrations belong to (recorded in the ledger).
+    public let model: String
+    /// The migrations, ordered by version.
+    public let migrations: [StrataMigration]
+
+    /// Creates a migrator for `model`; `migrations` may be given in any order.
+    public init(model: String, migrations: [StrataMigration]) {
+        self.model = model
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// The latest version of the model.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The version the database is at (0 for a database the model was never applied to),
+    /// after checking its ledger against the migrations.
+    public func currentVersion(_ db: Database) throws -> Int {
+        try validatedLedger(db).last?.version ?? 0
+    }
+
+    /// The version the database behind `reader` is at.
+    public func currentVersion(in reader: some DatabaseReader) throws -> Int {
+        try reader.read { db in try currentVersion(db) }
+    }
+
+    /// The migrations that `migrate(_:to:)` would apply, in order (empty when up to date).
+    /// Throws a ``StrataMigrationError`` for a database that would be refused.
+    public func pending(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
+        let current = try currentVersion(db)
+        let goal = try resolvedTarget(target)
+        if goal < current {
+            throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
+        }
+        return migrations.filter { $0.version > current && $0.version <= goal }
+    }
+
+    /// The migrations pending in the database behind `reader`.
+    public func pending(in reader: some DatabaseReader, to target: Int? = nil) throws -> [StrataMigration] {
+        try reader.read { db in try pending(db, to: target) }
+    }
+
+    /// Applies every pending migration up to `target` (default: the latest version), each in its
+    /// own transaction, and returns the ones applied.
+    @discardableResult
+    public func migrate(_ writer: some DatabaseWriter, to target: Int? = nil) throws -> [StrataMigration] {
+        try writer.writeWithoutTransaction { db in try migrate(db, to: target) }
+    }
+
+    /// Applies every pending migration on a connection that is not inside a transaction.
+    @discardableResult
+    public func migrate(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
+        let pending = try pending(db, to: target)
+        var applied: [StrataMigration] = []
+        for migration in pending {
+            if try apply(migration, db) { applied.append(migration) }
+        }
+        return applied
+    }
+
+    // MARK: Steps
+
+    /// Runs one migration in an immediate transaction. Returns false when another connection
+    /// applied it in the meantime.
+    private func apply(_ migration: StrataMigration, _ db: Database) throws -> Bool {
+        let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+        defer {
+            if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        }
+        var didApply = false
+        try db.inTransaction(.immediate) {
+            // Another process may have migrated between our check and this write lock.
+            let ledger = try validatedLedger(db)
+            if ledger.contains(where: { $0.version == migration.version }) { return .commit }
+            if let last = ledger.last?.version, last != migration.version - 1 {
+                throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)
+            }
+            try MigrationLedger.create(db)
+            try db.execute(sql: migration.sql)
+            if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+                let table: String = violation[0] ?? "?"
+                throw StrataMigrationError.foreignKeyViolation(model: model, version: migration.version, table: table)
+            }
+            try MigrationLedger.record(migration, model: model, db)
+            didApply = true
+            return .commit
+        }
+        return didApply
+    }
+
+    /// The ledger entries of the model, after every check that refuses a database.
+    private func validatedLedger(_ db: Database) throws -> [AppliedStrataMigration] {
+        try checkMigrationList()
+        let entries = try MigrationLedger.entries(db)
+        if let foreign = entries.first(where: { $0.model != model }) {
+            throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
+        }
+        if let newest = entries.last, newest.version > latestVersion {
+            throw StrataMigrationError.databaseIsNewer(
+                model: model,
+                databaseVersion: newest.version,
+                latestKnownVersion: latestVersion
+            )
+        }
+        for (offset, entry) in entries.enumerated() {
+            if entry.version != offset + 1 {
+                throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
+            }
+            let expected = migrations[entry.version - 1]
+            if expected.checksum != entry.checksum {
+                throw StrataMigrationError.checksumMismatch(
+                    model: model,
+                    version: entry.version,
+                    recorded: entry.checksum,
+                    expected: expected.checksum
+                )
+            }
+        }
+        return entries
+    }
+
+    private func checkMigrationList() throws {
+        let versions = migrations.map(\.version)
+        if versions != Array(1...max(1, versions.count)) && !versions.isEmpty {
+            throw StrataMigrationError.invalidMigrationList(model: model, versions: versions)
+        }
+    }
+
+    private func resolvedTarget(_ target: Int?) throws -> Int {
+        guard let target else { return latestVersion }
+        guard (1...max(1, latestVersion)).contains(target), latestVersion > 0 else {
+            throw StrataMigrationError.unknownTargetVersion(
+                model: model, target: target, latestKnownVersion: latestVersion)
+        }
+        return target
+    }
+}

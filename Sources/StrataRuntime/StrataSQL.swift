@@ -1,0 +1,98 @@
+/// A SQL statement with the values bound to its `?` parameters, built by generated code from
+/// quoted names, predicates and orderings: never from user text.
+public struct StrataSQL: Hashable, Sendable {
+    /// The SQL text.
+    public var sql: String
+    /// The values of its parameters, in order.
+    public var arguments: [StrataSQLValue]
+
+    /// Creates a statement.
+    public init(sql: String, arguments: [StrataSQLValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// `SELECT selection FROM table [WHERE …] [ORDER BY …] [LIMIT … OFFSET …]`.
+    public static func select<Root>(
+        _ selection: String,
+        from table: String,
+        where predicate: StrataPredicate<Root>?,
+        orderBy orderings: [StrataOrdering<Root>] = [],
+        limit: Int? = nil,
+        offset: Int? = nil
+    ) -> StrataSQL {
+        var query = StrataSQL(sql: "SELECT \(selection) FROM \(table)")
+        query.appendWhere(predicate)
+        if !orderings.isEmpty {
+            query.sql += " ORDER BY " + orderings.map(\.sql).joined(separator: ", ")
+        }
+        if limit != nil || offset != nil {
+            query.sql += " LIMIT ? OFFSET ?"
+            query.arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+        }
+        return query
+    }
+
+    /// `SELECT COUNT(*) FROM table [WHERE …]`.
+    public static func count<Root>(from table: String, where predicate: StrataPredicate<Root>?) -> StrataSQL {
+        var query = StrataSQL(sql: "SELECT COUNT(*) FROM \(table)")
+        query.appendWhere(predicate)
+        return query
+    }
+
+    /// `SELECT EXISTS (SELECT 1 FROM table [WHERE …])`.
+    public static func exists<Root>(in table: String, where predicate: StrataPredicate<Root>?) -> StrataSQL {
+        var inner = StrataSQL(sql: "SELECT 1 FROM \(table)")
+        inner.appendWhere(predicate)
+        return StrataSQL(sql: "SELECT EXISTS (\(inner.sql))", arguments: inner.arguments)
+    }
+
+    /// `DELETE FROM table [WHERE …]`.
+    public static func delete<Root>(from table: String, where predicate: StrataPredicate<Root>?) -> StrataSQL {
+        var query = StrataSQL(sql: "DELETE FROM \(table)")
+        query.appendWhere(predicate)
+        return query
+    }
+
+    /// `UPDATE table SET … [WHERE …]`; nil when there is nothing to set.
+    public static func update<Root>(
+        _ table: String,
+        set assignments: [StrataAssignment<Root>],
+        where predicate: StrataPredicate<Root>?
+    ) -> StrataSQL? {
+        guard !assignments.isEmpty else { return nil }
+        var query = StrataSQL(
+            sql: "UPDATE \(table) SET " + assignments.map { "\($0.column) = ?" }.joined(separator: ", "),
+            arguments: assignments.map(\.value)
+        )
+        query.appendWhere(predicate)
+        return query
+    }
+
+    private mutating func appendWhere<Root>(_ predicate: StrataPredicate<Root>?) {
+        guard let predicate else { return }
+        sql += " WHERE " + predicate.sql
+        arguments += predicate.arguments
+    }
+}
+
+/// A new value for a column, for updates of chosen fields: `$0.isDone.set(true)`.
+public struct StrataAssignment<Root>: Sendable {
+    /// The quoted column name.
+    public let column: String
+    /// The value, as stored.
+    public let value: StrataSQLValue
+
+    /// Creates an assignment; `column` must be a quoted column of `Root`'s table.
+    public init(column: String, value: StrataSQLValue) {
+        self.column = column
+        self.value = value
+    }
+}
+
+extension StrataColumn {
+    /// Sets the column to `value` in an update.
+    public func set(_ value: Value) -> StrataAssignment<Root> {
+        StrataAssignment(column: sql, value: value.strataSQLValue)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Wrong uses of the generated filter API are compile errors. The test type-checks two small
+/// snippets against the built MyTODO module: the correct one must compile (which proves the
+/// setup), the wrong one must fail with a type error.
+@Suite("TODO app: type-safe filters")
+struct TypeSafetyTests {
+    /// The build folder's module directory and the GRDB C module map, found from the test bundle.
+    private static func compilerArguments() -> [String]? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        for _ in 0..<6 {
+            let modules = folder.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: modules.appendingPathComponent("MyTODO.swiftmodule").path) {
+                var arguments = ["-I", modules.path]
+                // The scratch folder holds checkouts/; GRDB's SQLite module map is in its sources.
+                var scratch = folder
+                for _ in 0..<4 {
+                    let map = scratch.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
+                    if FileManager.default.fileExists(atPath: map.path) {
+                        arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+                        break
+                    }
+                    scratch.deleteLastPathComponent()
+                }
+                return arguments
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    private static func typeCheck(_ body: String) throws -> (status: Int32, output: String) {
+        let arguments = try #require(compilerArguments(), "the MyTODO module was not found next to the test bundle")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("snippet-\(UUID().uuidString).swift")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let source = """
+            import MyTODO
+            import StrataRuntime
+
+            func check(_ database: MyTODODatabase) throws {
+                \(body)
+            }
+            """
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6"] + arguments + [file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test("filtering isDone against a Bool compiles; against a String it does not")
+    func isDoneAgainstStringDoesNotCompile() throws {
+        let good = try Self.typeCheck("_ = try database.todoItems.fetchAll(where: { $0.isDone == false })")
+        #expect(good.status == 0, "\(good.output)")
+
+        let bad = try Self.typeCheck(#"_ = try database.todoItems.fetchAll(where: { $0.isDone == "x" })"#)
+        #expect(bad.status != 0)
+        #expect(
+            bad.output.contains("cannot convert value of type 'String' to expected argument type 'Bool'"),
+            "\(bad.output)"
+        )
+    }
+
+    @Test("an enum field compares with its cases, not with raw values")
+    func priorityAgainstRawValueDoesNotCompile() throws {
+        let good = try Self.typeCheck("_ = try database.todoItems.count(where: { $0.priority >= .high })")
+        #expect(good.status == 0, "\(good.output)")
+        let bad = try Self.typeCheck(
+            "let raw: Int16 = 3; _ = try database.todoItems.count(where: { $0.priority >= raw })")
+        #expect(bad.status != 0)
+        #expect(bad.output.contains("cannot be applied to operands"), "\(bad.output)")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import StrataRuntime
+import Testing
+
+@Suite("Binding and reading columns by index")
+struct ColumnCodingTests {
+    private func roundTrip<T>(
+        _ type: String,
+        bind: (SQLiteStatement) throws -> Void,
+        read: (SQLiteStatement) throws -> T
+    ) throws -> T? {
+        let queue = try DatabaseQueue()
+        return try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (v \(type))")
+            let insert = try StrataStatement(db, sql: "INSERT INTO t (v) VALUES (?)")
+            try bind(insert.handle)
+            try insert.execute()
+            return try StrataStatement(db, sql: "SELECT v FROM t").fetchOne(read)
+        }
+    }
+
+    @Test("every storage type reads back what was bound")
+    func roundTrips() throws {
+        let uuid = UUID()
+        #expect(
+            try roundTrip("BLOB", bind: { try StrataBind.uuid($0, 1, uuid) }, read: { try StrataRead.uuid($0, 0) })
+                == uuid)
+        #expect(
+            try roundTrip(
+                "TEXT", bind: { try StrataBind.string($0, 1, "héllo\u{0}x") }, read: { try StrataRead.string($0, 0) })
+                == "héllo\u{0}x")
+        #expect(
+            try roundTrip("TEXT", bind: { try StrataBind.string($0, 1, "") }, read: { try StrataRead.string($0, 0) })
+                == "")
+        #expect(
+            try roundTrip("INTEGER", bind: { try StrataBind.bool($0, 1, true) }, read: { try StrataRead.bool($0, 0) })
+                == true)
+        #expect(
+            try roundTrip("INTEGER", bind: { try StrataBind.int16($0, 1, -7) }, read: { try StrataRead.int16($0, 0) })
+                == -7)
+        #expect(
+            try roundTrip("INTEGER", bind: { try StrataBind.int64($0, 1, .max) }, read: { try StrataRead.int64($0, 0) })
+                == .max)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        #expect(
+            try roundTrip("REAL", bind: { try StrataBind.date($0, 1, date) }, read: { try StrataRead.date($0, 0) })
+                == date)
+        let data = Data([0, 1, 2, 255])
+        #expect(
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, data) }, read: { try StrataRead.data($0, 0) })
+                == data)
+        #expect(
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, Data()) }, read: { try StrataRead.data($0, 0) })
+                == Data())
+        let decimal = Decimal(string: "12345678901234567890.5")!
+        #expect(
+            try roundTrip(
+                "TEXT", bind: { try StrataBind.decimal($0, 1, decimal) }, read: { try StrataRead.decimal($0, 0) })
+                == decimal)
+    }
+
+    @Test("the storage of UUID and Date is what ColumnEncoding says: 16 bytes, REAL seconds")
+    func storage() throws {
+        let uuid = UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!
+        let queue = try DatabaseQueue()
+        let stored = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (u BLOB, d REAL)")
+            let insert = try StrataStatement(db, sql: "INSERT INTO t VALUES (?, ?)")
+            try StrataBind.uuid(insert.handle, 1, uuid)
+            try StrataBind.date(insert.handle, 2, Date(timeIntervalSince1970: 86_400))
+            try insert.execute()
+            return try Row.fetchOne(db, sql: "SELECT hex(u), typeof(d), d FROM t")
+        }
+        #expect(stored?[0] == "3F2504E04F8911D39A0C0305E82C3301")
+        #expect(stored?[1] == "real")
+        #expect(stored?[2] == 86_400.0)
+    }
+
+    @Test("NULL, malformed and out-of-range values are errors, not crashes")
+    func errors() throws {
+        #expect(throws: StrataDecodingError.unexpectedNull(column: "v")) {
+            try roundTrip("TEXT", bind: { try StrataBind.null($0, 1) }, read: { try StrataRead.string($0, 0) })
+        }
+        #expect(throws: StrataDecodingError.malformed(column: "v", type: "UUID")) {
+            try roundTrip(
+                "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try StrataRead.uuid($0, 0) })
+        }
+        #expect(throws: StrataDecodingError.outOfRange(column: "v", type: "Int16", value: 70_000)) {
+            try roundTrip(
+                "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try StrataRead.int16($0, 0) })
+        }
+        #expect(throws: StrataDecodingError.unknownEnumValue(column: "v", type: "Side", rawValue: "9")) {
+            try roundTrip(
+                "INTEGER",
+                bind: { try StrataBind.int64($0, 1, 9) },
+                read: { try StrataRead.enumCase(Side.self, StrataRead.int16($0, 0), $0, 0) }
+            )
+        }
+    }
+}
+
+private enum Side: Int16 {
+    case left = 0
+    case right = 1
+}
