@@ -4,7 +4,7 @@ protocol BenchImplementation {
     /// The rows in the form the implementation inserts (converted before timing starts).
     associatedtype Input
     /// Converts the benchmark rows.
-    static func prepare(_ rows: [Measurement]) -> Input
+    static func prepare(_ rows: [Sample]) -> Input
     /// Creates the empty table in a fresh in-memory database.
     init() throws
     /// Inserts every row in one transaction.
@@ -15,8 +15,8 @@ protocol BenchImplementation {
     func fetchFiltered() throws -> Int
 }
 
-extension BenchImplementation where Input == [Measurement] {
-    static func prepare(_ rows: [Measurement]) -> [Measurement] { rows }
+extension BenchImplementation where Input == [Sample] {
+    static func prepare(_ rows: [Sample]) -> [Sample] { rows }
 }
 
 /// The benchmark table's schema, from the generated SQLite migrations (the same SQL everywhere).

@@ -3,7 +3,7 @@ import Foundation
 /// The benchmark's data: `count` deterministic rows of ten mixed-type fields.
 enum BenchRows {
     /// The rows, the same on every run (a fixed linear congruential sequence).
-    static func make(count: Int) -> [Measurement] {
+    static func make(count: Int) -> [Sample] {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -17,9 +17,9 @@ enum BenchRows {
                 bytes.storeBytes(of: random.bigEndian, toByteOffset: 0, as: UInt64.self)
                 bytes.storeBytes(of: UInt64(index).bigEndian, toByteOffset: 8, as: UInt64.self)
             }
-            return Measurement(
+            return Sample(
                 id: UUID(uuid: uuid),
-                name: "measurement \(random % 100_000)",
+                name: "sample \(random % 100_000)",
                 note: index % 3 == 0 ? nil : "note for row \(index)",
                 quantity: Int(random % 1_000),
                 score: Double(random % 1_000_000) / 1_000,

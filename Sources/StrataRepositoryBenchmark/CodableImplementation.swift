@@ -2,8 +2,8 @@ import Foundation
 import StrataRuntime
 
 /// (c) What a user writes by hand with GRDB: a Codable record, mapped to the same table.
-struct CodableMeasurement: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "measurement"
+struct CodableSample: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sample"
     static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
     static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
 
@@ -26,7 +26,7 @@ struct CodableMeasurement: Codable, FetchableRecord, PersistableRecord {
         case payload, rank
     }
 
-    init(_ row: Measurement) {
+    init(_ row: Sample) {
         id = row.id
         name = row.name
         note = row.note
@@ -49,23 +49,23 @@ struct CodableImplementation: BenchImplementation {
         try queue.write { db in try db.execute(sql: BenchSchema.sql) }
     }
 
-    static func prepare(_ rows: [Measurement]) -> [CodableMeasurement] {
-        rows.map(CodableMeasurement.init)
+    static func prepare(_ rows: [Sample]) -> [CodableSample] {
+        rows.map(CodableSample.init)
     }
 
-    func insertAll(_ records: [CodableMeasurement]) throws {
+    func insertAll(_ records: [CodableSample]) throws {
         try queue.write { db in
             for record in records { try record.insert(db) }
         }
     }
 
     func fetchAll() throws -> Int {
-        try queue.read { db in try CodableMeasurement.fetchAll(db).count }
+        try queue.read { db in try CodableSample.fetchAll(db).count }
     }
 
     func fetchFiltered() throws -> Int {
         try queue.read { db in
-            try CodableMeasurement
+            try CodableSample
                 .filter(Column("is_active") == true && Column("quantity") >= 500)
                 .order(Column("score").desc, Column("name"))
                 .fetchAll(db)

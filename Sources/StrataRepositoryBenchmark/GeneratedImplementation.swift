@@ -1,6 +1,6 @@
 import StrataRuntime
 
-/// (a) The generated repository: `BenchDatabase`, `db.measurements`.
+/// (a) The generated repository: `BenchDatabase`, `db.samples`.
 struct GeneratedImplementation: BenchImplementation {
     let database: BenchDatabase
 
@@ -8,16 +8,16 @@ struct GeneratedImplementation: BenchImplementation {
         database = try BenchDatabase.inMemory()
     }
 
-    func insertAll(_ rows: [Measurement]) throws {
-        try database.measurements.insert(contentsOf: rows)
+    func insertAll(_ rows: [Sample]) throws {
+        try database.samples.insert(contentsOf: rows)
     }
 
     func fetchAll() throws -> Int {
-        try database.measurements.fetchAll().count
+        try database.samples.fetchAll().count
     }
 
     func fetchFiltered() throws -> Int {
-        try database.measurements.fetchAll(
+        try database.samples.fetchAll(
             where: { $0.isActive == true && $0.quantity >= 500 },
             orderBy: { [$0.score.descending, $0.name.ascending] }
         ).count

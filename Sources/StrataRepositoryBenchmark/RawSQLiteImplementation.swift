@@ -15,7 +15,9 @@ final class RawSQLiteImplementation: BenchImplementation {
     }
 
     init() throws {
-        guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK
+        // No mutex: one thread uses the connection (GRDB opens its connections the same way).
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(":memory:", &connection, flags, nil) == SQLITE_OK
         else { throw Failure(description: "cannot open an in-memory database") }
         try execute(BenchSchema.sql)
     }
@@ -40,9 +42,9 @@ final class RawSQLiteImplementation: BenchImplementation {
         return statement
     }
 
-    func insertAll(_ rows: [Measurement]) throws {
+    func insertAll(_ rows: [Sample]) throws {
         let statement = try prepare(
-            "INSERT INTO \"measurement\" (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO \"sample\" (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         defer { sqlite3_finalize(statement) }
         try execute("BEGIN")
@@ -50,9 +52,9 @@ final class RawSQLiteImplementation: BenchImplementation {
             withUnsafeBytes(of: row.id.uuid) { bytes in
                 _ = sqlite3_bind_blob(statement, 1, bytes.baseAddress, 16, Self.transient)
             }
-            sqlite3_bind_text(statement, 2, row.name, -1, Self.transient)
+            Self.bindText(statement, 2, row.name)
             if let note = row.note {
-                sqlite3_bind_text(statement, 3, note, -1, Self.transient)
+                Self.bindText(statement, 3, note)
             } else {
                 sqlite3_bind_null(statement, 3)
             }
@@ -74,16 +76,26 @@ final class RawSQLiteImplementation: BenchImplementation {
         try execute("COMMIT")
     }
 
-    private func fetch(_ sql: String) throws -> [Measurement] {
+    /// Binds text by its UTF-8 bytes and length, without making a C string.
+    private static func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                _ = sqlite3_bind_text(statement, index, characters.baseAddress, Int32(characters.count), transient)
+            }
+        }
+    }
+
+    private func fetch(_ sql: String) throws -> [Sample] {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
-        var rows: [Measurement] = []
+        var rows: [Sample] = []
         while true {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw error() }
             rows.append(
-                Measurement(
+                Sample(
                     id: SQLiteStorage.uuid(bytes: sqlite3_column_blob(statement, 0), count: 16) ?? UUID(),
                     name: Self.text(statement, 1),
                     note: sqlite3_column_type(statement, 2) == SQLITE_NULL ? nil : Self.text(statement, 2),
@@ -112,13 +124,13 @@ final class RawSQLiteImplementation: BenchImplementation {
     }
 
     func fetchAll() throws -> Int {
-        try fetch("SELECT \(Self.columns) FROM \"measurement\"").count
+        try fetch("SELECT \(Self.columns) FROM \"sample\"").count
     }
 
     func fetchFiltered() throws -> Int {
         try fetch(
             """
-            SELECT \(Self.columns) FROM "measurement" WHERE "is_active" = 1 AND "quantity" >= 500 \
+            SELECT \(Self.columns) FROM "sample" WHERE "is_active" = 1 AND "quantity" >= 500 \
             ORDER BY "score" DESC, "name" ASC
             """
         ).count

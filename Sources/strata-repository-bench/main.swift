@@ -11,7 +11,7 @@ let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 5
 #endif
 do {
     let results = try RepositoryBenchmark.run(rows: rows, repetitions: repetitions)
-    print(RepositoryBenchmark.report(results, rows: rows))
+    print(RepositoryBenchmark.report(results, rows: rows, repetitions: repetitions))
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)

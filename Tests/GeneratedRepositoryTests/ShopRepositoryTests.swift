@@ -36,6 +36,23 @@ struct ShopRepositoryTests {
         #expect(try shop.customers.update(Customer(name: "f", email: "f@x", joined: Date())) == false)
     }
 
+    @Test("a batch insert is all or nothing, inside or outside a transaction")
+    func batchIsAtomic() throws {
+        let batch = [
+            Customer(name: "a", email: "same@x", joined: Date()),
+            Customer(name: "b", email: "other@x", joined: Date()),
+            Customer(name: "c", email: "same@x", joined: Date()),
+        ]
+        #expect(throws: DatabaseError.self) { try shop.customers.insert(contentsOf: batch) }
+        #expect(try shop.customers.count() == 0)
+        #expect(throws: DatabaseError.self) {
+            try shop.writer.writeWithoutTransaction { db in try CustomerAccess(db).insert(contentsOf: batch) }
+        }
+        #expect(try shop.customers.count() == 0)
+        let stored = try shop.customers.insert(contentsOf: batch.dropLast())
+        #expect(stored.map(\.id) == [1, 2])
+    }
+
     @Test("optional fields store NULL, and the field update can set and clear them")
     func optionalFields() throws {
         let ada = try customer("ada")

@@ -175,5 +175,9 @@ struct TODOItemStoreTests {
 
         try database.todoItems.update(item, isDone: true)
         #expect(try await iterator.next()?.map(\.title) == ["Second"])
+
+        // A batch insert steps most rows directly and reports its changes once: still observed.
+        try database.todoItems.insert(contentsOf: ["Third", "Fourth", "Fifth"].map { TODOItem(title: $0) })
+        #expect(try await iterator.next()?.map(\.title) == ["Second", "Fifth", "Fourth", "Third"])
     }
 }

@@ -104,16 +104,12 @@ public struct TODOItemAccess {
         return record
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
     public func insert(contentsOf records: some Sequence<TODOItem>) throws -> [TODOItem] {
         let query = try StrataStatement(db, sql: TODOItemStatements.insert)
         let stored = Array(records)
-        for record in stored {
-            query.reset()
-            try TODOItemStatements.bind(record, query.handle)
-            try query.execute()
-        }
+        try query.executeEach(stored, bind: TODOItemStatements.bind)
         return stored
     }
 

@@ -47,25 +47,20 @@ struct EntityAccessRenderer {
             returnStored("record", into: &w)
         }
         w.line()
-        w.line("/// Inserts records in order, in the current transaction, and returns them as stored.")
+        w.line("/// Inserts records in order, all or none, and returns them as stored.")
         w.line("@discardableResult")
         w.block("public func insert(contentsOf records: some Sequence<\(r.record)>) throws -> [\(r.record)]") { w in
             w.line("let query = try StrataStatement(db, sql: \(r.statements).insert)")
             if let key = r.autoincrement {
                 w.line("var stored = Array(records)")
-                w.block("for index in stored.indices") { w in
-                    w.line("query.reset()")
-                    w.line("try \(r.statements).bind(stored[index], query.handle)")
-                    w.line("try query.execute()")
-                    w.line("stored[index].\(SwiftNames.identifier(key.name)) = \(rowID(key))")
-                }
+                w.line("try query.executeEach(")
+                w.line("    stored.indices,")
+                w.line("    bind: { index, statement in try \(r.statements).bind(stored[index], statement) },")
+                w.line("    afterEach: { index in stored[index].\(SwiftNames.identifier(key.name)) = \(rowID(key)) }")
+                w.line(")")
             } else {
                 w.line("let stored = Array(records)")
-                w.block("for record in stored") { w in
-                    w.line("query.reset()")
-                    w.line("try \(r.statements).bind(record, query.handle)")
-                    w.line("try query.execute()")
-                }
+                w.line("try query.executeEach(stored, bind: \(r.statements).bind)")
             }
             w.line("return stored")
         }

@@ -32,9 +32,9 @@ public struct BenchDatabase: Sendable {
         try Self(writer: GRDB.DatabaseQueue(configuration: configuration))
     }
 
-    /// The `Measurement` records.
-    public var measurements: MeasurementRepository {
-        MeasurementRepository(writer: writer)
+    /// The `Sample` records.
+    public var samples: SampleRepository {
+        SampleRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -75,8 +75,8 @@ public struct BenchAccess {
         self.db = db
     }
 
-    /// The `Measurement` records.
-    public var measurements: MeasurementAccess {
-        MeasurementAccess(db)
+    /// The `Sample` records.
+    public var samples: SampleAccess {
+        SampleAccess(db)
     }
 }

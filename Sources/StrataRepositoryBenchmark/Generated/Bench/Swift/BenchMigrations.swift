@@ -15,8 +15,8 @@ public enum BenchMigrations {
                 -- Change the schema and run `swift run strata generate` (or the StrataCommand plugin).
                 -- SQLite migration of Bench from an empty database to version 1.
 
-                -- Measurement: A row of the repository benchmark (`swift run -c release strata-repository-bench`), ten fields of mixed types.
-                CREATE TABLE "measurement" (
+                -- Sample: A row of the repository benchmark (`swift run -c release strata-repository-bench`), ten fields of mixed types.
+                CREATE TABLE "sample" (
                     "id" BLOB NOT NULL,
                     "name" TEXT NOT NULL,
                     "note" TEXT,
@@ -27,14 +27,14 @@ public enum BenchMigrations {
                     "created_at" REAL NOT NULL,
                     "payload" BLOB NOT NULL,
                     "rank" INTEGER NOT NULL,
-                    CONSTRAINT "measurement_pkey" PRIMARY KEY ("id"),
-                    CONSTRAINT "measurement_is_active_check" CHECK ("is_active" IN (0, 1)),
+                    CONSTRAINT "sample_pkey" PRIMARY KEY ("id"),
+                    CONSTRAINT "sample_is_active_check" CHECK ("is_active" IN (0, 1)),
                     -- Category: alpha = 0, beta = 1, gamma = 2, delta = 3
-                    CONSTRAINT "measurement_category_check" CHECK ("category" IN (0, 1, 2, 3))
+                    CONSTRAINT "sample_category_check" CHECK ("category" IN (0, 1, 2, 3))
                 );
 
                 """#,
-            checksum: "8465a5bcbfc38d62af8a8cd85419dc8f592d523f9bf628ca0b1996f802c3fa97"
+            checksum: "3debbd6c30f78ca0062c2c2d1fbec9758ecd7fab56cac55e00d269a4c98dd72b"
         )
     ]
 }

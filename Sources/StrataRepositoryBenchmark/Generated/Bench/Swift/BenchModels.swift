@@ -32,7 +32,7 @@ public enum Category: Int16, CaseIterable, Hashable, Sendable, Codable, CustomSt
 }
 
 /// A row of the repository benchmark (`swift run -c release strata-repository-bench`), ten fields of mixed types.
-public struct Measurement: Identifiable, Hashable, Sendable, Codable {
+public struct Sample: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
     public var name: String
     public var note: String?

@@ -6,53 +6,53 @@ import StrataRuntime
 
 extension Category: StrataEnumColumnValue {}
 
-// MARK: - Measurement
+// MARK: - Sample
 
-/// The columns of `Measurement` for filters and sorts: `{ $0.id == … }`,
+/// The columns of `Sample` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct MeasurementColumns: Sendable {
+public struct SampleColumns: Sendable {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Measurement, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<Sample, UUID>(sql: "\"id\"")
     /// The `name` column (`name`).
-    public let name = StrataColumn<Measurement, String>(sql: "\"name\"")
+    public let name = StrataColumn<Sample, String>(sql: "\"name\"")
     /// The `note` column (`note`).
-    public let note = StrataColumn<Measurement, String?>(sql: "\"note\"")
+    public let note = StrataColumn<Sample, String?>(sql: "\"note\"")
     /// The `quantity` column (`quantity`).
-    public let quantity = StrataColumn<Measurement, Int>(sql: "\"quantity\"")
+    public let quantity = StrataColumn<Sample, Int>(sql: "\"quantity\"")
     /// The `score` column (`score`).
-    public let score = StrataColumn<Measurement, Double>(sql: "\"score\"")
+    public let score = StrataColumn<Sample, Double>(sql: "\"score\"")
     /// The `isActive` column (`is_active`).
-    public let isActive = StrataColumn<Measurement, Bool>(sql: "\"is_active\"")
+    public let isActive = StrataColumn<Sample, Bool>(sql: "\"is_active\"")
     /// The `category` column (`category`).
-    public let category = StrataColumn<Measurement, Category>(sql: "\"category\"")
+    public let category = StrataColumn<Sample, Category>(sql: "\"category\"")
     /// The `createdAt` column (`created_at`).
-    public let createdAt = StrataColumn<Measurement, Date>(sql: "\"created_at\"")
+    public let createdAt = StrataColumn<Sample, Date>(sql: "\"created_at\"")
     /// The `payload` column (`payload`).
-    public let payload = StrataColumn<Measurement, Data>(sql: "\"payload\"")
+    public let payload = StrataColumn<Sample, Data>(sql: "\"payload\"")
     /// The `rank` column (`rank`).
-    public let rank = StrataColumn<Measurement, Int32>(sql: "\"rank\"")
+    public let rank = StrataColumn<Sample, Int32>(sql: "\"rank\"")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Measurement` and how its columns are bound and read, by index.
-enum MeasurementStatements {
-    static let table = "\"measurement\""
+/// The SQL of `Sample` and how its columns are bound and read, by index.
+enum SampleStatements {
+    static let table = "\"sample\""
     static let selection =
         "\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\""
     static let insert =
-        "INSERT INTO \"measurement\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+        "INSERT INTO \"sample\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     static let upsert =
-        "INSERT INTO \"measurement\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (\"id\") DO UPDATE SET \"name\" = excluded.\"name\", \"note\" = excluded.\"note\", \"quantity\" = excluded.\"quantity\", \"score\" = excluded.\"score\", \"is_active\" = excluded.\"is_active\", \"category\" = excluded.\"category\", \"created_at\" = excluded.\"created_at\", \"payload\" = excluded.\"payload\", \"rank\" = excluded.\"rank\""
+        "INSERT INTO \"sample\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (\"id\") DO UPDATE SET \"name\" = excluded.\"name\", \"note\" = excluded.\"note\", \"quantity\" = excluded.\"quantity\", \"score\" = excluded.\"score\", \"is_active\" = excluded.\"is_active\", \"category\" = excluded.\"category\", \"created_at\" = excluded.\"created_at\", \"payload\" = excluded.\"payload\", \"rank\" = excluded.\"rank\""
     static let find =
-        "SELECT \"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\" FROM \"measurement\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"measurement\" WHERE \"id\" = ?1"
+        "SELECT \"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\" FROM \"sample\" WHERE \"id\" = ?1"
+    static let delete = "DELETE FROM \"sample\" WHERE \"id\" = ?1"
     static let update =
-        "UPDATE \"measurement\" SET \"name\" = ?2, \"note\" = ?3, \"quantity\" = ?4, \"score\" = ?5, \"is_active\" = ?6, \"category\" = ?7, \"created_at\" = ?8, \"payload\" = ?9, \"rank\" = ?10 WHERE \"id\" = ?1"
+        "UPDATE \"sample\" SET \"name\" = ?2, \"note\" = ?3, \"quantity\" = ?4, \"score\" = ?5, \"is_active\" = ?6, \"category\" = ?7, \"created_at\" = ?8, \"payload\" = ?9, \"rank\" = ?10 WHERE \"id\" = ?1"
 
     /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Measurement, _ statement: GRDB.SQLiteStatement) throws {
+    static func bind(_ record: Sample, _ statement: GRDB.SQLiteStatement) throws {
         try StrataBind.uuid(statement, 1, record.id)
         try StrataBind.string(statement, 2, record.name)
         if let value = record.note {
@@ -75,8 +75,8 @@ enum MeasurementStatements {
     }
 
     /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Measurement {
-        Measurement(
+    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Sample {
+        Sample(
             id: try StrataRead.uuid(statement, 0),
             name: try StrataRead.string(statement, 1),
             note: try StrataRead.isNull(statement, 2) ? nil : StrataRead.string(statement, 2),
@@ -92,12 +92,12 @@ enum MeasurementStatements {
 
     /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
     static func select(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)?,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])?,
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)?,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])?,
         limit: Int? = nil,
         offset: Int? = nil
     ) -> StrataSQL {
-        let columns = MeasurementColumns()
+        let columns = SampleColumns()
         return StrataSQL.select(
             selection,
             from: table,
@@ -109,92 +109,88 @@ enum MeasurementStatements {
     }
 }
 
-/// Reads and writes `Measurement` records on one connection, inside the current transaction or read:
-/// `BenchAccess.measurements` in `BenchDatabase.read` and `write`, or on any GRDB `Database`.
-public struct MeasurementAccess {
+/// Reads and writes `Sample` records on one connection, inside the current transaction or read:
+/// `BenchAccess.samples` in `BenchDatabase.read` and `write`, or on any GRDB `Database`.
+public struct SampleAccess {
     /// The connection.
     public let db: GRDB.Database
 
-    /// Queries `Measurement` records on `db`.
+    /// Queries `Sample` records on `db`.
     public init(_ db: GRDB.Database) {
         self.db = db
     }
 
     /// Inserts a record and returns it as stored.
     @discardableResult
-    public func insert(_ record: Measurement) throws -> Measurement {
-        let query = try StrataStatement(db, sql: MeasurementStatements.insert)
-        try MeasurementStatements.bind(record, query.handle)
+    public func insert(_ record: Sample) throws -> Sample {
+        let query = try StrataStatement(db, sql: SampleStatements.insert)
+        try SampleStatements.bind(record, query.handle)
         try query.execute()
         return record
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
-    public func insert(contentsOf records: some Sequence<Measurement>) throws -> [Measurement] {
-        let query = try StrataStatement(db, sql: MeasurementStatements.insert)
+    public func insert(contentsOf records: some Sequence<Sample>) throws -> [Sample] {
+        let query = try StrataStatement(db, sql: SampleStatements.insert)
         let stored = Array(records)
-        for record in stored {
-            query.reset()
-            try MeasurementStatements.bind(record, query.handle)
-            try query.execute()
-        }
+        try query.executeEach(stored, bind: SampleStatements.bind)
         return stored
     }
 
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
     @discardableResult
-    public func upsert(_ record: Measurement) throws -> Measurement {
-        let query = try StrataStatement(db, sql: MeasurementStatements.upsert)
-        try MeasurementStatements.bind(record, query.handle)
+    public func upsert(_ record: Sample) throws -> Sample {
+        let query = try StrataStatement(db, sql: SampleStatements.upsert)
+        try SampleStatements.bind(record, query.handle)
         try query.execute()
         return record
     }
 
     /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Measurement? {
-        let query = try StrataStatement(db, sql: MeasurementStatements.find)
-        try MeasurementStatements.bindKey(key, query.handle)
-        return try query.fetchOne(MeasurementStatements.decode)
+    public func find(id key: UUID) throws -> Sample? {
+        let query = try StrataStatement(db, sql: SampleStatements.find)
+        try SampleStatements.bindKey(key, query.handle)
+        return try query.fetchOne(SampleStatements.decode)
     }
 
     /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
     public func fetchAll(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])? = nil,
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
         limit: Int? = nil,
         offset: Int? = nil
-    ) throws -> [Measurement] {
-        let sql = MeasurementStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(MeasurementStatements.decode)
+    ) throws -> [Sample] {
+        let sql = SampleStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
+        return try StrataStatement(db, sql).fetchAll(SampleStatements.decode)
     }
 
     /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
     public func fetchOne(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])? = nil
-    ) throws -> Measurement? {
-        let sql = MeasurementStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(MeasurementStatements.decode)
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil
+    ) throws -> Sample? {
+        let sql = SampleStatements.select(where: filter, orderBy: order, limit: 1)
+        return try StrataStatement(db, sql).fetchOne(SampleStatements.decode)
     }
 
     /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: MeasurementStatements.table, where: filter?(MeasurementColumns()))
+    public func count(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
+        let sql = StrataSQL.count(from: SampleStatements.table, where: filter?(SampleColumns()))
         return Int(try StrataStatement(db, sql).fetchInteger())
     }
 
     /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: MeasurementStatements.table, where: filter?(MeasurementColumns()))
+    public func exists(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Bool {
+        let sql = StrataSQL.exists(in: SampleStatements.table, where: filter?(SampleColumns()))
         return try StrataStatement(db, sql).fetchInteger() != 0
     }
 
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
     @discardableResult
-    public func update(_ record: Measurement) throws -> Bool {
-        let query = try StrataStatement(db, sql: MeasurementStatements.update)
-        try MeasurementStatements.bind(record, query.handle)
+    public func update(_ record: Sample) throws -> Bool {
+        let query = try StrataStatement(db, sql: SampleStatements.update)
+        try SampleStatements.bind(record, query.handle)
         try query.execute()
         return db.changesCount > 0
     }
@@ -204,7 +200,7 @@ public struct MeasurementAccess {
     /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(
-        _ record: Measurement,
+        _ record: Sample,
         name newName: String? = nil,
         note newNote: String?? = nil,
         quantity newQuantity: Int? = nil,
@@ -214,9 +210,9 @@ public struct MeasurementAccess {
         createdAt newCreatedAt: Date? = nil,
         payload newPayload: Data? = nil,
         rank newRank: Int32? = nil
-    ) throws -> Measurement? {
-        let columns = MeasurementColumns()
-        var assignments: [StrataAssignment<Measurement>] = []
+    ) throws -> Sample? {
+        let columns = SampleColumns()
+        var assignments: [StrataAssignment<Sample>] = []
         if let value = newName { assignments.append(columns.name.set(value)) }
         if let value = newNote { assignments.append(columns.note.set(value)) }
         if let value = newQuantity { assignments.append(columns.quantity.set(value)) }
@@ -231,12 +227,9 @@ public struct MeasurementAccess {
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (MeasurementColumns) -> [StrataAssignment<Measurement>]
-    ) throws -> Measurement? {
-        let columns = MeasurementColumns()
-        let sql = StrataSQL.update(MeasurementStatements.table, set: assignments(columns), where: columns.id == key)
+    public func update(id key: UUID, set assignments: (SampleColumns) -> [StrataAssignment<Sample>]) throws -> Sample? {
+        let columns = SampleColumns()
+        let sql = StrataSQL.update(SampleStatements.table, set: assignments(columns), where: columns.id == key)
         if let sql {
             try StrataStatement(db, sql).execute()
         }
@@ -246,11 +239,11 @@ public struct MeasurementAccess {
     /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
     @discardableResult
     public func updateAll(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        set assignments: (MeasurementColumns) -> [StrataAssignment<Measurement>]
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        set assignments: (SampleColumns) -> [StrataAssignment<Sample>]
     ) throws -> Int {
-        let columns = MeasurementColumns()
-        let sql = StrataSQL.update(MeasurementStatements.table, set: assignments(columns), where: filter?(columns))
+        let columns = SampleColumns()
+        let sql = StrataSQL.update(SampleStatements.table, set: assignments(columns), where: filter?(columns))
         guard let sql else { return 0 }
         try StrataStatement(db, sql).execute()
         return db.changesCount
@@ -258,31 +251,31 @@ public struct MeasurementAccess {
 
     /// Deletes the stored record that has `record`'s key; false when there is none.
     @discardableResult
-    public func delete(_ record: Measurement) throws -> Bool {
+    public func delete(_ record: Sample) throws -> Bool {
         return try delete(id: record.id)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
     public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: MeasurementStatements.delete)
-        try MeasurementStatements.bindKey(key, query.handle)
+        let query = try StrataStatement(db, sql: SampleStatements.delete)
+        try SampleStatements.bindKey(key, query.handle)
         try query.execute()
         return db.changesCount > 0
     }
 
     /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
     @discardableResult
-    public func deleteAll(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: MeasurementStatements.table, where: filter?(MeasurementColumns()))
+    public func deleteAll(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
+        let sql = StrataSQL.delete(from: SampleStatements.table, where: filter?(SampleColumns()))
         try StrataStatement(db, sql).execute()
         return db.changesCount
     }
 }
 
-/// The `Measurement` records of a `BenchDatabase`: every call is one read or one transaction;
+/// The `Sample` records of a `BenchDatabase`: every call is one read or one transaction;
 /// `observe…` methods follow a query as an `AsyncSequence`.
-public struct MeasurementRepository: Sendable {
+public struct SampleRepository: Sendable {
     /// The database.
     public let writer: any GRDB.DatabaseWriter
 
@@ -293,61 +286,61 @@ public struct MeasurementRepository: Sendable {
 
     /// Inserts a record in its own transaction and returns it as stored.
     @discardableResult
-    public func insert(_ record: Measurement) throws -> Measurement {
-        try writer.write { db in try MeasurementAccess(db).insert(record) }
+    public func insert(_ record: Sample) throws -> Sample {
+        try writer.write { db in try SampleAccess(db).insert(record) }
     }
 
     /// Inserts records in order, all in one transaction, and returns them as stored.
     @discardableResult
-    public func insert(contentsOf records: some Sequence<Measurement>) throws -> [Measurement] {
-        try writer.write { db in try MeasurementAccess(db).insert(contentsOf: records) }
+    public func insert(contentsOf records: some Sequence<Sample>) throws -> [Sample] {
+        try writer.write { db in try SampleAccess(db).insert(contentsOf: records) }
     }
 
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
     @discardableResult
-    public func upsert(_ record: Measurement) throws -> Measurement {
-        try writer.write { db in try MeasurementAccess(db).upsert(record) }
+    public func upsert(_ record: Sample) throws -> Sample {
+        try writer.write { db in try SampleAccess(db).upsert(record) }
     }
 
     /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Measurement? {
-        try writer.read { db in try MeasurementAccess(db).find(id: key) }
+    public func find(id key: UUID) throws -> Sample? {
+        try writer.read { db in try SampleAccess(db).find(id: key) }
     }
 
     /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
     public func fetchAll(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])? = nil,
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
         limit: Int? = nil,
         offset: Int? = nil
-    ) throws -> [Measurement] {
+    ) throws -> [Sample] {
         try writer.read { db in
-            try MeasurementAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
+            try SampleAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
         }
     }
 
     /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
     public func fetchOne(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])? = nil
-    ) throws -> Measurement? {
-        try writer.read { db in try MeasurementAccess(db).fetchOne(where: filter, orderBy: order) }
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil
+    ) throws -> Sample? {
+        try writer.read { db in try SampleAccess(db).fetchOne(where: filter, orderBy: order) }
     }
 
     /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Int {
-        try writer.read { db in try MeasurementAccess(db).count(where: filter) }
+    public func count(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
+        try writer.read { db in try SampleAccess(db).count(where: filter) }
     }
 
     /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Bool {
-        try writer.read { db in try MeasurementAccess(db).exists(where: filter) }
+    public func exists(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Bool {
+        try writer.read { db in try SampleAccess(db).exists(where: filter) }
     }
 
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
     @discardableResult
-    public func update(_ record: Measurement) throws -> Bool {
-        try writer.write { db in try MeasurementAccess(db).update(record) }
+    public func update(_ record: Sample) throws -> Bool {
+        try writer.write { db in try SampleAccess(db).update(record) }
     }
 
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -355,7 +348,7 @@ public struct MeasurementRepository: Sendable {
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(
-        _ record: Measurement,
+        _ record: Sample,
         name newName: String? = nil,
         note newNote: String?? = nil,
         quantity newQuantity: Int? = nil,
@@ -365,9 +358,9 @@ public struct MeasurementRepository: Sendable {
         createdAt newCreatedAt: Date? = nil,
         payload newPayload: Data? = nil,
         rank newRank: Int32? = nil
-    ) throws -> Measurement? {
+    ) throws -> Sample? {
         try writer.write { db in
-            try MeasurementAccess(db).update(
+            try SampleAccess(db).update(
                 record,
                 name: newName,
                 note: newNote,
@@ -384,67 +377,64 @@ public struct MeasurementRepository: Sendable {
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (MeasurementColumns) -> [StrataAssignment<Measurement>]
-    ) throws -> Measurement? {
-        try writer.write { db in try MeasurementAccess(db).update(id: key, set: assignments) }
+    public func update(id key: UUID, set assignments: (SampleColumns) -> [StrataAssignment<Sample>]) throws -> Sample? {
+        try writer.write { db in try SampleAccess(db).update(id: key, set: assignments) }
     }
 
     /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
     @discardableResult
     public func updateAll(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        set assignments: (MeasurementColumns) -> [StrataAssignment<Measurement>]
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        set assignments: (SampleColumns) -> [StrataAssignment<Sample>]
     ) throws -> Int {
-        try writer.write { db in try MeasurementAccess(db).updateAll(where: filter, set: assignments) }
+        try writer.write { db in try SampleAccess(db).updateAll(where: filter, set: assignments) }
     }
 
     /// Deletes the stored record that has `record`'s key; false when there is none.
     @discardableResult
-    public func delete(_ record: Measurement) throws -> Bool {
-        try writer.write { db in try MeasurementAccess(db).delete(record) }
+    public func delete(_ record: Sample) throws -> Bool {
+        try writer.write { db in try SampleAccess(db).delete(record) }
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
     public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try MeasurementAccess(db).delete(id: key) }
+        try writer.write { db in try SampleAccess(db).delete(id: key) }
     }
 
     /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
     @discardableResult
-    public func deleteAll(where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil) throws -> Int {
-        try writer.write { db in try MeasurementAccess(db).deleteAll(where: filter) }
+    public func deleteAll(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
+        try writer.write { db in try SampleAccess(db).deleteAll(where: filter) }
     }
 
     /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
     public func observeAll(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil,
-        orderBy order: ((MeasurementColumns) -> [StrataOrdering<Measurement>])? = nil,
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
+        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
         limit: Int? = nil,
         offset: Int? = nil
-    ) -> AsyncValueObservation<[Measurement]> {
-        let sql = MeasurementStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
+    ) -> AsyncValueObservation<[Sample]> {
+        let sql = SampleStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
         return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(MeasurementStatements.decode)
+            try StrataStatement(db, sql).fetchAll(SampleStatements.decode)
         }
     }
 
     /// The number of records matching `filter`, now and after every change that affects it.
     public func observeCount(
-        where filter: ((MeasurementColumns) -> StrataPredicate<Measurement>)? = nil
+        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil
     ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: MeasurementStatements.table, where: filter?(MeasurementColumns()))
+        let sql = StrataSQL.count(from: SampleStatements.table, where: filter?(SampleColumns()))
         return StrataObservation.values(in: writer) { db in
             Int(try StrataStatement(db, sql).fetchInteger())
         }
     }
 
     /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<Measurement?> {
+    public func observe(id key: UUID) -> AsyncValueObservation<Sample?> {
         return StrataObservation.values(in: writer) { db in
-            try MeasurementAccess(db).find(id: key)
+            try SampleAccess(db).find(id: key)
         }
     }
 }

@@ -2,8 +2,8 @@
 -- Change the schema and run `swift run strata generate` (or the StrataCommand plugin).
 -- SQLite schema of Bench version 1, created from empty.
 
--- Measurement: A row of the repository benchmark (`swift run -c release strata-repository-bench`), ten fields of mixed types.
-CREATE TABLE "measurement" (
+-- Sample: A row of the repository benchmark (`swift run -c release strata-repository-bench`), ten fields of mixed types.
+CREATE TABLE "sample" (
     "id" BLOB NOT NULL,
     "name" TEXT NOT NULL,
     "note" TEXT,
@@ -14,8 +14,8 @@ CREATE TABLE "measurement" (
     "created_at" REAL NOT NULL,
     "payload" BLOB NOT NULL,
     "rank" INTEGER NOT NULL,
-    CONSTRAINT "measurement_pkey" PRIMARY KEY ("id"),
-    CONSTRAINT "measurement_is_active_check" CHECK ("is_active" IN (0, 1)),
+    CONSTRAINT "sample_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "sample_is_active_check" CHECK ("is_active" IN (0, 1)),
     -- Category: alpha = 0, beta = 1, gamma = 2, delta = 3
-    CONSTRAINT "measurement_category_check" CHECK ("category" IN (0, 1, 2, 3))
+    CONSTRAINT "sample_category_check" CHECK ("category" IN (0, 1, 2, 3))
 );

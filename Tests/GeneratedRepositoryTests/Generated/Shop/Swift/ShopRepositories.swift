@@ -119,17 +119,16 @@ public struct CustomerAccess {
         return stored
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
     public func insert(contentsOf records: some Sequence<Customer>) throws -> [Customer] {
         let query = try StrataStatement(db, sql: CustomerStatements.insert)
         var stored = Array(records)
-        for index in stored.indices {
-            query.reset()
-            try CustomerStatements.bind(stored[index], query.handle)
-            try query.execute()
-            stored[index].id = db.lastInsertedRowID
-        }
+        try query.executeEach(
+            stored.indices,
+            bind: { index, statement in try CustomerStatements.bind(stored[index], statement) },
+            afterEach: { index in stored[index].id = db.lastInsertedRowID }
+        )
         return stored
     }
 
@@ -564,16 +563,12 @@ public struct OrderAccess {
         return record
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
     public func insert(contentsOf records: some Sequence<Order>) throws -> [Order] {
         let query = try StrataStatement(db, sql: OrderStatements.insert)
         let stored = Array(records)
-        for record in stored {
-            query.reset()
-            try OrderStatements.bind(record, query.handle)
-            try query.execute()
-        }
+        try query.executeEach(stored, bind: OrderStatements.bind)
         return stored
     }
 
@@ -1003,16 +998,12 @@ public struct OrderLineAccess {
         return record
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
     public func insert(contentsOf records: some Sequence<OrderLine>) throws -> [OrderLine] {
         let query = try StrataStatement(db, sql: OrderLineStatements.insert)
         let stored = Array(records)
-        for record in stored {
-            query.reset()
-            try OrderLineStatements.bind(record, query.handle)
-            try query.execute()
-        }
+        try query.executeEach(stored, bind: OrderLineStatements.bind)
         return stored
     }
 
@@ -1416,16 +1407,12 @@ public struct KeywordsAccess {
         return record
     }
 
-    /// Inserts records in order, in the current transaction, and returns them as stored.
+    /// Inserts records in order, all or none, and returns them as stored.
     @discardableResult
     public func insert(contentsOf records: some Sequence<Keywords>) throws -> [Keywords] {
         let query = try StrataStatement(db, sql: KeywordsStatements.insert)
         let stored = Array(records)
-        for record in stored {
-            query.reset()
-            try KeywordsStatements.bind(record, query.handle)
-            try query.execute()
-        }
+        try query.executeEach(stored, bind: KeywordsStatements.bind)
         return stored
     }
 
