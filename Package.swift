@@ -75,6 +75,34 @@ let package = Package(
             name: "ShowcaseModelTests",
             dependencies: ["StrataRuntime"]
         ),
+        // Reads a live schema back from SQLite and PostgreSQL, derives the expected one from a
+        // model, compares them; a small PostgreSQL client. Used by the tests and `strata verify`.
+        .target(
+            name: "StrataDatabase",
+            dependencies: [
+                "StrataCore",
+                "StrataRuntime",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // Test helpers shared by the database tests: a throwaway PostgreSQL server.
+        .target(
+            name: "StrataTestSupport",
+            dependencies: ["StrataDatabase"],
+            path: "Tests/StrataTestSupport"
+        ),
+        // The SQL DDL: reference files, and every SQL file executed on SQLite and PostgreSQL.
+        .testTarget(
+            name: "StrataSQLTests",
+            dependencies: [
+                "StrataCore",
+                "StrataDatabase",
+                "StrataTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "MyTODOTests",
             dependencies: ["MyTODO"]

@@ -1,0 +1,165 @@
+import Foundation
+import PostgresNIO
+import StrataCore
+
+/// A connection to a PostgreSQL server, for running DDL scripts and reading rows: the small
+/// client the tests and `strata verify` use, over PostgresNIO.
+///
+/// Every session uses the UTC time zone, so that timestamps (and `timestamptz` defaults in the
+/// catalog) print the same on any machine.
+public final class PostgresSession: Sendable {
+    /// The underlying PostgresNIO connection, for queries this type does not wrap.
+    public let connection: PostgresConnection
+    /// Where the session is connected.
+    public let url: PostgresURL
+    private let logger: Logger
+
+    private init(connection: PostgresConnection, url: PostgresURL, logger: Logger) {
+        self.connection = connection
+        self.url = url
+        self.logger = logger
+    }
+
+    /// Connects to the server and database of a `postgres://` URL.
+    public static func connect(url text: String) async throws -> PostgresSession {
+        try await connect(to: PostgresURL(parsing: text))
+    }
+
+    /// Connects to the server and database of `url`.
+    public static func connect(to url: PostgresURL) async throws -> PostgresSession {
+        var logger = Logger(label: "strata.postgres")
+        logger.logLevel = .critical
+        let configuration: PostgresConnection.Configuration
+        if let folder = url.socketFolder {
+            configuration = PostgresConnection.Configuration(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
+        } else {
+            configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+                tls: try tls(url.tls))
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw PostgresSessionError(statement: nil, underlying: error, context: "cannot connect to \(url)")
+        }
+        let session = PostgresSession(connection: connection, url: url, logger: logger)
+        do {
+            try await session.execute("SET TIME ZONE 'UTC'")
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return session
+    }
+
+    private static func tls(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        switch mode {
+        case .disable: return .disable
+        case .prefer: return .prefer(try NIOSSLContext(configuration: unverified))
+        case .require: return .require(try NIOSSLContext(configuration: unverified))
+        case .verifyFull: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async throws {
+        try await connection.close()
+    }
+
+    /// Runs one statement and discards its rows.
+    public func execute(_ sql: String) async throws {
+        _ = try await rows(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// Runs every statement of a script in order (PostgresNIO sends one statement at a time;
+    /// ``SQLScriptSplitter`` splits the script). With `inTransaction`, all of it or nothing.
+    /// A failing statement is named in the error.
+    public func executeScript(_ script: String, inTransaction: Bool = false) async throws {
+        let statements: [String]
+        do {
+            statements = try SQLScriptSplitter.statements(script, dialect: .postgres)
+        } catch {
+            throw PostgresSessionError(statement: nil, underlying: error, context: "cannot split the script")
+        }
+        if inTransaction { try await execute("BEGIN") }
+        do {
+            for statement in statements { try await execute(statement) }
+            if inTransaction { try await execute("COMMIT") }
+        } catch {
+            if inTransaction { try? await execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The rows of a query; values are bound with PostgresNIO's interpolation (`"… WHERE x = \(value)"`).
+    public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        do {
+            return try await connection.query(query, logger: logger).collect()
+        } catch {
+            throw PostgresSessionError(statement: query.sql, underlying: error, context: nil)
+        }
+    }
+
+    /// The rows of a query given as SQL text, without parameters.
+    public func rows(sql: String) async throws -> [PostgresRow] {
+        try await rows(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// The rows of a query given as SQL text whose columns are all text (cast them with `::text`).
+    public func textRows(sql: String) async throws -> [[String?]] {
+        try await textRows(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// The rows of a query whose columns are all text (cast them with `::text`), as strings.
+    public func textRows(_ query: PostgresQuery) async throws -> [[String?]] {
+        let rows = try await rows(query)
+        do {
+            return try rows.map { row in try row.map { cell in try cell.decode(String?.self) } }
+        } catch {
+            throw PostgresSessionError(statement: query.sql, underlying: error, context: "cannot read the rows as text")
+        }
+    }
+}
+
+/// A failure of a PostgreSQL statement, with the server's own message (PostgresNIO's errors
+/// hide it from their description).
+public struct PostgresSessionError: Error, CustomStringConvertible, @unchecked Sendable {
+    /// The statement that failed, if any.
+    public var statement: String?
+    /// The server's SQLSTATE code (`23514` for a check violation), when the server reported one.
+    public var sqlState: String?
+    /// A readable message: the server's message, detail and hint, or the client error.
+    public var message: String
+    /// The original error.
+    public var underlying: any Error
+
+    init(statement: String?, underlying: any Error, context: String?) {
+        self.statement = statement
+        self.underlying = underlying
+        var parts: [String] = []
+        if let context { parts.append(context) }
+        if let error = underlying as? PSQLError, let info = error.serverInfo {
+            sqlState = info[.sqlState]
+            let severity = info[.severity] ?? "ERROR"
+            parts.append("\(severity): \(info[.message] ?? "unknown error")")
+            if let detail = info[.detail] { parts.append("DETAIL: \(detail)") }
+            if let hint = info[.hint] { parts.append("HINT: \(hint)") }
+        } else if let error = underlying as? PSQLError {
+            sqlState = nil
+            parts.append("\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+        } else {
+            sqlState = nil
+            parts.append(String(describing: underlying))
+        }
+        message = parts.joined(separator: "\n")
+    }
+
+    public var description: String {
+        guard let statement else { return message }
+        return message + "\nin statement:\n" + statement
+    }
+}

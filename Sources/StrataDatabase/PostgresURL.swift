@@ -1,0 +1,100 @@
+import Foundation
+
+/// Where and how to connect to PostgreSQL, read from a URL in libpq's form:
+/// `postgres://user:password@host:port/database?sslmode=disable&host=/socket/folder`.
+public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
+    /// TLS use, as libpq's `sslmode` names it.
+    public enum TLSMode: String, Sendable, Hashable {
+        /// No TLS (the default).
+        case disable
+        /// TLS when the server offers it, without certificate verification.
+        case prefer
+        /// TLS required, without certificate verification.
+        case require
+        /// TLS required, with full certificate verification (also used for `verify-ca`).
+        case verifyFull = "verify-full"
+    }
+
+    /// The host name or address, when connecting over TCP.
+    public var host: String
+    /// The port (5432 unless given).
+    public var port: Int
+    /// The folder of the server's Unix socket, when the URL names one (`?host=/folder`).
+    public var socketFolder: String?
+    /// The user name.
+    public var user: String
+    /// The password, if any.
+    public var password: String?
+    /// The database name (the user name when not given, as in libpq).
+    public var database: String
+    /// TLS use.
+    public var tls: TLSMode
+
+    /// The problem with a URL that cannot be used.
+    public struct Invalid: Error, CustomStringConvertible, Sendable {
+        /// What is wrong.
+        public var description: String
+    }
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 5432, socketFolder: String? = nil, user: String, password: String? = nil,
+        database: String, tls: TLSMode = .disable
+    ) {
+        self.host = host
+        self.port = port
+        self.socketFolder = socketFolder
+        self.user = user
+        self.password = password
+        self.database = database
+        self.tls = tls
+    }
+
+    /// Reads a `postgres://` or `postgresql://` URL.
+    public init(parsing text: String) throws {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "postgres" || scheme == "postgresql"
+        else { throw Invalid(description: "not a postgres:// URL: \(Self.redacted(text))") }
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        user = components.user.flatMap { $0.removingPercentEncoding } ?? query["user"] ?? "postgres"
+        password = components.password.flatMap { $0.removingPercentEncoding } ?? query["password"]
+        host = components.host.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        port = components.port ?? query["port"].flatMap { Int($0) } ?? 5432
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? query["dbname"] ?? user
+        if let socket = query["host"], socket.hasPrefix("/") {
+            socketFolder = socket
+        } else {
+            if let name = query["host"], !name.isEmpty { host = name }
+            socketFolder = nil
+        }
+        switch query["sslmode"] ?? "disable" {
+        case "disable", "allow": tls = .disable
+        case "prefer": tls = .prefer
+        case "require": tls = .require
+        case "verify-ca", "verify-full": tls = .verifyFull
+        case let other: throw Invalid(description: "unknown sslmode '\(other)'")
+        }
+    }
+
+    /// The URL, with the password hidden.
+    public var description: String {
+        var text = "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+        if let socketFolder { text += "?host=\(socketFolder)" }
+        return text
+    }
+
+    /// The same server, another database.
+    public func database(_ name: String) -> PostgresURL {
+        var copy = self
+        copy.database = name
+        return copy
+    }
+
+    private static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.password != nil else { return text }
+        components.password = "***"
+        return components.string ?? "(invalid URL)"
+    }
+}

@@ -1,0 +1,175 @@
+/// One way a database differs from what was expected, in words.
+public struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
+    /// Where: `table "todo_item"`, `table "todo_item", column "title"`.
+    public var location: String
+    /// What differs: `default is 'a', expected 'b'`.
+    public var message: String
+
+    /// Creates a difference.
+    public init(location: String, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): \(message)" }
+}
+
+/// Compares two ``DatabaseSchema`` values and says precisely how they differ.
+public struct SchemaComparison: Sendable {
+    /// When false, columns may come in any order (a column added by a migration comes last,
+    /// while a fresh table lists it where it is declared).
+    public var comparesColumnOrder: Bool
+    /// When false, constraint names are not compared (SQLite keeps the names of a renamed table's
+    /// constraints until the table is rebuilt).
+    public var comparesConstraintNames: Bool
+
+    /// A comparison; by default everything is compared.
+    public init(comparesColumnOrder: Bool = true, comparesConstraintNames: Bool = true) {
+        self.comparesColumnOrder = comparesColumnOrder
+        self.comparesConstraintNames = comparesConstraintNames
+    }
+
+    /// Every difference of `actual` from `expected`, in table order; empty when they match.
+    public func differences(expected: DatabaseSchema, actual: DatabaseSchema) -> [SchemaDifference] {
+        var found: [SchemaDifference] = []
+        for table in expected.tables where actual.table(named: table.name) == nil {
+            found.append(SchemaDifference(location: Self.name("table", table.name), message: "missing"))
+        }
+        for table in actual.tables where expected.table(named: table.name) == nil {
+            found.append(SchemaDifference(location: Self.name("table", table.name), message: "not expected"))
+        }
+        for table in expected.tables {
+            guard let other = actual.table(named: table.name) else { continue }
+            found += differences(expected: table, actual: other)
+        }
+        return found
+    }
+
+    /// A readable report of `differences(expected:actual:)`, one per line; empty when they match.
+    public func report(expected: DatabaseSchema, actual: DatabaseSchema) -> String {
+        differences(expected: expected, actual: actual).map(\.description).joined(separator: "\n")
+    }
+
+    private static func name(_ kind: String, _ name: String?) -> String {
+        "\(kind) " + (name.map(SQLCanonicalForm.identifier) ?? "(unnamed)")
+    }
+
+    private static func list(_ names: [String]) -> String {
+        "(" + names.map(SQLCanonicalForm.identifier).joined(separator: ", ") + ")"
+    }
+
+    private func differences(expected: DatabaseSchema.Table, actual: DatabaseSchema.Table) -> [SchemaDifference] {
+        let where_ = Self.name("table", expected.name)
+        var found: [SchemaDifference] = []
+        func add(_ location: String, _ message: String) {
+            found.append(SchemaDifference(location: location, message: message))
+        }
+
+        // Columns.
+        for column in expected.columns where actual.column(named: column.name) == nil {
+            add(where_, "missing \(Self.name("column", column.name))")
+        }
+        for column in actual.columns where expected.column(named: column.name) == nil {
+            add(where_, "\(Self.name("column", column.name)) not expected")
+        }
+        for column in expected.columns {
+            guard let other = actual.column(named: column.name) else { continue }
+            let at = "\(where_), \(Self.name("column", column.name))"
+            if column.type != other.type { add(at, "type is \(other.type), expected \(column.type)") }
+            if column.isNullable != other.isNullable {
+                add(at, other.isNullable ? "allows NULL, expected NOT NULL" : "is NOT NULL, expected to allow NULL")
+            }
+            if column.defaultValue != other.defaultValue {
+                add(at, "default is \(other.defaultValue ?? "none"), expected \(column.defaultValue ?? "none")")
+            }
+            if column.isAutoincrement != other.isAutoincrement {
+                add(at, other.isAutoincrement ? "is assigned by the database, expected not" : "is not assigned by the database, expected autoincrement")
+            }
+        }
+        let expectedOrder = expected.columns.map(\.name)
+        let actualOrder = actual.columns.map(\.name)
+        if comparesColumnOrder, Set(expectedOrder) == Set(actualOrder), expectedOrder != actualOrder {
+            add(where_, "columns are in the order \(Self.list(actualOrder)), expected \(Self.list(expectedOrder))")
+        }
+
+        // Primary key.
+        switch (expected.primaryKey, actual.primaryKey) {
+        case (nil, nil):
+            break
+        case (let key?, nil):
+            add(where_, "missing primary key \(Self.list(key.columns))")
+        case (nil, let key?):
+            add(where_, "primary key \(Self.list(key.columns)) not expected")
+        case (let key?, let other?):
+            if key.columns != other.columns {
+                add(where_, "primary key is \(Self.list(other.columns)), expected \(Self.list(key.columns))")
+            }
+            if comparesConstraintNames, key.name != other.name {
+                add(where_, "primary key is named \(other.name.map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(key.name.map(SQLCanonicalForm.identifier) ?? "nothing")")
+            }
+        }
+
+        // Unique constraints, matched by columns.
+        found += matched(
+            expected.uniqueConstraints, actual.uniqueConstraints, at: where_, kind: "unique constraint", key: { Self.list($0.columns) },
+            name: \.name, compare: { _, _ in [] })
+
+        // Indexes, matched by name.
+        found += matched(
+            expected.indexes, actual.indexes, at: where_, kind: "index", key: { SQLCanonicalForm.identifier($0.name) }, name: { _ in nil },
+            compare: { index, other in
+                var messages: [String] = []
+                if index.columns != other.columns { messages.append("is on \(Self.list(other.columns)), expected \(Self.list(index.columns))") }
+                if index.isUnique != other.isUnique { messages.append(other.isUnique ? "is unique, expected not" : "is not unique, expected unique") }
+                return messages
+            })
+
+        // Foreign keys, matched by columns.
+        found += matched(
+            expected.foreignKeys, actual.foreignKeys, at: where_, kind: "foreign key", key: { Self.list($0.columns) }, name: \.name,
+            compare: { key, other in
+                var messages: [String] = []
+                if key.referencedTable != other.referencedTable || key.referencedColumns != other.referencedColumns {
+                    messages.append(
+                        "references \(SQLCanonicalForm.identifier(other.referencedTable)) \(Self.list(other.referencedColumns)), expected \(SQLCanonicalForm.identifier(key.referencedTable)) \(Self.list(key.referencedColumns))"
+                    )
+                }
+                if key.onDelete != other.onDelete { messages.append("is ON DELETE \(other.onDelete), expected ON DELETE \(key.onDelete)") }
+                return messages
+            })
+
+        // Checks, matched by what they require.
+        found += matched(
+            expected.checks, actual.checks, at: where_, kind: "check", key: { $0.rule.description }, name: \.name, compare: { _, _ in [] })
+        return found
+    }
+
+    /// Pairs items by `key`, reporting missing, unexpected and differing ones (and names, when compared).
+    private func matched<Item>(
+        _ expected: [Item], _ actual: [Item], at location: String, kind: String, key: (Item) -> String, name: (Item) -> String?,
+        compare: (Item, Item) -> [String]
+    ) -> [SchemaDifference] {
+        var found: [SchemaDifference] = []
+        var remaining = actual
+        for item in expected {
+            guard let index = remaining.firstIndex(where: { key($0) == key(item) }) else {
+                found.append(SchemaDifference(location: location, message: "missing \(kind) \(key(item))"))
+                continue
+            }
+            let other = remaining.remove(at: index)
+            let at = "\(location), \(kind) \(key(item))"
+            for message in compare(item, other) { found.append(SchemaDifference(location: at, message: message)) }
+            if comparesConstraintNames, name(item) != name(other) {
+                found.append(
+                    SchemaDifference(
+                        location: at,
+                        message: "is named \(name(other).map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(name(item).map(SQLCanonicalForm.identifier) ?? "nothing")"
+                    ))
+            }
+        }
+        for item in remaining {
+            found.append(SchemaDifference(location: location, message: "\(kind) \(key(item)) not expected"))
+        }
+        return found
+    }
+}
