@@ -75,7 +75,9 @@ public struct DatabaseSchema: Hashable, Sendable {
         public var onDelete: String
 
         /// Creates a foreign key.
-        public init(name: String?, columns: [String], referencedTable: String, referencedColumns: [String], onDelete: String) {
+        public init(
+            name: String?, columns: [String], referencedTable: String, referencedColumns: [String], onDelete: String
+        ) {
             self.name = name
             self.columns = columns
             self.referencedTable = referencedTable
@@ -140,9 +142,17 @@ public struct DatabaseSchema: Hashable, Sendable {
             self.name = name
             self.columns = columns
             self.primaryKey = primaryKey
-            self.uniqueConstraints = uniqueConstraints.sorted { ($0.name ?? "", $0.columns.joined(separator: "\u{0}")) < ($1.name ?? "", $1.columns.joined(separator: "\u{0}")) }
+            self.uniqueConstraints = uniqueConstraints.sorted {
+                ($0.name ?? "", $0.columns.joined(separator: "\u{0}")) < (
+                    $1.name ?? "", $1.columns.joined(separator: "\u{0}")
+                )
+            }
             self.indexes = indexes.sorted { $0.name < $1.name }
-            self.foreignKeys = foreignKeys.sorted { ($0.columns.joined(separator: "\u{0}"), $0.name ?? "") < ($1.columns.joined(separator: "\u{0}"), $1.name ?? "") }
+            self.foreignKeys = foreignKeys.sorted {
+                ($0.columns.joined(separator: "\u{0}"), $0.name ?? "") < (
+                    $1.columns.joined(separator: "\u{0}"), $1.name ?? ""
+                )
+            }
             self.checks = checks.sorted { ($0.name ?? "", $0.rule.description) < ($1.name ?? "", $1.rule.description) }
         }
 

@@ -28,11 +28,13 @@ public enum ExpectedSchema {
         }
         let keyColumns = entity.primaryKeyFields.map(\.column)
         let uniques = entity.fields.filter(\.isUnique).map { field in
-            DatabaseSchema.Key(name: SQLConstraintName.unique(table: entity.table, column: field.column), columns: [field.column])
+            DatabaseSchema.Key(
+                name: SQLConstraintName.unique(table: entity.table, column: field.column), columns: [field.column])
         }
         let indexes = entity.indexes.map { index in
             DatabaseSchema.Index(
-                name: index.name, columns: index.fields.compactMap { entity.field(named: $0)?.column }, isUnique: index.isUnique)
+                name: index.name, columns: index.fields.compactMap { entity.field(named: $0)?.column },
+                isUnique: index.isUnique)
         }
         let foreignKeys = entity.fields.compactMap { field -> DatabaseSchema.ForeignKey? in
             guard let targetName = field.referencedEntity, let target = schema.entity(named: targetName),
@@ -51,7 +53,9 @@ public enum ExpectedSchema {
         }
         return DatabaseSchema.Table(
             name: entity.table, columns: columns,
-            primaryKey: keyColumns.isEmpty ? nil : DatabaseSchema.Key(name: SQLConstraintName.primaryKey(table: entity.table), columns: keyColumns),
+            primaryKey: keyColumns.isEmpty
+                ? nil
+                : DatabaseSchema.Key(name: SQLConstraintName.primaryKey(table: entity.table), columns: keyColumns),
             uniqueConstraints: uniques, indexes: indexes, foreignKeys: foreignKeys, checks: checks)
     }
 }

@@ -6,7 +6,8 @@ import StrataCore
 /// default, identity), constraints (`pg_constraint`) and the indexes that back no constraint.
 public enum PostgresIntrospector {
     /// The tables of `namespace` (a PostgreSQL schema, `public` by default).
-    public static func schema(of session: PostgresSession, namespace: String = "public") async throws -> DatabaseSchema {
+    public static func schema(of session: PostgresSession, namespace: String = "public") async throws -> DatabaseSchema
+    {
         var columns: [String: [DatabaseSchema.Column]] = [:]
         var tableNames: [String] = []
         for row in try await session.textRows(
@@ -72,11 +73,13 @@ public enum PostgresIntrospector {
             case "f":
                 foreignKeys[table, default: []].append(
                     DatabaseSchema.ForeignKey(
-                        name: name, columns: keyColumns, referencedTable: row[5] ?? "", referencedColumns: try textArray(row[6] ?? "{}"),
+                        name: name, columns: keyColumns, referencedTable: row[5] ?? "",
+                        referencedColumns: try textArray(row[6] ?? "{}"),
                         onDelete: action(row[7] ?? "a")))
             default:
                 checks[table, default: []].append(
-                    DatabaseSchema.Check(name: name, rule: SQLCanonicalForm.checkRule(row[3] ?? "", dialect: .postgres)))
+                    DatabaseSchema.Check(name: name, rule: SQLCanonicalForm.checkRule(row[3] ?? "", dialect: .postgres))
+                )
             }
         }
 
@@ -106,7 +109,8 @@ public enum PostgresIntrospector {
         return DatabaseSchema(
             tables: tableNames.map { name in
                 DatabaseSchema.Table(
-                    name: name, columns: columns[name] ?? [], primaryKey: primaryKeys[name], uniqueConstraints: uniques[name] ?? [],
+                    name: name, columns: columns[name] ?? [], primaryKey: primaryKeys[name],
+                    uniqueConstraints: uniques[name] ?? [],
                     indexes: indexes[name] ?? [], foreignKeys: foreignKeys[name] ?? [], checks: checks[name] ?? [])
             })
     }
@@ -125,7 +129,9 @@ public enum PostgresIntrospector {
     /// The elements of a one-dimensional text array in PostgreSQL's output form: `{a,"b c","d\"e"}`.
     static func textArray(_ text: String) throws -> [String] {
         let scalars = Array(text.unicodeScalars)
-        guard scalars.first == "{", scalars.last == "}" else { throw SQLLexer.Failure(description: "not an array: \(text)") }
+        guard scalars.first == "{", scalars.last == "}" else {
+            throw SQLLexer.Failure(description: "not an array: \(text)")
+        }
         var items: [String] = []
         var index = 1
         let end = scalars.count - 1

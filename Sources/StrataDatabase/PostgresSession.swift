@@ -32,7 +32,8 @@ public final class PostgresSession: Sendable {
         let configuration: PostgresConnection.Configuration
         if let folder = url.socketFolder {
             configuration = PostgresConnection.Configuration(
-                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
+                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                database: url.database)
         } else {
             configuration = PostgresConnection.Configuration(
                 host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,

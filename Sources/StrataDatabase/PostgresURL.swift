@@ -38,7 +38,8 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a configuration.
     public init(
-        host: String = "127.0.0.1", port: Int = 5432, socketFolder: String? = nil, user: String, password: String? = nil,
+        host: String = "127.0.0.1", port: Int = 5432, socketFolder: String? = nil, user: String,
+        password: String? = nil,
         database: String, tls: TLSMode = .disable
     ) {
         self.host = host

@@ -17,7 +17,9 @@ public enum SQLCanonicalForm {
 
     /// An expression in canonical form. Text that cannot be tokenized is returned trimmed.
     public static func expression(_ sql: String, dialect: SQLDialect) -> String {
-        guard let tokens = try? SQLLexer(dialect: dialect).significantTokens(sql) else { return sql.trimmingWhitespace() }
+        guard let tokens = try? SQLLexer(dialect: dialect).significantTokens(sql) else {
+            return sql.trimmingWhitespace()
+        }
         return render(canonicalTokens(tokens))
     }
 
@@ -98,7 +100,8 @@ public enum SQLCanonicalForm {
                     changed = true
                     continue
                 }
-                if token.isSymbol("-") || token.isSymbol("+"), index + 1 < tokens.count, tokens[index + 1].kind == .number,
+                if token.isSymbol("-") || token.isSymbol("+"), index + 1 < tokens.count,
+                    tokens[index + 1].kind == .number,
                     output.last.map({ $0.kind == .symbol && !$0.isSymbol(")") && !$0.isSymbol("]") }) ?? true
                 {
                     let sign = token.value == "-" ? "-" : ""
@@ -108,7 +111,8 @@ public enum SQLCanonicalForm {
                     changed = true
                     continue
                 }
-                if token.isSymbol("("), index + 2 < tokens.count, tokens[index + 2].isSymbol(")"), isLiteral(tokens[index + 1]),
+                if token.isSymbol("("), index + 2 < tokens.count, tokens[index + 2].isSymbol(")"),
+                    isLiteral(tokens[index + 1]),
                     !(output.last?.isName ?? false)
                 {
                     output.append(tokens[index + 1])
@@ -132,7 +136,9 @@ public enum SQLCanonicalForm {
         var index = start
         guard index < tokens.count, tokens[index].isName else { return index }
         index += 1
-        while index < tokens.count, tokens[index].kind == .word, typeContinuations.contains(tokens[index].value.lowercased()) {
+        while index < tokens.count, tokens[index].kind == .word,
+            typeContinuations.contains(tokens[index].value.lowercased())
+        {
             index += 1
         }
         if index < tokens.count, tokens[index].isSymbol("("), let close = matchingParenthesis(tokens, from: index),
@@ -223,7 +229,8 @@ public enum SQLCanonicalForm {
         if let integer = Int64(text) { return String(integer) }
         let lowered = text.lowercased()
         if lowered.hasPrefix("0x"), let integer = Int64(lowered.dropFirst(2), radix: 16) { return String(integer) }
-        guard text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, let real = Double(text), real.isFinite
+        guard text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, let real = Double(text),
+            real.isFinite
         else { return nil }
         if real.rounded() == real, abs(real) < 9_007_199_254_740_992 { return String(Int64(real)) }
         return String(real)

@@ -78,7 +78,8 @@ public struct SQLLexer: Sendable {
                 while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
                 tokens.append(SQLToken(kind: .whitespace, value: slice(start, index), text: slice(start, index)))
             } else if scalar == "-", at(1) == "-" {
-                while index < scalars.count, scalars[index] != "\n" && !(dialect == .postgres && scalars[index] == "\r") {
+                while index < scalars.count, scalars[index] != "\n" && !(dialect == .postgres && scalars[index] == "\r")
+                {
                     index += 1
                 }
                 tokens.append(SQLToken(kind: .comment, value: slice(start, index), text: slice(start, index)))
@@ -120,14 +121,17 @@ public struct SQLLexer: Sendable {
                 while index < scalars.count, scalars[index] != "]" { index += 1 }
                 guard index < scalars.count else { throw Failure(description: "unterminated [identifier]") }
                 index += 1
-                tokens.append(SQLToken(kind: .quotedIdentifier, value: slice(start + 1, index - 1), text: slice(start, index)))
+                tokens.append(
+                    SQLToken(kind: .quotedIdentifier, value: slice(start + 1, index - 1), text: slice(start, index)))
             } else if dialect == .postgres, scalar == "$", let tagEnd = dollarTagEnd(scalars, from: index) {
                 let tag = Array(scalars[index...tagEnd])
                 index = tagEnd + 1
                 let bodyStart = index
                 while true {
                     guard index < scalars.count else { throw Failure(description: "unterminated dollar-quoted string") }
-                    if scalars[index] == "$", index + tag.count <= scalars.count, Array(scalars[index..<index + tag.count]) == tag {
+                    if scalars[index] == "$", index + tag.count <= scalars.count,
+                        Array(scalars[index..<index + tag.count]) == tag
+                    {
                         break
                     }
                     index += 1
@@ -138,7 +142,8 @@ public struct SQLLexer: Sendable {
             } else if isWordStart(scalar) {
                 while index < scalars.count, isWordPart(scalars[index]) { index += 1 }
                 tokens.append(SQLToken(kind: .word, value: slice(start, index), text: slice(start, index)))
-            } else if ("0"..."9").contains(scalar) || (scalar == "." && at(1).map { ("0"..."9").contains($0) } == true) {
+            } else if ("0"..."9").contains(scalar) || (scalar == "." && at(1).map { ("0"..."9").contains($0) } == true)
+            {
                 index = numberEnd(scalars, from: index)
                 tokens.append(SQLToken(kind: .number, value: slice(start, index), text: slice(start, index)))
             } else {
@@ -160,7 +165,9 @@ public struct SQLLexer: Sendable {
     }
 
     /// Reads a quoted run starting at the opening quote; a doubled closing quote stands for one.
-    private func quoted(_ scalars: [Unicode.Scalar], _ index: inout Int, close: Unicode.Scalar, backslashes: Bool) throws -> String {
+    private func quoted(_ scalars: [Unicode.Scalar], _ index: inout Int, close: Unicode.Scalar, backslashes: Bool)
+        throws -> String
+    {
         index += 1
         var value = String.UnicodeScalarView()
         while true {

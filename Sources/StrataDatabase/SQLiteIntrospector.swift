@@ -8,7 +8,10 @@ public enum SQLiteIntrospector {
     /// The tables of the database, except SQLite's own (`sqlite_*`).
     public static func schema(of db: Database) throws -> DatabaseSchema {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            db,
+            sql:
+                "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        )
         var tables: [DatabaseSchema.Table] = []
         for row in rows {
             let name = try row.decode(String.self, forColumn: "name")
@@ -27,7 +30,8 @@ public enum SQLiteIntrospector {
         var columns: [DatabaseSchema.Column] = []
         var keyColumns: [(position: Int, name: String)] = []
         for row in try Row.fetchAll(
-            db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+            db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid",
+            arguments: [table])
         {
             let name = try row.decode(String.self, forColumn: "name")
             let position = try row.decode(Int.self, forColumn: "pk")
@@ -37,15 +41,20 @@ public enum SQLiteIntrospector {
                     name: name,
                     type: SQLCanonicalForm.typeName(try row.decode(String.self, forColumn: "type"), dialect: .sqlite),
                     isNullable: try row.decode(Int.self, forColumn: "notnull") == 0,
-                    defaultValue: SQLCanonicalForm.defaultValue(try row.decode(String?.self, forColumn: "dflt_value"), dialect: .sqlite),
+                    defaultValue: SQLCanonicalForm.defaultValue(
+                        try row.decode(String?.self, forColumn: "dflt_value"), dialect: .sqlite),
                     isAutoincrement: written.autoincrementColumns.contains(name)))
         }
         let keyNames = keyColumns.sorted { $0.position < $1.position }.map(\.name)
-        let primaryKey = keyNames.isEmpty ? nil : DatabaseSchema.Key(name: constraintName(.primaryKey, columns: keyNames), columns: keyNames)
+        let primaryKey =
+            keyNames.isEmpty
+            ? nil : DatabaseSchema.Key(name: constraintName(.primaryKey, columns: keyNames), columns: keyNames)
 
         var uniques: [DatabaseSchema.Key] = []
         var indexes: [DatabaseSchema.Index] = []
-        for row in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?)", arguments: [table]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?)", arguments: [table])
+        {
             let name = try row.decode(String.self, forColumn: "name")
             let origin = try row.decode(String.self, forColumn: "origin")
             let indexColumns = try Row.fetchAll(
@@ -53,25 +62,30 @@ public enum SQLiteIntrospector {
             ).map { try $0.decode(String?.self, forColumn: "name") ?? "(expression)" }
             switch origin {
             case "u":
-                uniques.append(DatabaseSchema.Key(name: constraintName(.unique, columns: indexColumns), columns: indexColumns))
+                uniques.append(
+                    DatabaseSchema.Key(name: constraintName(.unique, columns: indexColumns), columns: indexColumns))
             case "pk":
                 continue
             default:
                 indexes.append(
-                    DatabaseSchema.Index(name: name, columns: indexColumns, isUnique: try row.decode(Int.self, forColumn: "unique") != 0))
+                    DatabaseSchema.Index(
+                        name: name, columns: indexColumns, isUnique: try row.decode(Int.self, forColumn: "unique") != 0)
+                )
             }
         }
 
         var foreignKeys: [Int: DatabaseSchema.ForeignKey] = [:]
         for row in try Row.fetchAll(
-            db, sql: "SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+            db,
+            sql: "SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
             arguments: [table])
         {
             let id = try row.decode(Int.self, forColumn: "id")
             var key =
                 try foreignKeys[id]
                 ?? DatabaseSchema.ForeignKey(
-                    name: nil, columns: [], referencedTable: try row.decode(String.self, forColumn: "table"), referencedColumns: [],
+                    name: nil, columns: [], referencedTable: try row.decode(String.self, forColumn: "table"),
+                    referencedColumns: [],
                     onDelete: try row.decode(String.self, forColumn: "on_delete").uppercased())
             key.columns.append(try row.decode(String.self, forColumn: "from"))
             key.referencedColumns.append(try row.decode(String?.self, forColumn: "to") ?? "")

@@ -21,7 +21,9 @@ struct SQLiteTableSQL {
     /// PRAGMAs remain the source of truth for everything they report.
     init(sql: String) throws {
         let tokens = try SQLLexer(dialect: .sqlite).significantTokens(sql)
-        guard let open = tokens.firstIndex(where: { $0.isSymbol("(") }), let close = Self.closing(tokens, open) else { return }
+        guard let open = tokens.firstIndex(where: { $0.isSymbol("(") }), let close = Self.closing(tokens, open) else {
+            return
+        }
         for item in Self.split(tokens[(open + 1)..<close]) {
             guard let first = item.first else { continue }
             if ["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"].contains(where: { first.isKeyword($0) }) {

@@ -59,7 +59,7 @@ public struct SchemaComparison: Sendable {
     }
 
     private func differences(expected: DatabaseSchema.Table, actual: DatabaseSchema.Table) -> [SchemaDifference] {
-        let where_ = Self.name("table", expected.name)
+        let location = Self.name("table", expected.name)
         var found: [SchemaDifference] = []
         func add(_ location: String, _ message: String) {
             found.append(SchemaDifference(location: location, message: message))
@@ -67,14 +67,14 @@ public struct SchemaComparison: Sendable {
 
         // Columns.
         for column in expected.columns where actual.column(named: column.name) == nil {
-            add(where_, "missing \(Self.name("column", column.name))")
+            add(location, "missing \(Self.name("column", column.name))")
         }
         for column in actual.columns where expected.column(named: column.name) == nil {
-            add(where_, "\(Self.name("column", column.name)) not expected")
+            add(location, "\(Self.name("column", column.name)) not expected")
         }
         for column in expected.columns {
             guard let other = actual.column(named: column.name) else { continue }
-            let at = "\(where_), \(Self.name("column", column.name))"
+            let at = "\(location), \(Self.name("column", column.name))"
             if column.type != other.type { add(at, "type is \(other.type), expected \(column.type)") }
             if column.isNullable != other.isNullable {
                 add(at, other.isNullable ? "allows NULL, expected NOT NULL" : "is NOT NULL, expected to allow NULL")
@@ -83,13 +83,17 @@ public struct SchemaComparison: Sendable {
                 add(at, "default is \(other.defaultValue ?? "none"), expected \(column.defaultValue ?? "none")")
             }
             if column.isAutoincrement != other.isAutoincrement {
-                add(at, other.isAutoincrement ? "is assigned by the database, expected not" : "is not assigned by the database, expected autoincrement")
+                add(
+                    at,
+                    other.isAutoincrement
+                        ? "is assigned by the database, expected not"
+                        : "is not assigned by the database, expected autoincrement")
             }
         }
         let expectedOrder = expected.columns.map(\.name)
         let actualOrder = actual.columns.map(\.name)
         if comparesColumnOrder, Set(expectedOrder) == Set(actualOrder), expectedOrder != actualOrder {
-            add(where_, "columns are in the order \(Self.list(actualOrder)), expected \(Self.list(expectedOrder))")
+            add(location, "columns are in the order \(Self.list(actualOrder)), expected \(Self.list(expectedOrder))")
         }
 
         // Primary key.
@@ -97,36 +101,46 @@ public struct SchemaComparison: Sendable {
         case (nil, nil):
             break
         case (let key?, nil):
-            add(where_, "missing primary key \(Self.list(key.columns))")
+            add(location, "missing primary key \(Self.list(key.columns))")
         case (nil, let key?):
-            add(where_, "primary key \(Self.list(key.columns)) not expected")
+            add(location, "primary key \(Self.list(key.columns)) not expected")
         case (let key?, let other?):
             if key.columns != other.columns {
-                add(where_, "primary key is \(Self.list(other.columns)), expected \(Self.list(key.columns))")
+                add(location, "primary key is \(Self.list(other.columns)), expected \(Self.list(key.columns))")
             }
             if comparesConstraintNames, key.name != other.name {
-                add(where_, "primary key is named \(other.name.map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(key.name.map(SQLCanonicalForm.identifier) ?? "nothing")")
+                add(
+                    location,
+                    "primary key is named \(other.name.map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(key.name.map(SQLCanonicalForm.identifier) ?? "nothing")"
+                )
             }
         }
 
         // Unique constraints, matched by columns.
         found += matched(
-            expected.uniqueConstraints, actual.uniqueConstraints, at: where_, kind: "unique constraint", key: { Self.list($0.columns) },
+            expected.uniqueConstraints, actual.uniqueConstraints, at: location, kind: "unique constraint",
+            key: { Self.list($0.columns) },
             name: \.name, compare: { _, _ in [] })
 
         // Indexes, matched by name.
         found += matched(
-            expected.indexes, actual.indexes, at: where_, kind: "index", key: { SQLCanonicalForm.identifier($0.name) }, name: { _ in nil },
+            expected.indexes, actual.indexes, at: location, kind: "index",
+            key: { SQLCanonicalForm.identifier($0.name) }, name: { _ in nil },
             compare: { index, other in
                 var messages: [String] = []
-                if index.columns != other.columns { messages.append("is on \(Self.list(other.columns)), expected \(Self.list(index.columns))") }
-                if index.isUnique != other.isUnique { messages.append(other.isUnique ? "is unique, expected not" : "is not unique, expected unique") }
+                if index.columns != other.columns {
+                    messages.append("is on \(Self.list(other.columns)), expected \(Self.list(index.columns))")
+                }
+                if index.isUnique != other.isUnique {
+                    messages.append(other.isUnique ? "is unique, expected not" : "is not unique, expected unique")
+                }
                 return messages
             })
 
         // Foreign keys, matched by columns.
         found += matched(
-            expected.foreignKeys, actual.foreignKeys, at: where_, kind: "foreign key", key: { Self.list($0.columns) }, name: \.name,
+            expected.foreignKeys, actual.foreignKeys, at: location, kind: "foreign key", key: { Self.list($0.columns) },
+            name: \.name,
             compare: { key, other in
                 var messages: [String] = []
                 if key.referencedTable != other.referencedTable || key.referencedColumns != other.referencedColumns {
@@ -134,19 +148,23 @@ public struct SchemaComparison: Sendable {
                         "references \(SQLCanonicalForm.identifier(other.referencedTable)) \(Self.list(other.referencedColumns)), expected \(SQLCanonicalForm.identifier(key.referencedTable)) \(Self.list(key.referencedColumns))"
                     )
                 }
-                if key.onDelete != other.onDelete { messages.append("is ON DELETE \(other.onDelete), expected ON DELETE \(key.onDelete)") }
+                if key.onDelete != other.onDelete {
+                    messages.append("is ON DELETE \(other.onDelete), expected ON DELETE \(key.onDelete)")
+                }
                 return messages
             })
 
         // Checks, matched by what they require.
         found += matched(
-            expected.checks, actual.checks, at: where_, kind: "check", key: { $0.rule.description }, name: \.name, compare: { _, _ in [] })
+            expected.checks, actual.checks, at: location, kind: "check", key: { $0.rule.description }, name: \.name,
+            compare: { _, _ in [] })
         return found
     }
 
     /// Pairs items by `key`, reporting missing, unexpected and differing ones (and names, when compared).
     private func matched<Item>(
-        _ expected: [Item], _ actual: [Item], at location: String, kind: String, key: (Item) -> String, name: (Item) -> String?,
+        _ expected: [Item], _ actual: [Item], at location: String, kind: String, key: (Item) -> String,
+        name: (Item) -> String?,
         compare: (Item, Item) -> [String]
     ) -> [SchemaDifference] {
         var found: [SchemaDifference] = []
@@ -163,7 +181,8 @@ public struct SchemaComparison: Sendable {
                 found.append(
                     SchemaDifference(
                         location: at,
-                        message: "is named \(name(other).map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(name(item).map(SQLCanonicalForm.identifier) ?? "nothing")"
+                        message:
+                            "is named \(name(other).map(SQLCanonicalForm.identifier) ?? "nothing"), expected \(name(item).map(SQLCanonicalForm.identifier) ?? "nothing")"
                     ))
             }
         }

@@ -25,7 +25,9 @@ import Testing
             try Test.cancel("skipped: the sqlite3 command-line client is not installed")
         }
         let path = SQLTestModels.generated.appendingPathComponent("MyTODO/sqlite/\(file)").path
-        let database = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString).sqlite").path
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-\(UUID().uuidString).sqlite"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: database) }
         let script = try String(contentsOfFile: path, encoding: .utf8)
         let result = try ProcessRunner.run([sqlite3, "-bail", "-batch", database], input: script)
@@ -34,7 +36,8 @@ import Testing
         let queue = try DatabaseQueue(path: database)
         let actual = try queue.read { db in try SQLiteIntrospector.schema(of: db) }
         let history = try Self.history()
-        let report = SchemaComparison().report(expected: ExpectedSchema.of(try Self.schema(for: file, in: history), dialect: .sqlite), actual: actual)
+        let report = SchemaComparison().report(
+            expected: ExpectedSchema.of(try Self.schema(for: file, in: history), dialect: .sqlite), actual: actual)
         #expect(report.isEmpty, "\(file) through sqlite3:\n\(report)")
     }
 
@@ -45,7 +48,8 @@ import Testing
         let history = try Self.history()
         let expected = ExpectedSchema.of(try Self.schema(for: file, in: history), dialect: .postgres)
         try await server.withDatabase { session in
-            let result = try server.psql(database: session.url.database, arguments: ["--single-transaction", "-f", path])
+            let result = try server.psql(
+                database: session.url.database, arguments: ["--single-transaction", "-f", path])
             #expect(result.status == 0, "psql failed:\n\(result.output)")
             #expect(result.output.isEmpty, "psql printed:\n\(result.output)")
             let actual = try await PostgresIntrospector.schema(of: session)

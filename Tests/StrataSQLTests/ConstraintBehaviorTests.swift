@@ -20,7 +20,8 @@ import Testing
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let queue = try DatabaseQueue(configuration: configuration)
-        try queue.write { db in try db.execute(sql: SQLSchemaRenderer.schemaFile(for: try showcase(), dialect: .sqlite)) }
+        try queue.write { db in try db.execute(sql: SQLSchemaRenderer.schemaFile(for: try showcase(), dialect: .sqlite))
+        }
         return queue
     }
 
@@ -57,19 +58,31 @@ import Testing
             try db.execute(sql: #"INSERT INTO "user" ("handle") VALUES ('ann')"#)
             try db.execute(sql: #"INSERT INTO "group" ("id") VALUES (X'00112233445566778899AABBCCDDEEFF')"#)
             // Every case's raw value is accepted.
-            try db.execute(sql: #"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (1, 1, X'00112233445566778899AABBCCDDEEFF', 'it''s')"#)
+            try db.execute(
+                sql:
+                    #"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (1, 1, X'00112233445566778899AABBCCDDEEFF', 'it''s')"#
+            )
         }
         let error = try #require(
-            Self.failure(#"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (2, 1, X'00112233445566778899AABBCCDDEEFF', 'purple')"#, in: queue))
+            Self.failure(
+                #"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (2, 1, X'00112233445566778899AABBCCDDEEFF', 'purple')"#,
+                in: queue))
         #expect(error.resultCode == .SQLITE_CONSTRAINT)
         #expect(error.message?.contains("order_color_check") == true)
         let priority = try #require(
-            Self.failure(#"INSERT INTO "order" ("number", "buyer", "group", "priority") VALUES (3, 1, X'00112233445566778899AABBCCDDEEFF', 7)"#, in: queue))
+            Self.failure(
+                #"INSERT INTO "order" ("number", "buyer", "group", "priority") VALUES (3, 1, X'00112233445566778899AABBCCDDEEFF', 7)"#,
+                in: queue))
         #expect(priority.message?.contains("order_priority_check") == true)
         let bool = try #require(Self.failure(#"INSERT INTO "everything" ("data", "bool") VALUES (X'', 2)"#, in: queue))
         #expect(bool.message?.contains("everything_bool_check") == true)
         // NULL passes the check of an optional column.
-        try queue.write { db in try db.execute(sql: #"INSERT INTO "everything" ("data", "optional_bool", "optional_priority") VALUES (X'', NULL, NULL)"#) }
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    #"INSERT INTO "everything" ("data", "optional_bool", "optional_priority") VALUES (X'', NULL, NULL)"#
+            )
+        }
     }
 
     @Test func sqliteForeignKeysRejectDanglingReferencesAndApplyOnDelete() throws {
@@ -138,8 +151,11 @@ import Testing
         #expect(row["date"] as Double? == date.timeIntervalSince1970)
         #expect(SQLiteStorage.date(seconds: try #require(row["date"] as Double?)) == date)
         let decimalText = try #require(row["decimal"] as String?)
-        #expect(SQLiteStorage.decimal(text: decimalText) == Decimal(string: try literal("decimal"), locale: Locale(identifier: "en_US_POSIX")))
-        #expect(decimalText == SQLiteStorage.text(of: try #require(SQLiteStorage.decimal(text: try literal("decimal")))))
+        #expect(
+            SQLiteStorage.decimal(text: decimalText)
+                == Decimal(string: try literal("decimal"), locale: Locale(identifier: "en_US_POSIX")))
+        #expect(
+            decimalText == SQLiteStorage.text(of: try #require(SQLiteStorage.decimal(text: try literal("decimal")))))
         #expect(row["bool"] as Int64? == 1)
         #expect(row["optional_bool"] as Int64? == 0)
         #expect(row["optional_string"] as String? == nil)
@@ -151,7 +167,9 @@ import Testing
         let types = try queue.read { db in
             try Row.fetchOne(
                 db,
-                sql: #"SELECT typeof("id"), typeof("date"), typeof("decimal"), typeof("bool"), typeof("double"), typeof("string") FROM "everything""#)
+                sql:
+                    #"SELECT typeof("id"), typeof("date"), typeof("decimal"), typeof("bool"), typeof("double"), typeof("string") FROM "everything""#
+            )
         }.map { row in (0..<row.count).map { row[$0] as String? } }
         #expect(types == ["blob", "real", "text", "integer", "real", "text"])
     }
@@ -161,7 +179,9 @@ import Testing
     @Test func sqliteHostileDefaultIsStoredAsTextAndExecutesNothing() throws {
         let schema = try Self.showcase()
         let queue = try Self.sqlite()
-        let tablesBefore = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tablesBefore = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
         try queue.write { db in
             try db.execute(sql: #"INSERT INTO "user" ("handle") VALUES ('ann')"#)
             try db.execute(sql: #"INSERT INTO "group" ("id") VALUES (X'01')"#)
@@ -178,12 +198,16 @@ import Testing
         #expect(stored.0 == Self.text(schema, "Group", "name"))
         #expect(stored.1 == Self.enumRawText(schema, "Color", "drop"))
         #expect(stored.2 == Self.text(schema, "OrderDetail", "note"))
-        let tablesAfter = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tablesAfter = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
         #expect(tablesAfter == tablesBefore)
     }
 
     static func text(_ schema: Schema, _ entity: String, _ field: String) -> String? {
-        guard case .string(let text)? = schema.entity(named: entity)?.field(named: field)?.defaultValue else { return nil }
+        guard case .string(let text)? = schema.entity(named: entity)?.field(named: field)?.defaultValue else {
+            return nil
+        }
         return text
     }
 
@@ -213,18 +237,22 @@ import Testing
                 INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (1, 1, '00112233-4455-6677-8899-aabbccddeeff', 'C:\\temp\\');
                 """)
             let color = await Self.failure(
-                #"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (2, 1, '00112233-4455-6677-8899-aabbccddeeff', 'purple')"#, in: session)
+                #"INSERT INTO "order" ("number", "buyer", "group", "color") VALUES (2, 1, '00112233-4455-6677-8899-aabbccddeeff', 'purple')"#,
+                in: session)
             #expect(color?.sqlState == "23514")
             #expect(color?.message.contains("order_color_check") == true)
             let big = await Self.failure(
-                #"INSERT INTO "order" ("number", "buyer", "group", "big") VALUES (3, 1, '00112233-4455-6677-8899-aabbccddeeff', 1)"#, in: session)
+                #"INSERT INTO "order" ("number", "buyer", "group", "big") VALUES (3, 1, '00112233-4455-6677-8899-aabbccddeeff', 1)"#,
+                in: session)
             #expect(big?.message.contains("order_big_check") == true)
         }
     }
 
     @Test func postgresForeignKeysRejectDanglingReferencesAndApplyOnDelete() async throws {
         try await Self.withPostgres { session in
-            let dangling = await Self.failure(#"INSERT INTO "group" ("id", "owner") VALUES ('00000000-0000-0000-0000-000000000001', 999)"#, in: session)
+            let dangling = await Self.failure(
+                #"INSERT INTO "group" ("id", "owner") VALUES ('00000000-0000-0000-0000-000000000001', 999)"#,
+                in: session)
             #expect(dangling?.sqlState == "23503")
             #expect(dangling?.message.contains("group_owner_fkey") == true)
             try await session.executeScript(
@@ -249,7 +277,8 @@ import Testing
         try await Self.withPostgres { session in
             try await session.execute(#"INSERT INTO "user" ("handle") VALUES ('ann'), ('bob')"#)
             #expect(try await session.textRows(#"SELECT "id"::text FROM "user" ORDER BY "id""#) == [["1"], ["2"]])
-            #expect(await Self.failure(#"INSERT INTO "user" ("handle") VALUES ('ann')"#, in: session)?.sqlState == "23505")
+            #expect(
+                await Self.failure(#"INSERT INTO "user" ("handle") VALUES ('ann')"#, in: session)?.sqlState == "23505")
 
             try await session.execute(#"INSERT INTO "group" ("id") VALUES ('00000000-0000-0000-0000-000000000001')"#)
             try await session.execute(#"INSERT INTO "everything" ("data") VALUES ('\x'::bytea)"#)

@@ -35,7 +35,9 @@ import Testing
         let renamedTable = "renamed \"table\"; DROP TABLE canary"
         let renamedColumn = "renamed ' column"
         let label = try #require(parent.field(named: "label")).column
-        func has(_ table: String, _ test: @escaping (DatabaseSchema.Table) -> Bool, _ what: String) -> (DatabaseSchema) -> [String] {
+        func has(_ table: String, _ test: @escaping (DatabaseSchema.Table) -> Bool, _ what: String) -> (DatabaseSchema)
+            -> [String]
+        {
             { schema in
                 guard let found = schema.table(named: table) else { return ["no table \(table)"] }
                 return test(found) ? [] : [what]
@@ -57,7 +59,8 @@ import Testing
         steps.append(
             Step(
                 statement: renderer.createTable(child, in: schema, deferredForeignKeys: deferred),
-                check: dialect == .postgres ? has(child.table, { $0.foreignKeys.isEmpty }, "foreign key not deferred") : matches(child)))
+                check: dialect == .postgres
+                    ? has(child.table, { $0.foreignKeys.isEmpty }, "foreign key not deferred") : matches(child)))
         if let foreignKey = renderer.addForeignKey(try #require(child.field(named: "parent")), of: child, in: schema) {
             steps.append(
                 Step(
@@ -65,7 +68,9 @@ import Testing
                     check: matches(child)))
         }
         steps.append(
-            Step(statement: renderer.createIndex(index, of: child), check: has(child.table, { $0.indexes.map(\.name) == [index.name] }, "no index")))
+            Step(
+                statement: renderer.createIndex(index, of: child),
+                check: has(child.table, { $0.indexes.map(\.name) == [index.name] }, "no index")))
         steps.append(
             Step(
                 statement: renderer.addColumn(added, of: child, in: schema),
@@ -73,13 +78,20 @@ import Testing
                     child.table,
                     { table in
                         table.column(named: added.column) != nil
-                            && table.checks.contains { $0.name == SQLConstraintName.check(table: child.table, column: added.column) }
+                            && table.checks.contains {
+                                $0.name == SQLConstraintName.check(table: child.table, column: added.column)
+                            }
                     }, "no added column with its check")))
         steps.append(
             Step(
                 statement: renderer.renameColumn(label, to: renamedColumn, onTable: parent.table),
-                check: has(parent.table, { $0.column(named: renamedColumn) != nil && $0.column(named: label) == nil }, "column not renamed")))
-        steps.append(Step(statement: renderer.dropIndex(named: index.name), check: has(child.table, { $0.indexes.isEmpty }, "index not dropped")))
+                check: has(
+                    parent.table, { $0.column(named: renamedColumn) != nil && $0.column(named: label) == nil },
+                    "column not renamed")))
+        steps.append(
+            Step(
+                statement: renderer.dropIndex(named: index.name),
+                check: has(child.table, { $0.indexes.isEmpty }, "index not dropped")))
         steps.append(
             Step(
                 statement: renderer.dropColumn(added.column, fromTable: child.table),
@@ -87,14 +99,26 @@ import Testing
         steps.append(
             Step(
                 statement: renderer.renameTable(parent.table, to: renamedTable),
-                check: { $0.table(named: renamedTable) != nil && $0.table(named: parent.table) == nil ? [] : ["table not renamed"] }))
+                check: {
+                    $0.table(named: renamedTable) != nil && $0.table(named: parent.table) == nil
+                        ? [] : ["table not renamed"]
+                }))
         let oldKey = SQLConstraintName.primaryKey(table: parent.table)
         let newKey = SQLConstraintName.primaryKey(table: renamedTable)
         if let rename = renderer.renameConstraint(oldKey, to: newKey, onTable: renamedTable) {
-            steps.append(Step(statement: rename, check: has(renamedTable, { $0.primaryKey?.name == newKey }, "constraint not renamed")))
+            steps.append(
+                Step(
+                    statement: rename,
+                    check: has(renamedTable, { $0.primaryKey?.name == newKey }, "constraint not renamed")))
         }
-        steps.append(Step(statement: renderer.dropTable(named: child.table), check: { $0.table(named: child.table) == nil ? [] : ["child not dropped"] }))
-        steps.append(Step(statement: renderer.dropTable(named: renamedTable), check: { $0.table(named: renamedTable) == nil ? [] : ["parent not dropped"] }))
+        steps.append(
+            Step(
+                statement: renderer.dropTable(named: child.table),
+                check: { $0.table(named: child.table) == nil ? [] : ["child not dropped"] }))
+        steps.append(
+            Step(
+                statement: renderer.dropTable(named: renamedTable),
+                check: { $0.table(named: renamedTable) == nil ? [] : ["parent not dropped"] }))
         return steps
     }
 
@@ -104,10 +128,14 @@ import Testing
             let expected: Set<Substring> =
                 dialect == .postgres
                 ? [
-                    "createTable", "addForeignKey", "createIndex", "addColumn", "renameColumn", "dropIndex", "dropColumn", "renameTable",
+                    "createTable", "addForeignKey", "createIndex", "addColumn", "renameColumn", "dropIndex",
+                    "dropColumn", "renameTable",
                     "renameConstraint", "dropTable",
                 ]
-                : ["createTable", "createIndex", "addColumn", "renameColumn", "dropIndex", "dropColumn", "renameTable", "dropTable"]
+                : [
+                    "createTable", "createIndex", "addColumn", "renameColumn", "dropIndex", "dropColumn", "renameTable",
+                    "dropTable",
+                ]
             #expect(kinds == expected, "\(dialect)")
         }
     }
@@ -160,8 +188,16 @@ import Testing
                 "INSERT INTO \(SQLDialect.sqlite.quoted(child.table)) (\(SQLDialect.sqlite.quoted(child.fields[0].column))) VALUES (\(SQLDialect.sqlite.literal(.blob([1]))))"
             try db.execute(sql: insertChild)
             return [
-                try String.fetchOne(db, sql: "SELECT \(SQLDialect.sqlite.quoted(parent.fields[1].column)) FROM \(SQLDialect.sqlite.quoted(parent.table))"),
-                try String.fetchOne(db, sql: "SELECT \(SQLDialect.sqlite.quoted(child.fields[2].column)) FROM \(SQLDialect.sqlite.quoted(child.table))"),
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(SQLDialect.sqlite.quoted(parent.fields[1].column)) FROM \(SQLDialect.sqlite.quoted(parent.table))"
+                ),
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(SQLDialect.sqlite.quoted(child.fields[2].column)) FROM \(SQLDialect.sqlite.quoted(child.table))"
+                ),
             ]
         }
         #expect(values == [label, calm])
@@ -172,9 +208,12 @@ import Testing
             try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
             try await session.execute("INSERT INTO \(q(parent.table)) (\(q(parent.fields[0].column))) VALUES (1)")
             try await session.execute(
-                "INSERT INTO \(q(child.table)) (\(q(child.fields[0].column))) VALUES (\(SQLDialect.postgres.literal(.typed(UUID().uuidString, .uuid))))")
+                "INSERT INTO \(q(child.table)) (\(q(child.fields[0].column))) VALUES (\(SQLDialect.postgres.literal(.typed(UUID().uuidString, .uuid))))"
+            )
             let rows = try await session.textRows(
-                sql: "SELECT p.\(q(parent.fields[1].column)), c.\(q(child.fields[2].column)) FROM \(q(parent.table)) p, \(q(child.table)) c")
+                sql:
+                    "SELECT p.\(q(parent.fields[1].column)), c.\(q(child.fields[2].column)) FROM \(q(parent.table)) p, \(q(child.table)) c"
+            )
             #expect(rows == [[label, calm]])
         }
     }

@@ -9,7 +9,8 @@ import Testing
 /// themselves: every hostile name selects back as itself, every hostile text as itself.
 @Suite struct QuotingTests {
     static let hostileTexts = [
-        "", "'", "''", "'); DROP TABLE x; --", "\"", "a\"b", "\\", "\\'", "C:\\temp\\", "$$", "$tag$ x $tag$", "-- c", "/* c", "*/",
+        "", "'", "''", "'); DROP TABLE x; --", "\"", "a\"b", "\\", "\\'", "C:\\temp\\", "$$", "$tag$ x $tag$", "-- c",
+        "/* c", "*/",
         "line\nbreak", "cr\rlf\r\n", "tab\t", "ünïcødé 🎉", "\u{2028}", "%s %d", "?", ":name", "@x", "E'x'", "X'00'",
     ]
 
@@ -44,8 +45,11 @@ import Testing
             for setting in ["on", "off"] {
                 try await session.execute("SET standard_conforming_strings = \(setting)")
                 for text in Self.hostileTexts {
-                    let rows = try await session.textRows(sql: ("SELECT \(SQLDialect.postgres.literal(.text(text)))::text"))
-                    #expect(rows == [[text]], "literal of \(text.debugDescription) with standard_conforming_strings \(setting)")
+                    let rows = try await session.textRows(
+                        sql: ("SELECT \(SQLDialect.postgres.literal(.text(text)))::text"))
+                    #expect(
+                        rows == [[text]],
+                        "literal of \(text.debugDescription) with standard_conforming_strings \(setting)")
                 }
             }
             for text in Self.hostileTexts where !text.isEmpty {
@@ -53,7 +57,8 @@ import Testing
                 #expect(rows.first?.first?.columnName == text, "identifier \(text.debugDescription)")
             }
             let bytes: [UInt8] = [0, 1, 0x7F, 0x80, 0xFF]
-            let hex = try await session.textRows(sql: ("SELECT encode(\(SQLDialect.postgres.literal(.blob(bytes))), 'hex')"))
+            let hex = try await session.textRows(
+                sql: ("SELECT encode(\(SQLDialect.postgres.literal(.blob(bytes))), 'hex')"))
             #expect(hex == [["00017f80ff"]])
             for number in [0.1, -0.125, 1e-5, 1e300, -2.5e-300, 3.0] {
                 let rows = try await session.textRows(
@@ -78,7 +83,8 @@ import Testing
             }
             // Executed, the comment lines are no-ops.
             let queue = try DatabaseQueue()
-            try queue.write { db in try db.execute(sql: lines.joined(separator: "\n") + "\nCREATE TABLE t (x INTEGER);") }
+            try queue.write { db in try db.execute(sql: lines.joined(separator: "\n") + "\nCREATE TABLE t (x INTEGER);")
+            }
             #expect(try queue.read { db in try db.tableExists("t") })
         }
     }

@@ -39,11 +39,14 @@ enum SQLTestModels {
     }
 
     static func modelNames(in folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }
+            .sorted()
     }
 
     /// The validated history of a model; records an issue when it does not load cleanly.
-    static func history(_ source: Source, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> SchemaHistory {
+    static func history(_ source: Source, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+        -> SchemaHistory
+    {
         let (history, _, diagnostics) = SchemaLoader.loadModel(named: source.model, in: source.folder.path)
         let errors = diagnostics.filter { $0.severity == .error }
         #expect(errors.isEmpty, "\(source.model) does not load: \(errors)", sourceLocation: sourceLocation)

@@ -35,15 +35,19 @@ import Testing
             #expect(SQLCanonicalForm.defaultValue(catalog, dialect: .postgres) == canonical, "\(catalog)")
         }
         #expect(SQLCanonicalForm.defaultValue("NULL::text", dialect: .postgres) == nil)
-        #expect(SQLCanonicalForm.defaultValue("E'a\\\\b'", dialect: .postgres) == SQLCanonicalForm.defaultValue("'a\\b'", dialect: .sqlite))
+        #expect(
+            SQLCanonicalForm.defaultValue("E'a\\\\b'", dialect: .postgres)
+                == SQLCanonicalForm.defaultValue("'a\\b'", dialect: .sqlite))
     }
 
     @Test func checksOfBothDialectsReadAsAllowedValues() {
         let sqlite = SQLCanonicalForm.checkRule(#""priority" IN (0, 1, -2)"#, dialect: .sqlite)
-        let postgres = SQLCanonicalForm.checkRule("CHECK ((priority = ANY (ARRAY[0, 1, '-2'::integer])))", dialect: .postgres)
+        let postgres = SQLCanonicalForm.checkRule(
+            "CHECK ((priority = ANY (ARRAY[0, 1, '-2'::integer])))", dialect: .postgres)
         #expect(sqlite == postgres)
         #expect(sqlite == .allowedValues(column: "priority", values: ["-2", "0", "1"]))
-        let text = SQLCanonicalForm.checkRule(#"CHECK (("order" = ANY (ARRAY['a'::text, 'it''s'::text])))"#, dialect: .postgres)
+        let text = SQLCanonicalForm.checkRule(
+            #"CHECK (("order" = ANY (ARRAY['a'::text, 'it''s'::text])))"#, dialect: .postgres)
         #expect(text == .allowedValues(column: "order", values: ["'a'", "'it''s'"]))
         #expect(SQLCanonicalForm.checkRule("x > 0", dialect: .sqlite) == .expression("X > 0"))
     }

@@ -81,7 +81,8 @@ import Testing
             try db.execute(sql: #"CREATE TABLE "stray" ("id" INTEGER)"#)
         }
         let actual = try queue.read { db in try SQLiteIntrospector.schema(of: db) }
-        let differences = SchemaComparison().differences(expected: ExpectedSchema.of(schema, dialect: .sqlite), actual: actual)
+        let differences = SchemaComparison().differences(
+            expected: ExpectedSchema.of(schema, dialect: .sqlite), actual: actual)
         #expect(
             differences.map(\.description) == [
                 #"table "stray": not expected"#,
@@ -106,7 +107,8 @@ import Testing
                 ALTER TABLE "user" ALTER COLUMN "handle" DROP NOT NULL;
                 """)
             let actual = try await PostgresIntrospector.schema(of: session)
-            let differences = SchemaComparison().differences(expected: ExpectedSchema.of(schema, dialect: .postgres), actual: actual)
+            let differences = SchemaComparison().differences(
+                expected: ExpectedSchema.of(schema, dialect: .postgres), actual: actual)
             #expect(
                 differences.map(\.description) == [
                     #"table "group", column "name": default is 'changed', expected '''); DROP TABLE x; --'"#,

@@ -10,10 +10,13 @@ extension TestPostgresServer {
             return try await shared()
         } catch {
             if isCI {
-                Issue.record("PostgreSQL could not start, and CI=true requires it: \(error)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "PostgreSQL could not start, and CI=true requires it: \(error)", sourceLocation: sourceLocation)
                 throw error
             }
-            try Test.cancel("skipped: PostgreSQL could not start (\(error)); CI=true makes this a failure", sourceLocation: sourceLocation)
+            try Test.cancel(
+                "skipped: PostgreSQL could not start (\(error)); CI=true makes this a failure",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -28,7 +28,8 @@ public enum ProcessRunner {
     /// feeding `input` on standard input (or /dev/null), and waits for it.
     @discardableResult
     public static func run(_ arguments: [String], input: String? = nil) throws -> Result {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("strata-process-\(UUID().uuidString)")
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-process-\(UUID().uuidString)")
         let outputPath = temporary.path + ".out"
         let inputPath = temporary.path + ".in"
         defer {
@@ -39,7 +40,9 @@ public enum ProcessRunner {
         let pid = try spawn(arguments, stdin: input == nil ? "/dev/null" : inputPath, output: outputPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw Failure(description: "waitpid failed for \(arguments.joined(separator: " ")): errno \(errno)") }
+            guard errno == EINTR else {
+                throw Failure(description: "waitpid failed for \(arguments.joined(separator: " ")): errno \(errno)")
+            }
         }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return Result(status: exitStatus(status), output: output)
@@ -55,7 +58,8 @@ public enum ProcessRunner {
     public static func check(_ arguments: [String], input: String? = nil) throws -> String {
         let result = try run(arguments, input: input)
         guard result.status == 0 else {
-            throw Failure(description: "\(arguments.joined(separator: " ")) exited with \(result.status):\n\(result.output)")
+            throw Failure(
+                description: "\(arguments.joined(separator: " ")) exited with \(result.status):\n\(result.output)")
         }
         return result.output
     }

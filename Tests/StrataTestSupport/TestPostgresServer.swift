@@ -79,7 +79,10 @@ public final class TestPostgresServer: Sendable {
     public func psql(database: String = "postgres", arguments: [String]) throws -> ProcessRunner.Result {
         let psql = ProcessRunner.locate("\(binaries)/psql") ?? ProcessRunner.locate("psql") ?? "psql"
         return try ProcessRunner.run(
-            [psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database]
+            [
+                psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres",
+                "-d", database,
+            ]
                 + arguments)
     }
 
@@ -113,12 +116,16 @@ public final class TestPostgresServer: Sendable {
     private static func start() throws -> TestPostgresServer {
         guard let binaries = findBinaries() else {
             throw StartError(
-                description: "PostgreSQL is not installed: no initdb and pg_ctl in /usr/lib/postgresql/*/bin or PATH (apt-get install postgresql)")
+                description:
+                    "PostgreSQL is not installed: no initdb and pg_ctl in /usr/lib/postgresql/*/bin or PATH (apt-get install postgresql)"
+            )
         }
         let asRoot = getuid() == 0
         let prefix: [String]
         if asRoot {
-            guard let runuser = ProcessRunner.locate("runuser") else { throw StartError(description: "running as root, but runuser is missing") }
+            guard let runuser = ProcessRunner.locate("runuser") else {
+                throw StartError(description: "running as root, but runuser is missing")
+            }
             prefix = [runuser, "-u", "postgres", "--"]
         } else {
             prefix = []
@@ -137,22 +144,30 @@ public final class TestPostgresServer: Sendable {
         chmod(folder, 0o700)
         let data = "\(folder)/data"
         let initdb = try ProcessRunner.run(
-            prefix + ["\(binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+            prefix + [
+                "\(binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+                "--no-sync",
+            ])
         guard initdb.status == 0 else {
             throw StartError(description: "initdb failed (\(initdb.status)):\n\(initdb.output)")
         }
         var lastFailure = ""
         for _ in 0..<5 {
             let port = try freePort()
-            let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50"
+            let options =
+                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50"
             let started = try ProcessRunner.run(
-                prefix + ["\(binaries)/pg_ctl", "-D", data, "-o", options, "-l", "\(folder)/server.log", "-w", "-t", "60", "start"])
+                prefix + [
+                    "\(binaries)/pg_ctl", "-D", data, "-o", options, "-l", "\(folder)/server.log", "-w", "-t", "60",
+                    "start",
+                ])
             if started.status == 0 {
                 let server = TestPostgresServer(port: port, folder: folder, binaries: binaries)
                 server.arrangeStop(prefix: prefix)
                 return server
             }
-            lastFailure = started.output + ((try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? "")
+            lastFailure =
+                started.output + ((try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? "")
         }
         try? FileManager.default.removeItem(atPath: folder)
         throw StartError(description: "pg_ctl could not start PostgreSQL:\n\(lastFailure)")

@@ -58,7 +58,9 @@ public struct DDLRenderer: Sendable {
     ///
     /// With `withConstraints`, the column's own unique, check and foreign key constraints follow
     /// inline, named as in ``createTable(_:in:named:deferredForeignKeys:)`` (for ADD COLUMN).
-    public func columnDefinition(_ field: Field, of entity: Entity, in schema: Schema, withConstraints: Bool = false) -> String {
+    public func columnDefinition(_ field: Field, of entity: Entity, in schema: Schema, withConstraints: Bool = false)
+        -> String
+    {
         let encoding = schema.columnEncoding(of: field)
         var parts = [quoted(field.column), dialect.columnType(encoding)]
         if field.isAutoincrement && dialect == .postgres {
@@ -71,17 +73,23 @@ public struct DDLRenderer: Sendable {
             parts.append("DEFAULT " + dialect.literal(value))
         }
         if field.isAutoincrement && dialect == .sqlite {
-            parts.append("CONSTRAINT \(quoted(SQLConstraintName.primaryKey(table: entity.table))) PRIMARY KEY AUTOINCREMENT")
+            parts.append(
+                "CONSTRAINT \(quoted(SQLConstraintName.primaryKey(table: entity.table))) PRIMARY KEY AUTOINCREMENT")
         }
         if withConstraints {
             if field.isUnique {
-                parts.append("CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
+                parts.append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
             }
             if let check = checkExpression(of: field, in: schema) {
-                parts.append("CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))")
+                parts.append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))"
+                )
             }
             if let reference = referenceClause(of: field, in: schema) {
-                parts.append("CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)")
+                parts.append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)"
+                )
             }
         }
         return parts.joined(separator: " ")
@@ -120,7 +128,8 @@ public struct DDLRenderer: Sendable {
         for field in entity.fields where !deferredForeignKeys.contains(field.name) {
             guard let reference = referenceClause(of: field, in: schema) else { continue }
             let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)
-            constraints.append(([], "CONSTRAINT \(quoted(name)) FOREIGN KEY \(quotedList([field.column])) \(reference)"))
+            constraints.append(
+                ([], "CONSTRAINT \(quoted(name)) FOREIGN KEY \(quotedList([field.column])) \(reference)"))
         }
         return constraints
     }
@@ -192,7 +201,9 @@ public struct DDLRenderer: Sendable {
     /// PostgreSQL rename them with ``renameConstraint(_:to:onTable:)``; SQLite keeps them in
     /// the table's SQL text until the table is rebuilt.
     public func renameTable(_ table: String, to newName: String) -> SQLStatement {
-        SQLStatement(kind: .renameTable(from: table, to: newName), sql: "ALTER TABLE \(quoted(table)) RENAME TO \(quoted(newName))")
+        SQLStatement(
+            kind: .renameTable(from: table, to: newName),
+            sql: "ALTER TABLE \(quoted(table)) RENAME TO \(quoted(newName))")
     }
 
     /// `ALTER TABLE "table" RENAME COLUMN "old" TO "new"` (SQLite 3.25 or later).
@@ -207,17 +218,22 @@ public struct DDLRenderer: Sendable {
     /// SQLite cannot add a column that is UNIQUE or part of the primary key, nor a NOT NULL
     /// column without a default, nor (with foreign keys on) a reference with a non-NULL default:
     /// those changes need a table rebuild, and the statement fails if tried.
-    public func addColumn(_ field: Field, of entity: Entity, in schema: Schema, onTable table: String? = nil) -> SQLStatement {
+    public func addColumn(_ field: Field, of entity: Entity, in schema: Schema, onTable table: String? = nil)
+        -> SQLStatement
+    {
         let name = table ?? entity.table
         return SQLStatement(
             kind: .addColumn(table: name, column: field.column),
-            sql: "ALTER TABLE \(quoted(name)) ADD COLUMN " + columnDefinition(field, of: entity, in: schema, withConstraints: true))
+            sql: "ALTER TABLE \(quoted(name)) ADD COLUMN "
+                + columnDefinition(field, of: entity, in: schema, withConstraints: true))
     }
 
     /// `ALTER TABLE "table" DROP COLUMN "column"` (SQLite 3.35 or later, and only for a column
     /// that no index, key or constraint uses).
     public func dropColumn(_ column: String, fromTable table: String) -> SQLStatement {
-        SQLStatement(kind: .dropColumn(table: table, column: column), sql: "ALTER TABLE \(quoted(table)) DROP COLUMN \(quoted(column))")
+        SQLStatement(
+            kind: .dropColumn(table: table, column: column),
+            sql: "ALTER TABLE \(quoted(table)) DROP COLUMN \(quoted(column))")
     }
 
     /// PostgreSQL: `ALTER TABLE "table" RENAME CONSTRAINT "old" TO "new"`. Nil in SQLite, which
@@ -237,6 +253,8 @@ public struct DDLRenderer: Sendable {
         let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)
         return SQLStatement(
             kind: .addForeignKey(name: name, table: entity.table),
-            sql: "ALTER TABLE \(quoted(entity.table)) ADD CONSTRAINT \(quoted(name)) FOREIGN KEY \(quotedList([field.column])) \(reference)")
+            sql:
+                "ALTER TABLE \(quoted(entity.table)) ADD CONSTRAINT \(quoted(name)) FOREIGN KEY \(quotedList([field.column])) \(reference)"
+        )
     }
 }

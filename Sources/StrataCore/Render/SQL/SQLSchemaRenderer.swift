@@ -9,7 +9,9 @@ public enum SQLSchemaRenderer {
     ///
     /// With `only`, just those entities (by name) are created: the tables a migration adds,
     /// next to tables that already exist.
-    public static func createStatements(for schema: Schema, dialect: SQLDialect, only: Set<String>? = nil) -> [SQLStatement] {
+    public static func createStatements(for schema: Schema, dialect: SQLDialect, only: Set<String>? = nil)
+        -> [SQLStatement]
+    {
         let renderer = DDLRenderer(dialect: dialect)
         var remaining = schema.entities.filter { only?.contains($0.name) ?? true }
         // Tables outside `only` already exist.
@@ -54,13 +56,16 @@ public enum SQLSchemaRenderer {
     public static func initialMigrationFile(for schema: Schema, dialect: SQLDialect) -> String {
         script(
             for: schema, dialect: dialect,
-            summary: "\(dialect.displayName) migration of \(schema.model) from an empty database to version \(schema.version)."
+            summary:
+                "\(dialect.displayName) migration of \(schema.model) from an empty database to version \(schema.version)."
         ).rendered
     }
 
     /// A script creating `schema` from empty, under the generated-file header and `summary`.
     public static func script(for schema: Schema, dialect: SQLDialect, summary: String) -> SQLScript {
-        SQLScript(header: header(for: schema, dialect: dialect, summary: summary), statements: createStatements(for: schema, dialect: dialect))
+        SQLScript(
+            header: header(for: schema, dialect: dialect, summary: summary),
+            statements: createStatements(for: schema, dialect: dialect))
     }
 
     /// The header of a generated SQL file: the source, that it is generated, and `summary`.
