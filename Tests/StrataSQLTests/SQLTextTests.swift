@@ -66,4 +66,17 @@ import Testing
         #expect(SQLConstraintName.unique(table: "user", column: "handle") == "user_handle_key")
         #expect(SQLConstraintName.foreignKey(table: "order", column: "buyer") == "order_buyer_fkey")
     }
+
+    @Test func postgresURLsReadLikeLibpq() throws {
+        let tcp = try PostgresURL(parsing: "postgres://alice:s%40cret@db.example:6543/app?sslmode=require")
+        #expect(tcp.user == "alice" && tcp.password == "s@cret" && tcp.host == "db.example" && tcp.port == 6543)
+        #expect(tcp.database == "app" && tcp.tls == .require && tcp.socketFolder == nil)
+        #expect(!tcp.description.contains("s@cret") && !tcp.description.contains("s%40cret"))
+        let socket = try PostgresURL(parsing: "postgresql://postgres@/postgres?host=/tmp/pg")
+        #expect(socket.socketFolder == "/tmp/pg" && socket.port == 5432 && socket.tls == .disable)
+        let defaults = try PostgresURL(parsing: "postgres://bob@localhost")
+        #expect(defaults.database == "bob" && defaults.password == nil)
+        #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "mysql://x@y/z") }
+        #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "postgres://x@y/z?sslmode=sometimes") }
+    }
 }

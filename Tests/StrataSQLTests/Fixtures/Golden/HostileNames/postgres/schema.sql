@@ -15,6 +15,7 @@ CREATE TABLE "a""b c;d" (
     "[bracket] `tick`" BIGINT,
     "Ünïcødé 🎉" TEXT NOT NULL DEFAULT '''; DELETE FROM "canary"; --',
     "back\slash\" BOOLEAN NOT NULL DEFAULT TRUE,
+    "x, {y} NULL" INTEGER,
     CONSTRAINT "a""b c;d_pkey" PRIMARY KEY ("$$dollar$$"),
     CONSTRAINT "a""b c;d_Ünïcødé 🎉_key" UNIQUE ("Ünïcødé 🎉"),
     -- Mood: calm = '''; DELETE FROM "canary"; --', odd = E'$$ \\ " */'
@@ -22,4 +23,4 @@ CREATE TABLE "a""b c;d" (
     CONSTRAINT "a""b c;d_[bracket] `tick`_fkey" FOREIGN KEY ("[bracket] `tick`") REFERENCES "Robert'); DROP TABLE ""canary"";--" ("id""; DROP TABLE canary; --") ON DELETE SET NULL
 );
 
-CREATE INDEX "idx'; DROP TABLE ""canary""; --" ON "a""b c;d" ("Ünïcødé 🎉", "back\slash\");
+CREATE INDEX "idx'; DROP TABLE ""canary""; --" ON "a""b c;d" ("Ünïcødé 🎉", "back\slash\", "x, {y} NULL");
