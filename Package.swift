@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataRuntime",
+                "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -102,6 +103,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]
+        ),
+        // Migrations on real databases: verification, the TODO app's history, failures that roll back.
+        .testTarget(
+            name: "StrataMigrationTests",
+            dependencies: [
+                "StrataCore",
+                "StrataDatabase",
+                "StrataRuntime",
+                "StrataTestSupport",
+                "strata",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "MyTODOTests",

@@ -11,7 +11,7 @@ struct Strata: AsyncParsableCommand {
             current one and every earlier version is frozen (its checksum is in strata.lock).
             Generated output goes to Generated/<Model>/.
             """,
-        subcommands: [Generate.self, Check.self, Lint.self, Plan.self, BuildPlugin.self, GenerateModels.self]
+        subcommands: [Generate.self, Check.self, Lint.self, Plan.self, Migrate.self, Verify.self, BuildPlugin.self, GenerateModels.self]
     )
 }
 

@@ -82,12 +82,6 @@ import Testing
         #expect(SwiftNames.integerLiteral(1000) == "1000")
     }
 
-    @Test func everyScalarTypeHasAStorageEncoding() {
-        for type in ScalarType.allCases {
-            #expect(type.encoding.rawValue == type.rawValue)
-        }
-    }
-
     @Test func unifiedDiffShowsChangedLinesWithContext() {
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n") + "\n"
         let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")

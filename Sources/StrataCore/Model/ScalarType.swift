@@ -1,28 +1,15 @@
 import StrataStorage
 
-/// The built-in field types of the schema language.
-public enum ScalarType: String, CaseIterable, Sendable, Hashable {
-    case string = "String"
-    case int = "Int"
-    case int64 = "Int64"
-    case int32 = "Int32"
-    case int16 = "Int16"
-    case double = "Double"
-    case float = "Float"
-    case bool = "Bool"
-    case uuid = "UUID"
-    case date = "Date"
-    case data = "Data"
-    case decimal = "Decimal"
+/// The built-in field types of the schema language. They are the storage encodings of
+/// `StrataStorage`, so that the schema, the SQL and the runtime name each type the same way.
+public typealias ScalarType = ColumnEncoding
 
+extension ColumnEncoding {
     /// The schema spelling, which is also the Swift type name.
     public var name: String { rawValue }
 
     /// How values of the type are stored in each database (shared with the runtime).
-    public var encoding: ColumnEncoding {
-        // Both enums are spelled by the schema type names.
-        ColumnEncoding(rawValue: rawValue) ?? .string
-    }
+    public var encoding: ColumnEncoding { self }
 
     /// True for the integer types.
     public var isInteger: Bool {

@@ -8,6 +8,12 @@ public enum MigrationSQLRenderer {
         }
     }
 
+    /// The SQL expression computing `field` of version N from a row of its N-1 table (columns by
+    /// their N-1 names): what the migration stores, for verification to evaluate beforehand.
+    public static func valueExpression(for field: Field, in entity: Entity, plan: MigrationPlan, dialect: SQLDialect) -> String {
+        MigrationValues(plan: plan, renderer: DDLRenderer(dialect: dialect)).expression(for: field, in: entity)
+    }
+
     /// `migrations/vN.sql`: the header, the steps in words, and the statements.
     public static func file(for plan: MigrationPlan, dialect: SQLDialect) -> String {
         let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."

@@ -1,0 +1,143 @@
+import Foundation
+import StrataCore
+
+/// Deterministic rows for every table of a version: a few hundred per table, fitting each column's
+/// type, keys, uniqueness, enum checks and references (referenced tables are filled first).
+public struct RowSeeder: Sendable {
+    /// Rows per table.
+    public var rowsPerTable: Int
+    /// The seed of the pseudo-random values.
+    public var seed: UInt64
+
+    /// A seeder.
+    public init(rowsPerTable: Int = 200, seed: UInt64 = 0x5EED) {
+        self.rowsPerTable = rowsPerTable
+        self.seed = seed
+    }
+
+    /// INSERT statements filling every table of `schema`, in an order where references resolve.
+    public func inserts(for schema: Schema, dialect: SQLDialect) -> [String] {
+        var generator = SplitMix64(seed: seed)
+        var keys: [String: [SQLValue]] = [:]
+        var statements: [String] = []
+        for entity in Self.dependencyOrder(schema) {
+            var values: [[SQLValue]] = []
+            var entityKeys: [SQLValue] = []
+            let fields = entity.fields.filter { !$0.isAutoincrement }
+            for row in 0..<rowsPerTable {
+                var rowValues: [SQLValue] = []
+                for field in fields {
+                    rowValues.append(value(for: field, row: row, entity: entity, schema: schema, dialect: dialect, keys: keys, generator: &generator))
+                }
+                if let key = entity.singlePrimaryKey {
+                    if key.isAutoincrement {
+                        entityKeys.append(.integer(Int64(row + 1)))
+                    } else if let index = fields.firstIndex(of: key) {
+                        entityKeys.append(rowValues[index])
+                    }
+                }
+                values.append(rowValues)
+            }
+            keys[entity.name] = entityKeys
+            let renderer = DDLRenderer(dialect: dialect)
+            let columns = fields.map { renderer.column($0.column) }.joined(separator: ", ")
+            for chunk in stride(from: 0, to: values.count, by: 50) {
+                let rows = values[chunk..<min(chunk + 50, values.count)].map { row in
+                    "(" + row.map(dialect.literal).joined(separator: ", ") + ")"
+                }
+                statements.append("INSERT INTO \(renderer.column(entity.table)) (\(columns)) VALUES\n" + rows.joined(separator: ",\n"))
+            }
+        }
+        return statements
+    }
+
+    /// Entities with the ones they reference first (self-references and cycles keep declaration order).
+    static func dependencyOrder(_ schema: Schema) -> [Entity] {
+        var remaining = schema.entities
+        var done: Set<String> = []
+        var ordered: [Entity] = []
+        while !remaining.isEmpty {
+            let index =
+                remaining.firstIndex { entity in
+                    entity.fields.allSatisfy { field in
+                        guard let target = field.referencedEntity, target != entity.name else { return true }
+                        return done.contains(target)
+                    }
+                } ?? remaining.startIndex
+            let entity = remaining.remove(at: index)
+            ordered.append(entity)
+            done.insert(entity.name)
+        }
+        return ordered
+    }
+
+    private func value(
+        for field: Field, row: Int, entity: Entity, schema: Schema, dialect: SQLDialect, keys: [String: [SQLValue]],
+        generator: inout SplitMix64
+    ) -> SQLValue {
+        let isKey = entity.primaryKey.contains(field.name)
+        if field.isOptional && !isKey && row % 4 == 3 { return .null }
+        let encoding = schema.columnEncoding(of: field)
+        let stored = { (literal: Literal) in dialect.storedValue(of: literal, as: encoding) ?? .null }
+        switch field.type {
+        case .reference(let target):
+            let candidates = keys[target] ?? []
+            if candidates.isEmpty { return .null }
+            return candidates[(row * 7 + 3) % candidates.count]
+        case .enumeration(let name):
+            guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return .null }
+            return stored(decl.cases[(row + Int(generator.next() % 3)) % decl.cases.count].rawValue)
+        case .scalar(let type):
+            switch type {
+            case .string:
+                return .text("\(field.name) \(row) – it's “quoted”")
+            case .int, .int64:
+                return .integer(Int64(row) * 1_000_003 - 7)
+            case .int32:
+                return .integer(Int64(row) * 1_009 - 100_000)
+            case .int16:
+                return .integer(Int64(row) - 100)
+            case .double, .float:
+                return .real(Double(row) + 0.25 + Double(generator.next() % 4) / 2)
+            case .bool:
+                return stored(.bool(row % 2 == 0))
+            case .uuid:
+                let uuid = UUID(uuid: generator.uuidBytes(row: row))
+                return stored(.string(uuid.uuidString))
+            case .date:
+                let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(row) * 3_600 + Double(generator.next() % 60))
+                return stored(.string(ISO8601DateFormatter().string(from: date)))
+            case .data:
+                return .blob((0..<8).map { UInt8(truncatingIfNeeded: generator.next() &+ UInt64($0)) } + [UInt8(row & 0xFF), UInt8(row >> 8)])
+            case .decimal:
+                return stored(.string("\(row).\(generator.next() % 100)"))
+            }
+        }
+    }
+}
+
+/// A small deterministic pseudo-random generator (SplitMix64).
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// 16 bytes of a version-4 UUID whose last bytes hold `row`, so that keys never collide.
+    mutating func uuidBytes(row: Int) -> uuid_t {
+        let a = next()
+        let b = UInt64(row)
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+        return (
+            byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), (byte(a, 6) & 0x0F) | 0x40, byte(a, 7),
+            (byte(b, 7) & 0x3F) | 0x80, byte(b, 6), byte(b, 5), byte(b, 4), byte(b, 3), byte(b, 2), byte(b, 1), byte(b, 0)
+        )
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import StrataCore
+import StrataDatabase
+import StrataRuntime
+import StrataTestSupport
+import Testing
+
+/// A migration that fails half-way leaves the database exactly at the previous version, and says why.
+@Suite struct MigrationFaultTests {
+    static let versions = [
+        """
+        model: Shop
+        version: 1
+        entities:
+          Customer:
+            fields:
+              id: { type: Int64, autoincrement: true }
+              email: String
+              name: String
+        """,
+        """
+        model: Shop
+        version: 2
+        entities:
+          Customer:
+            fields:
+              id: { type: Int64, autoincrement: true }
+              email: { type: String, unique: true }
+              name: String
+              vip: { type: Bool, default: false }
+        """,
+    ]
+
+    @Test func uniqueOverDuplicatesFailsAndLeavesSQLiteAtV1() throws {
+        let (history, _) = try Models.temporary("Shop", versions: Self.versions)
+        let migrator = Models.migrator(history)
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue, to: 1)
+        try queue.write { db in
+            try db.execute(sql: #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('b@x', 'B'), ('a@x', 'A again')"#)
+        }
+        let schemaBefore = try queue.read { db in try SQLiteIntrospector.schema(of: db) }
+        let rowsBefore = try queue.read { db in try Row.fetchAll(db, sql: #"SELECT * FROM "customer" ORDER BY "id""#) }
+
+        let error = #expect(throws: DatabaseError.self) { try migrator.migrate(queue) }
+        #expect(error?.message?.contains("UNIQUE constraint failed: strata_new_customer.email") == true, "\(String(describing: error))")
+        #expect(try migrator.currentVersion(in: queue) == 1)
+        #expect(try queue.read { db in try SQLiteIntrospector.schema(of: db) } == schemaBefore)
+        #expect(try queue.read { db in try Row.fetchAll(db, sql: #"SELECT * FROM "customer" ORDER BY "id""#) } == rowsBefore)
+        #expect(try queue.read { db in try db.tableExists("strata_new_customer") } == false)
+
+        // Once the data is fixed, the same migration goes through.
+        try queue.write { db in try db.execute(sql: #"UPDATE "customer" SET "email" = 'a2@x' WHERE "name" = 'A again'"#) }
+        #expect(try migrator.migrate(queue).map(\.version) == [2])
+    }
+
+    @Test func uniqueOverDuplicatesFailsAndLeavesPostgresAtV1() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let (history, _) = try Models.temporary("Shop", versions: Self.versions)
+        let plan = try #require(Generator.migrationPlans(for: history).first)
+        try await server.withDatabase { session in
+            try await session.executeScript(SQLSchemaRenderer.initialMigrationFile(for: try #require(history.version(1)), dialect: .postgres), inTransaction: true)
+            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+            let before = try await PostgresIntrospector.schema(of: session)
+            await #expect(throws: (any Error).self) {
+                try await session.executeScript(MigrationSQLRenderer.file(for: plan, dialect: .postgres), inTransaction: true)
+            }
+            #expect(try await PostgresIntrospector.schema(of: session) == before)
+            #expect(try await session.textRows(sql: #"SELECT count(*)::text FROM "customer""#) == [["2"]])
+        }
+    }
+
+    @Test func strataMigrateRefusesAnEditedHistoryAndANewerDatabaseAndLeavesThemUntouched() throws {
+        let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
+        let database = URL(fileURLWithPath: folder).appendingPathComponent("shop.sqlite").path
+        let applied = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains("migrated from version 0 to 2"))
+        #expect(try CLI.strata(["migrate", "--database", database, "--schemas", folder]).stdout.contains("nothing to apply"))
+
+        // v2 edited after it was applied: its SQL no longer matches the ledger.
+        let v2 = URL(fileURLWithPath: folder).appendingPathComponent("Shop/v2.yaml")
+        try Self.versions[1].replacingOccurrences(of: "default: false", with: "default: true").write(to: v2, atomically: true, encoding: .utf8)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let edited = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(edited.status == 1)
+        #expect(edited.stderr.contains("checksum"), "\(edited.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+
+        // A model that only knows v1 meets a v2 database.
+        try FileManager.default.removeItem(at: v2)
+        let newer = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(newer.status == 1)
+        #expect(newer.stderr.contains("newer than the latest version"), "\(newer.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+    }
+
+    @Test func dryRunPrintsTheSQLAndCreatesNothing() throws {
+        let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
+        let database = URL(fileURLWithPath: folder).appendingPathComponent("dry.sqlite").path
+        let result = try CLI.strata(["migrate", "--database", database, "--schemas", folder, "--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"CREATE TABLE "customer""#))
+        #expect(result.stdout.contains(#"CREATE TABLE "strata_new_customer""#))
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+}
+
+/// Runs the `strata` executable built next to the tests.
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func strata(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata")
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
