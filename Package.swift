@@ -130,7 +130,7 @@ let package = Package(
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
-            dependencies: ["StrataRuntime"],
+            dependencies: ["StrataRuntime", "StrataCore"],
             exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write
