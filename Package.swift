@@ -160,5 +160,26 @@ let package = Package(
             name: "strata-repository-bench",
             dependencies: ["StrataRepositoryBenchmark"]
         ),
+        // The performance suite (Docs/Benchmarks.md): generator scale, repository throughput, migration
+        // cost, plugin overhead and memory, each against a baseline measured in the same run. The
+        // library holds the sections; `swift run -c release strata-bench [--only …] [--quick] [--format json]`.
+        .target(
+            name: "StrataBench",
+            dependencies: [
+                "StrataCore",
+                "StrataRuntime",
+                "StrataRepositoryBenchmark",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: ["StrataBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The benchmark's synthetic models are valid and change the way they claim (no timing here).
+        .testTarget(
+            name: "StrataBenchTests",
+            dependencies: ["StrataBench", "StrataCore"]
+        ),
     ]
 )

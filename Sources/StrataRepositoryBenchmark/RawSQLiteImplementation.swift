@@ -14,12 +14,17 @@ final class RawSQLiteImplementation: BenchImplementation {
         var description: String
     }
 
-    init() throws {
+    convenience init() throws {
+        try self.init(opening: ":memory:")
+        try execute(BenchSchema.sql)
+    }
+
+    /// Opens the database at `path` (`:memory:` for a new in-memory one) without creating the table.
+    init(opening path: String) throws {
         // No mutex: one thread uses the connection (GRDB opens its connections the same way).
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(":memory:", &connection, flags, nil) == SQLITE_OK
-        else { throw Failure(description: "cannot open an in-memory database") }
-        try execute(BenchSchema.sql)
+        guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK
+        else { throw Failure(description: "cannot open the database \(path)") }
     }
 
     deinit {

@@ -1,0 +1,155 @@
+import Foundation
+import StrataCore
+import Yams
+
+/// Generator scale: `generate` (load, validate, diff, plan, render every output of every dialect
+/// and every migration: what `strata generate` does before writing) against the YAML parse alone
+/// (reading the same files and `Yams.compose`), on synthetic models of growing size.
+public struct GeneratorBenchmark: Sendable {
+    /// The model sizes, in entities (each of 20 fields over 5 versions).
+    public var sizes: [Int]
+    /// Timed runs per size, after one warm-up (the fastest counts).
+    public var repetitions: Int
+    /// A scratch folder the models are written into.
+    public var workDirectory: String
+
+    /// Target: generate / parse at most this.
+    public static let ratioTarget = 3.0
+    /// Target: the largest model (1,000 entities) generated in under this many seconds.
+    public static let largestBudget = 2.0
+    /// Target: time growth over a 10x larger model at most this factor of linear.
+    public static let growthTarget = 1.25
+
+    /// A benchmark over `sizes`.
+    public init(sizes: [Int] = [10, 100, 1_000], repetitions: Int = 5, workDirectory: String) {
+        self.sizes = sizes
+        self.repetitions = repetitions
+        self.workDirectory = workDirectory
+    }
+
+    /// Why a run could not be measured.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// The times of one size.
+    public struct Timing: Sendable {
+        /// Entities.
+        public var entities: Int
+        /// Seconds to generate everything.
+        public var generate: Double
+        /// Seconds to read and compose the same files.
+        public var parse: Double
+        /// The input's size in bytes.
+        public var inputBytes: Int
+        /// How many files generate produced, and their total size in bytes.
+        public var outputFiles: Int
+        /// Total bytes of the generated files.
+        public var outputBytes: Int
+    }
+
+    /// Measures every size and returns the figures.
+    public func run(progress: (String) -> Void = { _ in }) throws -> [Figure] {
+        var timings: [Timing] = []
+        for size in sizes {
+            progress("generator: \(size) entities")
+            timings.append(try measure(entities: size))
+        }
+        return Self.figures(timings)
+    }
+
+    /// Writes the model of `entities` entities and times generate and parse, taking turns.
+    public func measure(entities: Int) throws -> Timing {
+        let schemas = try Self.writeModel(entities: entities, under: workDirectory)
+        let output = (workDirectory as NSString).appendingPathComponent("generator-\(entities)/Generated")
+        let check = Workspace.plan(schemas: schemas, output: output)
+        if check.hasErrors {
+            let first = check.diagnostics.prefix(3).map { "\($0)" }.joined(separator: "\n")
+            throw Failure(description: "the synthetic model of \(entities) entities does not generate:\n\(first)")
+        }
+        let folder = (schemas as NSString).appendingPathComponent(SyntheticModel.name)
+        let inputBytes = try Self.versionFiles(in: folder).reduce(0) { total, path in
+            total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        var files = 0
+        var bytes = 0
+        let times = try Stopwatch.fastest(
+            repetitions: repetitions,
+            [
+                {
+                    let plan = Workspace.plan(schemas: schemas, output: output)
+                    files = plan.files.count
+                    bytes = plan.files.reduce(0) { $0 + $1.contents.utf8.count }
+                },
+                { try Self.parseOnly(folder: folder) },
+            ])
+        return Timing(
+            entities: entities, generate: times[0], parse: times[1], inputBytes: inputBytes, outputFiles: files,
+            outputBytes: bytes)
+    }
+
+    /// Writes the synthetic model of `entities` entities under `directory` and returns its schemas folder.
+    public static func writeModel(entities: Int, under directory: String) throws -> String {
+        let schemas = (directory as NSString).appendingPathComponent("generator-\(entities)/Schemas")
+        try SyntheticModel(entities: entities).write(into: schemas)
+        return schemas
+    }
+
+    /// The baseline: read every version file of the model folder and compose its YAML nodes, as the
+    /// generator's parser does first. Returns how many documents were not empty.
+    @discardableResult
+    public static func parseOnly(folder: String) throws -> Int {
+        var documents = 0
+        for path in try versionFiles(in: folder) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Failure(description: "cannot read \(path)")
+            }
+            if try Yams.compose(yaml: String(decoding: data, as: UTF8.self)) != nil { documents += 1 }
+        }
+        return documents
+    }
+
+    /// The `vN.yaml` files of a model folder, sorted.
+    static func versionFiles(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasSuffix(".yaml") }
+            .sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// The figures of a run: per size generate against parse; the largest size against its time
+    /// budget; growth between the last two sizes against linear.
+    static func figures(_ timings: [Timing]) -> [Figure] {
+        var figures: [Figure] = []
+        for timing in timings {
+            figures.append(
+                Figure(
+                    section: .generator,
+                    name: "generate \(Format.count(timing.entities)) entities x 20 fields x 5 versions",
+                    value: timing.generate, baselineName: "YAML parse alone (read + Yams.compose)", baseline: timing.parse,
+                    unit: .seconds, target: .ratioAtMost(ratioTarget),
+                    detail: "\(Format.bytes(timing.inputBytes)) of YAML -> \(timing.outputFiles) files, \(Format.bytes(timing.outputBytes))"))
+        }
+        if let largest = timings.last, largest.entities >= 1_000 {
+            figures.append(
+                Figure(
+                    section: .generator, name: "generate \(Format.count(largest.entities)) entities: time budget",
+                    value: largest.generate, baselineName: "the budget", baseline: largestBudget, unit: .seconds,
+                    target: .valueBelow(largestBudget)))
+        }
+        if timings.count >= 2 {
+            let small = timings[timings.count - 2]
+            let large = timings[timings.count - 1]
+            let scale = Double(large.entities) / Double(small.entities)
+            figures.append(
+                Figure(
+                    section: .generator,
+                    name: "growth of generate, \(Format.count(small.entities)) -> \(Format.count(large.entities)) entities",
+                    value: large.generate / small.generate, baselineName: "linear", baseline: scale, unit: .factor,
+                    target: .ratioAtMost(growthTarget),
+                    detail: String(format: "parse alone grows %.1fx", large.parse / small.parse)))
+        }
+        return figures
+    }
+}

@@ -1,0 +1,30 @@
+import StrataRepositoryBenchmark
+
+/// The repository benchmark (`StrataRepositoryBenchmark`, also `strata-repository-bench`) as
+/// figures of the suite: generated against raw SQLite (target at most 1.15x), and GRDB Codable
+/// against generated.
+public enum RepositorySection {
+    /// Target: generated / raw at most this.
+    public static let target = 1.15
+
+    /// Runs the repository benchmark on `rows` rows, `repetitions` runs per operation.
+    public static func run(rows: Int, repetitions: Int) throws -> [Figure] {
+        let results = try RepositoryBenchmark.run(rows: rows, repetitions: repetitions)
+        var figures: [Figure] = []
+        for result in results {
+            figures.append(
+                Figure(
+                    section: .repository, name: "\(result.operation.rawValue), generated repository",
+                    value: result.generated, baselineName: "raw SQLite C API", baseline: result.raw, unit: .seconds,
+                    target: .ratioAtMost(target), detail: "\(Format.count(result.rows)) rows"))
+        }
+        for result in results {
+            figures.append(
+                Figure(
+                    section: .repository, name: "\(result.operation.rawValue), GRDB Codable record",
+                    value: result.codable, baselineName: "generated repository", baseline: result.generated,
+                    unit: .seconds, detail: "\(Format.count(result.rows)) rows"))
+        }
+        return figures
+    }
+}

@@ -1,0 +1,38 @@
+/// Wall-clock timing for the benchmarks.
+public enum Stopwatch {
+    /// How long `body` takes, in seconds.
+    public static func time(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try body()
+        return seconds(clock.now - start)
+    }
+
+    /// A duration in seconds.
+    public static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Runs each of `bodies` once to warm up, then `repetitions` times taking turns (so that a
+    /// change in machine load affects all alike), and returns the fastest time of each: noise from
+    /// other processes only ever adds time, so the minimum is the steadiest estimate.
+    ///
+    /// `prepare` runs before every timed call of body `index` and is not timed (copying a
+    /// database file, for instance).
+    public static func fastest(
+        repetitions: Int,
+        warmUp: Bool = true,
+        prepare: (Int) throws -> Void = { _ in },
+        _ bodies: [() throws -> Void]
+    ) throws -> [Double] {
+        var best = Array(repeating: Double.infinity, count: bodies.count)
+        for round in (warmUp ? 0 : 1)...max(1, repetitions) {
+            for (index, body) in bodies.enumerated() {
+                try prepare(index)
+                let elapsed = try time(body)
+                if round > 0 { best[index] = min(best[index], elapsed) }
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The whole performance suite: which sections run, at which scale, where.
+public struct Suite: Sendable {
+    /// The sections to run.
+    public var sections: [Section]
+    /// A scaled-down run (smaller models and tables, fewer repetitions) for a quick look.
+    public var quick: Bool
+    /// The repository root (`Package.swift`, `Schemas/MyTODO`, `Tests/Consumer`).
+    public var root: String
+    /// A scratch folder for this run (removed by the caller).
+    public var scratch: String
+    /// Where the plugin section keeps its consumer packages between runs.
+    public var consumerWork: String
+    /// This executable, for the memory section's children.
+    public var executable: String
+
+    /// A suite.
+    public init(sections: [Section], quick: Bool, root: String, scratch: String, consumerWork: String, executable: String) {
+        self.sections = Section.allCases.filter(sections.contains)
+        self.quick = quick
+        self.root = root
+        self.scratch = scratch
+        self.consumerWork = consumerWork
+        self.executable = executable
+    }
+
+    /// The generator section's model sizes.
+    public var generatorSizes: [Int] { quick ? [10, 100] : [10, 100, 1_000] }
+    /// The generator section's timed runs per size.
+    public var generatorRepetitions: Int { quick ? 2 : 5 }
+    /// The repository section's rows and runs.
+    public var repositoryRows: Int { quick ? 10_000 : 100_000 }
+    /// The repository section's runs per operation.
+    public var repositoryRepetitions: Int { quick ? 2 : 5 }
+    /// The migration section's rows.
+    public var migrationRows: Int { quick ? 100_000 : 1_000_000 }
+    /// The migration section's runs per variant.
+    public var migrationRepetitions: Int { quick ? 1 : 3 }
+    /// The plugin section's builds per step and package.
+    public var pluginRepetitions: Int { quick ? 1 : 3 }
+    /// The memory section's model size and rows.
+    public var memoryEntities: Int { quick ? 100 : 1_000 }
+    /// The memory section's rows fetched.
+    public var memoryRows: Int { quick ? 10_000 : 100_000 }
+
+    /// What the run is configured to do, for the report.
+    public var settings: [String: String] {
+        var settings = ["mode": quick ? "quick" : "full", "sections": sections.map(\.rawValue).joined(separator: ",")]
+        for section in sections {
+            switch section {
+            case .generator:
+                settings["generator"] =
+                    "\(generatorSizes.map { Format.count($0) }.joined(separator: "/")) entities, fastest of \(generatorRepetitions)"
+            case .repository:
+                settings["repository"] = "\(Format.count(repositoryRows)) rows, fastest of \(repositoryRepetitions)"
+            case .migration:
+                settings["migration"] = "\(Format.count(migrationRows)) rows, fastest of \(migrationRepetitions)"
+            case .plugin:
+                settings["plugin"] = "fastest of \(pluginRepetitions) builds"
+            case .memory:
+                settings["memory"] = "\(Format.count(memoryEntities)) entities, \(Format.count(memoryRows)) rows"
+            }
+        }
+        #if DEBUG
+            settings["build"] = "DEBUG (use -c release)"
+        #else
+            settings["build"] = "release"
+        #endif
+        settings["cores"] = "\(ProcessInfo.processInfo.activeProcessorCount)"
+        return settings
+    }
+
+    /// Runs the sections in order; `progress` gets a line as each part starts.
+    public func run(progress: (String) -> Void) throws -> Report {
+        var figures: [Figure] = []
+        for section in sections {
+            switch section {
+            case .generator:
+                figures += try GeneratorBenchmark(sizes: generatorSizes, repetitions: generatorRepetitions, workDirectory: scratch)
+                    .run(progress: progress)
+            case .repository:
+                progress("repository: \(Format.count(repositoryRows)) rows")
+                figures += try RepositorySection.run(rows: repositoryRows, repetitions: repositoryRepetitions)
+            case .migration:
+                figures += try MigrationBenchmark(
+                    rows: migrationRows, repetitions: migrationRepetitions, workDirectory: scratch,
+                    schemasDirectory: (root as NSString).appendingPathComponent("Schemas")
+                ).run(progress: progress)
+            case .plugin:
+                figures += try PluginBenchmark(root: root, work: consumerWork, repetitions: pluginRepetitions)
+                    .run(progress: progress)
+            case .memory:
+                figures += try MemoryBenchmark(
+                    entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
+                    executable: executable
+                ).run(progress: progress)
+            }
+        }
+        return Report(figures: figures, settings: settings)
+    }
+}

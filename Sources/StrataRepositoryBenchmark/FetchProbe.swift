@@ -1,0 +1,34 @@
+import StrataRuntime
+
+/// Fetching every row of a benchmark database file with one implementation, for drivers that
+/// measure what a fetch costs in memory (each fetch in a child process of its own).
+public enum FetchProbe {
+    /// The implementations.
+    public enum Implementation: String, CaseIterable, Sendable {
+        /// The generated repository (`BenchDatabase(path:)`, `samples.fetchAll()`).
+        case generated
+        /// Hand-written code on the SQLite C API.
+        case raw
+        /// A GRDB Codable record.
+        case codable
+    }
+
+    /// Writes a new database file at `path` holding `rows` benchmark rows (through the generated repository).
+    public static func makeDatabase(at path: String, rows: Int) throws {
+        let database = try BenchDatabase(path: path)
+        try database.samples.insert(contentsOf: BenchRows.make(count: rows))
+        if let pool = database.writer as? DatabasePool { try pool.close() }
+    }
+
+    /// Opens the file at `path` and fetches every row into Swift values; returns how many.
+    public static func fetchAll(from path: String, with implementation: Implementation) throws -> Int {
+        switch implementation {
+        case .generated:
+            return try BenchDatabase(path: path).samples.fetchAll().count
+        case .raw:
+            return try RawSQLiteImplementation(opening: path).fetchAll()
+        case .codable:
+            return try DatabasePool(path: path).read { db in try CodableSample.fetchAll(db).count }
+        }
+    }
+}
