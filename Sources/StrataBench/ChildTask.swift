@@ -5,8 +5,30 @@ import StrataRepositoryBenchmark
 /// The parts of the suite that run in a child process so their peak memory is theirs alone
 /// (`strata-bench child <task> …`).
 public enum ChildTask {
-    /// Runs the task named by `arguments[0]`; throws on unknown tasks or failures.
+    /// The line a child prints last: its own peak resident memory, for the parent to read.
+    public static let peakPrefix = "peak-resident-bytes: "
+
+    /// Runs the task named by `arguments[0]`, then prints ``peakPrefix`` and the process's peak
+    /// resident memory; throws on unknown tasks or failures.
     public static func run(_ arguments: [String]) throws {
+        try perform(arguments)
+        if let peak = ownPeakResidentBytes() { print(peakPrefix + String(peak)) }
+    }
+
+    /// This process's peak resident set size: `VmHWM` of `/proc/self/status` (Linux).
+    ///
+    /// Not `ru_maxrss` seen by the parent: Linux carries the peak of the memory image a child
+    /// replaced by `exec` (the parent's, for a spawned child) into it.
+    static func ownPeakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 3, let kilobytes = Int(fields[1]), fields[2] == "kB" { return kilobytes * 1_024 }
+        }
+        return nil
+    }
+
+    private static func perform(_ arguments: [String]) throws {
         guard let task = arguments.first else { throw Failure(description: "child: no task") }
         let rest = Array(arguments.dropFirst())
         switch (task, rest.count) {

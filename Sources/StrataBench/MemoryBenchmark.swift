@@ -2,7 +2,8 @@ import Foundation
 import StrataRepositoryBenchmark
 
 /// Peak resident memory, each measured part in a child process of its own (this executable,
-/// `strata-bench child …`), read from `wait4`'s resource usage of that child (`ru_maxrss`):
+/// `strata-bench child …`), which reports its own peak (`VmHWM`; `ru_maxrss` from `wait4` where
+/// there is no `/proc`):
 ///
 /// - `generate` of the 1,000-entity synthetic model, against the YAML parse alone of the same files;
 /// - fetching every row of a 100,000-row database file into Swift values with the generated
@@ -85,7 +86,10 @@ public struct MemoryBenchmark: Sendable {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 throw Failure(description: "child \(arguments.joined(separator: " ")) failed (\(outcome.status)): \(text)")
             }
-            best = min(best, outcome.peakResidentBytes)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let reported = text.split(separator: "\n").last { $0.hasPrefix(ChildTask.peakPrefix) }
+                .flatMap { Int($0.dropFirst(ChildTask.peakPrefix.count)) }
+            best = min(best, reported ?? outcome.peakResidentBytes)
         }
         return best
     }

@@ -54,7 +54,7 @@ enum MigrationBenchModel {
             name TEXT NOT NULL,
             count INTEGER NOT NULL,
             score REAL NOT NULL,
-            note TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
             created_at REAL NOT NULL,
             label TEXT NOT NULL DEFAULT ''
         );

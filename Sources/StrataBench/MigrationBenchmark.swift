@@ -158,7 +158,7 @@ public struct MigrationBenchmark: Sendable {
             if let current = pool, let index, let table {
                 let shape = try current.read { db in
                     let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))").map { row in
-                        "\(row["name"] as String? ?? "?") \(row["type"] as String? ?? "") \(row["notnull"] as Int? ?? 0) \(row["dflt_value"] as String? ?? "-")"
+                        "\(row["name"] as String? ?? "?") \(row["type"] as String? ?? "") \(row["notnull"] as Int? ?? 0) \(row["dflt_value"] as String? ?? "-") \(row["pk"] as Int? ?? 0)"
                     }
                     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(table))") ?? 0
                     return columns.joined(separator: ", ") + " | \(count) rows"

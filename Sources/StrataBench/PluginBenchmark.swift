@@ -4,7 +4,7 @@ import Foundation
 /// generated at build time by StrataPlugin) against the same package with the generated Swift
 /// checked in and no plugin, in the same run. The method is `Scripts/measure-plugin-builds.sh`'s:
 /// each build is one timed `swift build -v`, whose log says how many times the generator
-/// (`strata build-plugin`) ran and which modules were compiled.
+/// (`strata-generator build-plugin`) ran and which modules were compiled.
 ///
 /// | step | with the plugin | baseline (checked in, no plugin) |
 /// |---|---|---|

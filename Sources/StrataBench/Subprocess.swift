@@ -6,8 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// Runs a program and waits for it, with its own resource usage (`wait4`): the peak resident
-/// memory of exactly that child, and its wall-clock time.
+/// Runs a program and waits for it: its exit status, wall-clock time and resource usage (`wait4`).
 public enum Subprocess {
     /// How a child ended.
     public struct Outcome: Sendable {
@@ -15,7 +14,9 @@ public enum Subprocess {
         public var status: Int32
         /// Wall-clock seconds from spawn to exit.
         public var seconds: Double
-        /// The child's peak resident set size, in bytes.
+        /// The child's `ru_maxrss`, in bytes. On Linux it includes the peak of the image the child
+        /// replaced by `exec` (for a spawned child, the parent's), so children that measure their own
+        /// memory report `VmHWM` instead (``ChildTask``).
         public var peakResidentBytes: Int
     }
 

@@ -2,11 +2,32 @@
 /// words, the guard diagnostics, and for every table of N where its values come from.
 public struct MigrationPlan: Sendable {
     /// The changes.
-    public var diff: SchemaDiff
+    public var diff: SchemaDiff {
+        didSet { changesByEntity = Self.grouped(diff.changes) }
+    }
     /// The steps, in the order of `diff.changes`.
     public var steps: [MigrationStep]
     /// Guard errors and warnings, located in vN.yaml.
     public var diagnostics: [Diagnostic]
+    /// `diff.changes` by entity name (in N), each in order: `changes(of:)` without scanning every
+    /// change of the model for every entity (quadratic on large models).
+    private var changesByEntity: [String: [SchemaChange]]
+
+    /// A plan of `diff`'s changes.
+    public init(diff: SchemaDiff, steps: [MigrationStep], diagnostics: [Diagnostic]) {
+        self.diff = diff
+        self.steps = steps
+        self.diagnostics = diagnostics
+        self.changesByEntity = Self.grouped(diff.changes)
+    }
+
+    private static func grouped(_ changes: [SchemaChange]) -> [String: [SchemaChange]] {
+        var grouped: [String: [SchemaChange]] = [:]
+        for change in changes {
+            if let name = change.entityName { grouped[name, default: []].append(change) }
+        }
+        return grouped
+    }
 
     /// Version N-1.
     public var from: Schema { diff.from }
@@ -21,7 +42,7 @@ public struct MigrationPlan: Sendable {
 
     /// The changes that concern `entity` (by its name in N).
     public func changes(of entity: Entity) -> [SchemaChange] {
-        diff.changes.filter { $0.entityName == entity.name }
+        changesByEntity[entity.name] ?? []
     }
 
     /// Where each field of a continued entity gets its values.

@@ -39,7 +39,9 @@ public struct Schema: Hashable, Sendable {
     /// Enums in declaration order.
     public var enums: [EnumDecl]
     /// Entities in declaration order.
-    public var entities: [Entity]
+    public var entities: [Entity] {
+        didSet { entityPositions = Self.positions(of: entities) }
+    }
     /// The migration hints into this version.
     public var migration: MigrationHints
     /// The file path the version was read from, as given.
@@ -49,10 +51,27 @@ public struct Schema: Hashable, Sendable {
     /// Where `model:` and `version:` are written (for diagnostics about the file as a whole).
     var modelLocation: SourceLocation?
     var versionLocation: SourceLocation?
+    /// The position of the first entity of each name in `entities`, kept with it: lookups by
+    /// name are the generator's most frequent question, and a scan each time is quadratic on
+    /// large models.
+    var entityPositions: [String: Int] = [:]
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? {
-        entities.first { $0.name == name }
+        if let position = entityPositions[name], position < entities.count, entities[position].name == name {
+            return entities[position]
+        }
+        // Not indexed (a schema made with `entities` in its initializer) or no such entity.
+        return entities.first { $0.name == name }
+    }
+
+    private static func positions(of entities: [Entity]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(entities.count)
+        for (position, entity) in entities.enumerated() where positions[entity.name] == nil {
+            positions[entity.name] = position
+        }
+        return positions
     }
 
     /// The enum with this name.

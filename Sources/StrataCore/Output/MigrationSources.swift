@@ -45,6 +45,20 @@ public enum MigrationSources {
     /// generated header or to comments does not make shipped databases look edited, while any
     /// change to a statement does.
     public static func checksum(_ sql: String) -> String {
+        // Fast path (the same result): ASCII without carriage returns, one byte per character.
+        if sql.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            let lines = sql.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let significant = lines.compactMap { line -> String? in
+                var trimmed = line[...]
+                while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                    trimmed = trimmed.dropLast()
+                }
+                let content = trimmed.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                if content.isEmpty || content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) { return nil }
+                return String(Substring(trimmed))
+            }
+            return SHA256.hex(significant.joined(separator: "\n"))
+        }
         let significant = sql.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
             let trimmed = line.trimmingTrailingWhitespace()
             let content = trimmed.drop { $0 == " " || $0 == "\t" }

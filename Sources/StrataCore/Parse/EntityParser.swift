@@ -124,11 +124,11 @@ extension SchemaParser {
     private mutating func parseType(_ node: Node, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
         guard var text = reader.string(node, "the type of field '\(field.name)'") else { return false }
-        text = text.trimmingCharacters(in: .whitespaces)
+        text = text.trimmingWhitespace()
         if text.hasSuffix("?") {
             field.isOptional = true
             text.removeLast()
-            text = text.trimmingCharacters(in: .whitespaces)
+            text = text.trimmingWhitespace()
         }
         if let scalar = ScalarType(rawValue: text) {
             field.type = .scalar(scalar)

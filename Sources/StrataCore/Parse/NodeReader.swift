@@ -157,5 +157,24 @@ struct NodeReader {
 
 extension Node {
     /// The resolved tag (`str`, `int`, `bool`, …): plain scalars by the YAML resolver, quoted ones as `str`.
-    var tagName: Tag.Name { Tag.Name(rawValue: tag.rawValue) }
+    var tagName: Tag.Name {
+        // A plain scalar that starts with a letter is a string unless it is one of YAML 1.1's
+        // boolean or null words (every other rule of Yams' default resolver needs a digit, sign,
+        // dot, `~`, `<<` or `=` first): answered without the resolver's regular expressions,
+        // which cost more than the rest of the parse on large models.
+        if case .scalar(let scalar) = self, scalar.style == .plain, scalar.tag.description.isEmpty,
+            let first = scalar.string.utf8.first,
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+            !Self.reservedWords.contains(scalar.string)
+        {
+            return .str
+        }
+        return Tag.Name(rawValue: tag.rawValue)
+    }
+
+    /// The plain scalars starting with a letter that Yams' default resolver does not read as strings.
+    private static let reservedWords: Set<String> = [
+        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+    ]
 }

@@ -27,7 +27,9 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     /// Both dialects use standard double quotes, in which only `"` needs escaping (by doubling).
     /// Quoting every identifier keeps keywords, spaces and case exactly as written.
     public func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Most names hold no quote: skip Foundation's search-and-replace (a hot spot on large models).
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A value as a SQL literal of this dialect.
@@ -85,7 +87,8 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
             case .postgres: return "(convert_from(\(hex), 'UTF8'))"
             }
         }
-        let quoted = "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        let quoted =
+            text.utf8.contains(UInt8(ascii: "'")) ? "'" + text.replacingOccurrences(of: "'", with: "''") + "'" : "'" + text + "'"
         if self == .postgres && text.contains("\\") {
             return "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\")
         }
@@ -115,7 +118,15 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     /// Every kind of line break ends a line, so no text can leave the comment; other control
     /// characters (a NUL would end the script for C APIs) become U+FFFD.
     public func comment(_ text: String, indent: String = "") -> [String] {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+        // Fast path (the same result): a line of printable ASCII has no control character and no
+        // line break, so it only needs its trailing spaces checked.
+        if let line = Self.printableASCIILine(Substring(text)) {
+            return [line.isEmpty ? indent + "--" : indent + "-- " + String(line)]
+        }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+            if let plain = Self.printableASCIILine(line) {
+                return plain.isEmpty ? indent + "--" : indent + "-- " + String(plain)
+            }
             let visible = String(
                 String.UnicodeScalarView(
                     line.unicodeScalars.map { scalar in
@@ -124,5 +135,11 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
             let trimmed = visible.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
             return trimmed.isEmpty ? indent + "--" : indent + "-- " + String(trimmed)
         }
+    }
+
+    /// `line` when it is printable ASCII (U+0020…U+007E) without trailing spaces, else nil.
+    private static func printableASCIILine(_ line: Substring) -> Substring? {
+        guard line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), line.utf8.last != UInt8(ascii: " ") else { return nil }
+        return line
     }
 }

@@ -325,7 +325,7 @@ struct EntityAccessRenderer {
         }
         for (relation, target, via) in r.toMany {
             guard let ownKey = r.entity.singlePrimaryKey else { continue }
-            let targetRendering = EntityRendering(schema: r.schema, entity: target)
+            let targetRendering = EntityRendering(schema: r.schema, entity: target, names: r.names)
             let name = SwiftNames.identifier(relation.name)
             w.line()
             w.line(

@@ -2,8 +2,16 @@
 struct EntityRendering {
     let schema: Schema
     let entity: Entity
+    /// The model's names: made once per model and shared (they look at every entity).
+    let names: RepositoryNames
 
-    var names: RepositoryNames { RepositoryNames(schema: schema) }
+    /// What the renderers need for `entity`; `names` of the model when the caller has them.
+    init(schema: Schema, entity: Entity, names: RepositoryNames? = nil) {
+        self.schema = schema
+        self.entity = entity
+        self.names = names ?? RepositoryNames(schema: schema)
+    }
+
     var coding: RecordCoding { RecordCoding(schema: schema) }
     var sql: RepositorySQL { RepositorySQL(entity: entity) }
 
@@ -107,7 +115,10 @@ struct EntityRendering {
 
 extension SwiftWriter {
     /// True when `text` fits in 120 columns at indentation `depth`.
-    static func fits(_ text: String, depth: Int) -> Bool { text.count + depth * 4 <= 120 }
+    static func fits(_ text: String, depth: Int) -> Bool {
+        // No more characters than UTF-8 bytes: most lines are decided without counting characters.
+        text.utf8.count + depth * 4 <= 120 || text.count + depth * 4 <= 120
+    }
 
     /// `prefix(arguments)suffix` on one line when it fits at `depth`, otherwise one argument per
     /// line, as swift-format lays out a call that does not fit.

@@ -72,13 +72,13 @@ struct EntityRepositoryRenderer {
                 if "({[<".contains(character) { depth += 1 }
                 if ")}]>".contains(character) { depth -= 1 }
                 if character == ",", depth == 0 {
-                    result.append(current.trimmingCharacters(in: .whitespaces))
+                    result.append(current.trimmingWhitespace())
                     current = ""
                 } else {
                     current.append(character)
                 }
             }
-            if !current.isEmpty { result.append(current.trimmingCharacters(in: .whitespaces)) }
+            if !current.isEmpty { result.append(current.trimmingWhitespace()) }
             return result
         }
     }
@@ -202,7 +202,7 @@ struct EntityRepositoryRenderer {
                     labelNames: [field.name]))
         }
         for (relation, target, via) in r.toMany {
-            let targetRendering = EntityRendering(schema: r.schema, entity: target)
+            let targetRendering = EntityRendering(schema: r.schema, entity: target, names: r.names)
             list.append(
                 Method(
                     doc: [

@@ -1,6 +1,16 @@
 /// The Swift names of what the repository renderers generate for a model, derived in one place.
 struct RepositoryNames {
     let schema: Schema
+    /// How many entities of the model have each plural accessor name (counted once, not per accessor).
+    private let pluralCounts: [String: Int]
+
+    /// The names of `schema`'s generated types and members.
+    init(schema: Schema) {
+        self.schema = schema
+        var counts: [String: Int] = [:]
+        for entity in schema.entities { counts[Self.plural(Self.lowerCamel(entity.name)), default: 0] += 1 }
+        pluralCounts = counts
+    }
 
     /// `MyTODODatabase`: the database type.
     var database: String { SwiftNames.identifier(schema.model + "Database") }
@@ -24,7 +34,7 @@ struct RepositoryNames {
     /// Unique among the model's entities.
     func accessor(_ entity: Entity) -> String {
         let plural = Self.plural(Self.lowerCamel(entity.name))
-        let clashes = schema.entities.filter { Self.plural(Self.lowerCamel($0.name)) == plural }.count > 1
+        let clashes = (pluralCounts[plural] ?? 0) > 1
         return clashes ? Self.lowerCamel(entity.name) + "Records" : plural
     }
 

@@ -83,7 +83,7 @@ struct SwiftModelRenderer {
             let parameters = entity.fields.enumerated().map { offset, field in
                 let label = SwiftNames.identifier(field.name)
                 let comma = offset == entity.fields.count - 1 ? "" : ","
-                if let value = defaultExpression(for: field) {
+                if let value = defaultExpression(for: field, of: entity) {
                     return "    \(label): \(swiftType(of: field)) = \(value)\(comma)"
                 }
                 return "    \(label): \(swiftType(of: field))\(comma)"
@@ -117,12 +117,16 @@ struct SwiftModelRenderer {
     }
 
     /// The initializer's default for a field: the schema default, `UUID()` for a UUID key, `nil` for optionals.
-    private func defaultExpression(for field: Field) -> String? {
+    private func defaultExpression(for field: Field, of entity: Entity) -> String? {
         if let literal = field.defaultValue {
             return swiftExpression(literal, for: field)
         }
         if field.isAutoincrement || field.isOptional { return "nil" }
-        if field.type == .scalar(.uuid), schema.entities.contains(where: { $0.primaryKey == [field.name] && $0.fields.contains(field) }) {
+        // `entity` holds `field`: asking it first spares a scan of the model for every key.
+        if field.type == .scalar(.uuid),
+            entity.primaryKey == [field.name]
+                || schema.entities.contains(where: { $0.primaryKey == [field.name] && $0.fields.contains(field) })
+        {
             return "UUID()"
         }
         return nil

@@ -4,6 +4,21 @@ extension SwiftNames {
     /// indents content lines and the closing line alike (Swift strips the closing line's indentation).
     /// Enough `#`s are used that nothing in `text` can end the literal or interpolate.
     static func multilineStringLiteral(_ text: String) -> [String] {
+        // Fast path (the same result): in ASCII text without a carriage return every character is
+        // one byte, so runs and lines can be found in the UTF-8 bytes (embedded migrations are large).
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            var longestRun = 0
+            var run = 0
+            for byte in text.utf8 {
+                run = byte == UInt8(ascii: "#") ? run + 1 : 0
+                longestRun = max(longestRun, run)
+            }
+            let hashes = String(repeating: "#", count: longestRun + 1)
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                String(Substring($0))
+            }
+            return ["\(hashes)\"\"\""] + lines + ["\"\"\"\(hashes),"]
+        }
         var longestRun = 0
         var run = 0
         for character in text {

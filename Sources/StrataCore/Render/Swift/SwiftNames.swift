@@ -69,7 +69,7 @@ public enum SwiftNames {
 
     /// Documentation comment lines (`/// …`) for `doc`, indented by `indent`.
     static func docLines(_ doc: String?) -> [String] {
-        guard let doc = doc?.trimmingCharacters(in: .whitespacesAndNewlines), !doc.isEmpty else { return [] }
+        guard let doc = doc?.trimmingWhitespace(andNewlines: true), !doc.isEmpty else { return [] }
         return doc.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.isEmpty ? "///" : "/// " + line.trimmingTrailingWhitespace()
         }

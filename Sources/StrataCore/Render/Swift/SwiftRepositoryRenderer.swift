@@ -17,8 +17,9 @@ struct SwiftRepositoryRenderer {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): StrataEnumColumnValue {}")
             }
         }
+        let names = RepositoryNames(schema: schema)
         for entity in schema.entities {
-            let rendering = EntityRendering(schema: schema, entity: entity)
+            let rendering = EntityRendering(schema: schema, entity: entity, names: names)
             writer.line()
             writer.line("// MARK: - \(entity.name)")
             writer.line()
