@@ -34,10 +34,17 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // The `strata` command-line tool.
+        // The commands that need the generator alone (generate, check, lint, plan, and the plugins'
+        // build-plugin and generate-models), shared by `strata` and `strata-generator`.
+        .target(
+            name: "StrataCLI",
+            dependencies: ["StrataCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The `strata` command-line tool: the generator commands, plus migrate and verify.
         .executableTarget(
             name: "strata",
             dependencies: [
+                "StrataCLI",
                 "StrataCore",
                 "StrataRuntime",
                 "StrataDatabase",
@@ -45,11 +52,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // What the plugins run: `strata` without migrate and verify, so that a package using them
+        // builds no database client for the host.
+        .executableTarget(
+            name: "strata-generator",
+            dependencies: ["StrataCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Build tool plugin: a target's strata.yaml names its schemas; its Swift is generated at build time.
         .plugin(
             name: "StrataPlugin",
             capability: .buildTool(),
-            dependencies: ["strata"]
+            dependencies: ["strata-generator"]
         ),
         // `swift package --allow-writing-to-package-directory strata-generate [--target T]`.
         .plugin(
@@ -58,7 +71,7 @@ let package = Package(
                 intent: .custom(verb: "strata-generate", description: "Rewrite Generated/ and strata.lock from the schemas"),
                 permissions: [.writeToPackageDirectory(reason: "Writes Generated/ and the strata.lock of each model")]
             ),
-            dependencies: ["strata"]
+            dependencies: ["strata-generator"]
         ),
         // The TODO app's model, generated at build time from Schemas/MyTODO by StrataPlugin
         // (Sources/MyTODO/strata.yaml). Generated/MyTODO/Swift is the committed copy, for review.

@@ -19,7 +19,7 @@ struct StrataCommand: CommandPlugin {
             throw StrataCommandError.usage(
                 "unexpected argument(s) \(extractor.remainingArguments.joined(separator: " ")); usage: strata-generate [--target <name>]…")
         }
-        let tool = try context.tool(named: "strata").url
+        let tool = try context.tool(named: GeneratorTool.name).url
         let package = context.package.directoryURL.path(percentEncoded: false)
         let packageFolder = package.hasSuffix("/") ? String(package.dropLast()) : package
 

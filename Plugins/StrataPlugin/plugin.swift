@@ -5,9 +5,9 @@ import PackagePlugin
 /// build time.
 ///
 /// The target holds a `strata.yaml` naming its model folders (see `StrataConfig`). For each
-/// model the plugin adds one build command, `strata build-plugin`, whose inputs are the model's
+/// model the plugin adds one build command, `strata-generator build-plugin`, whose inputs are the model's
 /// version files, its `strata.lock`, the folder itself (so an added version is noticed), the
-/// configuration and the `strata` tool; whose outputs are the files `OutputLayout` names for the
+/// configuration and the `strata-generator` tool; whose outputs are the files `OutputLayout` names for the
 /// model, which the tool always writes, under the plugin's work directory and nowhere else.
 @main
 struct StrataPlugin: BuildToolPlugin {
@@ -19,7 +19,7 @@ struct StrataPlugin: BuildToolPlugin {
             targetName: target.name,
             targetDirectory: target.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: context.tool(named: "strata").url)
+            tool: context.tool(named: GeneratorTool.name).url)
     }
 
     /// The build commands of one target.

@@ -2,15 +2,15 @@ import Foundation
 import StrataCore
 
 /// Writes to standard error.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
+package struct StandardError: TextOutputStream {
+    package mutating func write(_ string: String) {
         FileHandle.standardError.write(Data(string.utf8))
     }
 }
 
-enum Console {
+package enum Console {
     /// Prints diagnostics as `path:line:column: error: message`, one per line, to standard error.
-    static func report(_ diagnostics: [Diagnostic]) {
+    package static func report(_ diagnostics: [Diagnostic]) {
         var stream = StandardError()
         for diagnostic in diagnostics {
             print(diagnostic.description, to: &stream)
@@ -22,7 +22,7 @@ enum Console {
         }
     }
 
-    static func error(_ message: String) {
+    package static func error(_ message: String) {
         var stream = StandardError()
         print("error: \(message)", to: &stream)
     }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import StrataCore
 
-struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Generate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Write Generated/ from Schemas/ and record the version checksums in strata.lock.",
         discussion: """
             Writes a file only when its bytes change, removes generated files that no longer belong,
@@ -13,7 +13,9 @@ struct Generate: ParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors else { throw ExitCode.failure }
@@ -23,8 +25,8 @@ struct Generate: ParsableCommand {
     }
 }
 
-struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Check: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Verify that Generated/ and strata.lock are current and that frozen versions are unchanged.",
         discussion: "Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file."
     )
@@ -32,7 +34,9 @@ struct Check: ParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors else { throw ExitCode.failure }
@@ -49,8 +53,8 @@ struct Check: ParsableCommand {
     }
 }
 
-struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Lint: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Report every problem in the schemas, and nothing else.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -61,7 +65,9 @@ struct Lint: ParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
     @Option(help: "Output format.") var format: Format = .text
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "")
         switch format {
         case .text:

@@ -1,8 +1,8 @@
 import ArgumentParser
 import StrataCore
 
-struct Plan: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Plan: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Show the migration steps between two versions of a model, in words and in SQL.",
         discussion: """
             Destructive steps are marked, with the allowDataLoss entry that allowed them. Guard errors
@@ -23,7 +23,9 @@ struct Plan: ParsableCommand {
         var dialect: SQLDialect { self == .sqlite ? .sqlite : .postgres }
     }
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let (history, _, diagnostics) = SchemaLoader.loadModel(named: model, in: schemaOptions.schemas)
         guard let history, let latest = history.latest else {
             Console.report(diagnostics.isEmpty ? [Diagnostic(.error, "no model '\(model)' in '\(schemaOptions.schemas)'", at: .file(schemaOptions.schemas))] : diagnostics)

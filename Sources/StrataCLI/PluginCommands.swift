@@ -7,8 +7,8 @@ import StrataCore
 /// Writes exactly the files `OutputLayout.swiftFiles(model:)` names, every one of them, into
 /// `<output>/<OutputLayout.swiftFolder(model:)>/` (`--output` is under the plugin's work
 /// directory), and nothing else: no `strata.lock`, no SQL, nothing in the package.
-struct BuildPlugin: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BuildPlugin: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "build-plugin",
         abstract: "Write a model's Swift files for the StrataPlugin build tool plugin.",
         discussion: """
@@ -26,7 +26,9 @@ struct BuildPlugin: ParsableCommand {
     @Option(help: ArgumentHelp("The folder whose <Model>/Swift/ receives the Swift files.", valueName: "dir"))
     var output: String
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         var plan = ModelPlanner.plan(modelFolder: modelFolder, output: output)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors, let history = plan.histories.first else { throw ExitCode.failure }
@@ -49,8 +51,8 @@ struct BuildPlugin: ParsableCommand {
 ///
 /// Writes `<output>/<Model>/…` and `<model folder>/strata.lock` for each model folder given, and
 /// removes stale generated files under `<output>/<Model>/` only: other models are never touched.
-struct GenerateModels: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct GenerateModels: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "generate-models",
         abstract: "Like generate, for the given model folders only.",
         discussion: """
@@ -66,7 +68,9 @@ struct GenerateModels: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         guard !modelFolder.isEmpty else { throw ValidationError("Give at least one --model-folder.") }
         let names = modelFolder.map(ModelPlanner.modelName(ofFolder:))
         if let repeated = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
@@ -74,7 +78,7 @@ struct GenerateModels: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let plans = modelFolder.map { ModelPlanner.plan(modelFolder: $0, output: outputOptions.output) }
         Console.report(plans.flatMap(\.diagnostics))
         guard !plans.contains(where: \.hasErrors) else { throw ExitCode.failure }
@@ -89,13 +93,13 @@ struct GenerateModels: ParsableCommand {
 
 /// Plans the outputs of one model folder with `Workspace.plan`, the very plan `strata generate`
 /// makes, narrowed to that model.
-enum ModelPlanner {
+package enum ModelPlanner {
     /// The plan of `strata generate --schemas <parent of modelFolder> --output <output>` narrowed to
     /// the model in `modelFolder`: its diagnostics, its files (under `<output>/<Model>/`, and its
     /// `strata.lock`), its history; `outputFolder` is `<output>/<Model>`, so writing the plan
     /// removes stale generated files of this model only. Other models in the same parent folder
     /// are read but never reported or written.
-    static func plan(modelFolder: String, output: String) -> GenerationPlan {
+    package static func plan(modelFolder: String, output: String) -> GenerationPlan {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
         let parent = (folder as NSString).deletingLastPathComponent
@@ -124,12 +128,12 @@ enum ModelPlanner {
     }
 
     /// `MyTODO` for `../../Schemas/MyTODO`.
-    static func modelName(ofFolder folder: String) -> String {
+    package static func modelName(ofFolder folder: String) -> String {
         (folder.hasSuffix("/") ? String(folder.dropLast()) : folder).split(separator: "/").last.map(String.init) ?? folder
     }
 
     /// `directory/name`, without doubling a `/`.
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

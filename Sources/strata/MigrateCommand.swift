@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GRDB
+import StrataCLI
 import StrataCore
 import StrataRuntime
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrataCLI
 
 /// The `strata` command-line tool.
 @main
@@ -11,18 +12,6 @@ struct Strata: AsyncParsableCommand {
             current one and every earlier version is frozen (its checksum is in strata.lock).
             Generated output goes to Generated/<Model>/.
             """,
-        subcommands: [Generate.self, Check.self, Lint.self, Plan.self, Migrate.self, Verify.self, BuildPlugin.self, GenerateModels.self]
+        subcommands: GeneratorCommands.visible + [Migrate.self, Verify.self] + GeneratorCommands.plugin
     )
-}
-
-/// Options shared by every command that reads schemas.
-struct SchemaOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The folder of model folders.", valueName: "dir"))
-    var schemas = "Schemas"
-}
-
-/// Options of the commands that produce output.
-struct OutputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The folder generated files are written to.", valueName: "dir"))
-    var output = "Generated"
 }
