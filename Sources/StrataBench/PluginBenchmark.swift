@@ -140,10 +140,13 @@ public struct PluginBenchmark: Sendable {
         log.split(separator: "\n").filter { $0.contains(" build-plugin --model-folder ") }.count
     }
 
-    /// The modules the log shows being compiled (`swift-frontend -frontend -c …` or `swiftc … -module-name M`).
+    /// The package modules the log shows being compiled (`swift-frontend -frontend -c …` or
+    /// `swiftc … -module-name M`); not plugin scripts (compiled against `PluginAPI`), which
+    /// SwiftPM compiles again on every build.
     static func compiledModules(in log: String) -> [String] {
         var modules: Set<String> = []
-        for line in log.split(separator: "\n") where line.contains("swift-frontend -frontend -c ") || line.contains("swiftc ") {
+        for line in log.split(separator: "\n")
+        where (line.contains("swift-frontend -frontend -c ") || line.contains("swiftc ")) && !line.contains("/PluginAPI") {
             let words = line.split(separator: " ")
             if let index = words.firstIndex(of: "-module-name"), index + 1 < words.count {
                 modules.insert(String(words[index + 1]))

@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+// A package that is not Strata and uses it the way any app would: by the StrataPlugin build tool
+// plugin (its Swift is generated from Schemas/Notebook at build time) and the StrataRuntime library.
+// CI builds and tests it from a clean clone (.ci/run, through ci.sh).
+import PackageDescription
+
+let package = Package(
+    name: "StrataConsumer",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        // In an app: .package(url: "https://github.com/<owner>/strata", from: "1.0.0").
+        .package(name: "Strata", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "Notebook",
+            dependencies: [.product(name: "StrataRuntime", package: "Strata")],
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
+        ),
+        .testTarget(
+            name: "NotebookTests",
+            dependencies: ["Notebook"]
+        ),
+    ]
+)
