@@ -40,6 +40,8 @@ public struct PluginBenchmark: Sendable {
         var seconds: Double
         var generatorRuns: Int
         var compiled: [String]
+        /// The build's `swift build -v` output.
+        var log: String
     }
 
     /// Runs every step and returns the figures.
@@ -48,41 +50,44 @@ public struct PluginBenchmark: Sendable {
         try copies.prepare()
         let packages = [copies.plugin, copies.checkedIn]
         progress("plugin: warm-up builds (the first run builds every dependency: minutes)")
-        for package in packages {
-            _ = try build(package, step: "warm-up")
+        // Two rounds: after Strata itself changed, building one package re-evaluates Strata's
+        // manifest in SwiftPM's shared cache, which makes the other package plan its build again
+        // (and relink the generator tool) once more; the measured builds start after that settles.
+        for round in 1...2 {
+            for package in packages { _ = try build(package, step: "warm-up \(round)") }
         }
 
         progress("plugin: no-op builds")
         var noOp: [[Build]] = [[], []]
-        for _ in 0..<repetitions {
-            for (index, package) in packages.enumerated() { noOp[index].append(try build(package, step: "no-op")) }
+        for run in 1...repetitions {
+            for (index, package) in packages.enumerated() { noOp[index].append(try build(package, step: "no-op \(run)")) }
         }
 
         progress("plugin: schema touched")
         var touched: [[Build]] = [[], []]
-        for _ in 0..<repetitions {
+        for run in 1...repetitions {
             for (index, package) in packages.enumerated() {
                 let latest = try copies.latestVersion(of: package)
                 let file = (copies.modelFolder(of: package) as NSString).appendingPathComponent("v\(latest).yaml")
                 try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file)
-                touched[index].append(try build(package, step: "touch"))
+                touched[index].append(try build(package, step: "touch \(run)"))
             }
         }
 
         progress("plugin: schema changed")
         var changed: [[Build]] = [[], []]
-        for _ in 0..<repetitions {
+        for run in 1...repetitions {
             // A version is added, then removed again: both builds regenerate and recompile.
             let added = try copies.addVersion(to: copies.plugin)
-            changed[0].append(try build(copies.plugin, step: "new version"))
+            changed[0].append(try build(copies.plugin, step: "new version \(run)"))
             let addedCheckedIn = try copies.addVersion(to: copies.checkedIn)
             try copies.writeCheckedInSwift()
-            changed[1].append(try build(copies.checkedIn, step: "new version"))
+            changed[1].append(try build(copies.checkedIn, step: "new version \(run)"))
             try FileManager.default.removeItem(atPath: added)
-            changed[0].append(try build(copies.plugin, step: "version removed"))
+            changed[0].append(try build(copies.plugin, step: "version removed \(run)"))
             try FileManager.default.removeItem(atPath: addedCheckedIn)
             try copies.writeCheckedInSwift()
-            changed[1].append(try build(copies.checkedIn, step: "version removed"))
+            changed[1].append(try build(copies.checkedIn, step: "version removed \(run)"))
         }
 
         try expect(noOp[0], generatorRuns: false, compiles: false, "a no-op build with the plugin")
@@ -112,10 +117,12 @@ public struct PluginBenchmark: Sendable {
     private func expect(_ builds: [Build], generatorRuns: Bool, compiles: Bool, _ what: String) throws {
         for build in builds {
             if (build.generatorRuns > 0) != generatorRuns {
-                throw Failure(description: "\(what): the generator ran \(build.generatorRuns) times (expected \(generatorRuns ? "at least once" : "never"))")
+                throw Failure(
+                    description:
+                        "\(what): the generator ran \(build.generatorRuns) times (expected \(generatorRuns ? "at least once" : "never")); log: \(build.log)")
             }
             if !compiles && !build.compiled.isEmpty {
-                throw Failure(description: "\(what): compiled \(build.compiled.joined(separator: ", ")) (expected nothing)")
+                throw Failure(description: "\(what): compiled \(build.compiled.joined(separator: ", ")) (expected nothing); log: \(build.log)")
             }
         }
     }
@@ -132,7 +139,7 @@ public struct PluginBenchmark: Sendable {
         guard outcome.status == 0 else {
             throw Failure(description: "swift build failed in \(package) (step \(step)); log: \(log)\n" + text.suffix(2_000))
         }
-        return Build(seconds: outcome.seconds, generatorRuns: Self.generatorRuns(in: text), compiled: Self.compiledModules(in: text))
+        return Build(seconds: outcome.seconds, generatorRuns: Self.generatorRuns(in: text), compiled: Self.compiledModules(in: text), log: log)
     }
 
     /// How many times the log shows the generator running.

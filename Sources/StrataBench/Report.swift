@@ -6,11 +6,14 @@ public struct Report: Sendable {
     public var figures: [Figure]
     /// How the run was configured (rows, sizes, repetitions, …), for the header and the JSON.
     public var settings: [String: String]
+    /// The sections that could not be measured, with why (the others' figures are still reported).
+    public var failures: [String: String]
 
     /// A report.
-    public init(figures: [Figure], settings: [String: String]) {
+    public init(figures: [Figure], settings: [String: String], failures: [String: String] = [:]) {
         self.figures = figures
         self.settings = settings
+        self.failures = failures
     }
 
     /// The figures that have a target and miss it.
@@ -55,6 +58,9 @@ public struct Report: Sendable {
         out.append("")
         out.append("targets: \(targets.count - missed.count) of \(targets.count) met" + (missed.isEmpty ? "" : "; missed:"))
         for figure in missed { out.append("  - \(figure.name): \(Self.describe(figure))") }
+        for (section, reason) in failures.sorted(by: { $0.key < $1.key }) {
+            out.append("FAILED section \(section): \(reason)")
+        }
         return out.joined(separator: "\n")
     }
 
@@ -87,12 +93,14 @@ public struct Report: Sendable {
             var figures: [Entry]
             var targets: Int
             var targetsMissed: Int
+            var failures: [String: String]
         }
         let document = Document(
             settings: settings,
             figures: figures.map { Entry(figure: $0, met: $0.target == nil ? nil : $0.meetsTarget) },
             targets: figures.filter { $0.target != nil }.count,
-            targetsMissed: missed.count)
+            targetsMissed: missed.count,
+            failures: failures)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try encoder.encode(document), as: UTF8.self)

@@ -74,29 +74,42 @@ public struct Suite: Sendable {
     /// Runs the sections in order; `progress` gets a line as each part starts.
     public func run(progress: (String) -> Void) throws -> Report {
         var figures: [Figure] = []
+        var failures: [String: String] = [:]
         for section in sections {
-            switch section {
-            case .generator:
-                figures += try GeneratorBenchmark(sizes: generatorSizes, repetitions: generatorRepetitions, workDirectory: scratch)
-                    .run(progress: progress)
-            case .repository:
-                progress("repository: \(Format.count(repositoryRows)) rows")
-                figures += try RepositorySection.run(rows: repositoryRows, repetitions: repositoryRepetitions)
-            case .migration:
-                figures += try MigrationBenchmark(
-                    rows: migrationRows, repetitions: migrationRepetitions, workDirectory: scratch,
-                    schemasDirectory: (root as NSString).appendingPathComponent("Schemas")
-                ).run(progress: progress)
-            case .plugin:
-                figures += try PluginBenchmark(root: root, work: consumerWork, repetitions: pluginRepetitions)
-                    .run(progress: progress)
-            case .memory:
-                figures += try MemoryBenchmark(
-                    entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
-                    executable: executable
-                ).run(progress: progress)
+            do {
+                figures += try measure(section, progress: progress)
+            } catch {
+                failures[section.rawValue] = "\(error)"
+                progress("\(section.rawValue): FAILED: \(error)")
             }
         }
-        return Report(figures: figures, settings: settings)
+        return Report(figures: figures, settings: settings, failures: failures)
+    }
+
+    /// The figures of one section.
+    private func measure(_ section: Section, progress: (String) -> Void) throws -> [Figure] {
+        var figures: [Figure] = []
+        switch section {
+        case .generator:
+            figures += try GeneratorBenchmark(sizes: generatorSizes, repetitions: generatorRepetitions, workDirectory: scratch)
+                .run(progress: progress)
+        case .repository:
+            progress("repository: \(Format.count(repositoryRows)) rows")
+            figures += try RepositorySection.run(rows: repositoryRows, repetitions: repositoryRepetitions)
+        case .migration:
+            figures += try MigrationBenchmark(
+                rows: migrationRows, repetitions: migrationRepetitions, workDirectory: scratch,
+                schemasDirectory: (root as NSString).appendingPathComponent("Schemas")
+            ).run(progress: progress)
+        case .plugin:
+            figures += try PluginBenchmark(root: root, work: consumerWork, repetitions: pluginRepetitions)
+                .run(progress: progress)
+        case .memory:
+            figures += try MemoryBenchmark(
+                entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
+                executable: executable
+            ).run(progress: progress)
+        }
+        return figures
     }
 }

@@ -83,6 +83,8 @@ struct StrataBenchCommand: ParsableCommand {
             case .table: print(report.table())
             case .json: print(try report.json())
             }
+            // Every section that could be measured is reported; a section that failed fails the run.
+            if !report.failures.isEmpty { throw ExitCode.failure }
         }
     }
 

@@ -64,31 +64,27 @@ public enum SchemaLoader {
                 "version \(missing) of '\(model)' is missing: versions are numbered from 1 without gaps",
                 at: .file(join(folder, numbered[next] ?? "v\(next).yaml")))
         }
+        // The version files are read and parsed concurrently; their results are merged in order.
+        let loaded = Parallel.map(numbered.sorted { $0.key < $1.key }) { number, fileName in
+            readVersion(number: number, fileName: fileName, folder: folder)
+        }
         var versions: [Schema] = []
         var checksums: [Int: String] = [:]
-        for number in numbered.keys.sorted() {
-            guard let fileName = numbered[number] else { continue }
-            let path = join(folder, fileName)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                bag.error("cannot read '\(path)'", at: .file(path))
-                continue
-            }
-            checksums[number] = SHA256.hex(data)
-            guard let text = String(data: data, encoding: .utf8) else {
-                bag.error("'\(path)' is not UTF-8 text", at: .file(path))
-                continue
-            }
-            let (schema, diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
-            bag.append(contentsOf: diagnostics)
-            guard let schema else { continue }
-            if schema.version != 0 && schema.version != number {
-                bag.error("'version: \(schema.version)' does not match the file name '\(fileName)'", at: schema.versionLocation ?? .file(path))
+        for version in loaded {
+            checksums[version.number] = version.checksum
+            bag.append(contentsOf: version.diagnostics)
+            guard let schema = version.schema else { continue }
+            let path = join(folder, version.fileName)
+            if schema.version != 0 && schema.version != version.number {
+                bag.error(
+                    "'version: \(schema.version)' does not match the file name '\(version.fileName)'",
+                    at: schema.versionLocation ?? .file(path))
             }
             if !schema.model.isEmpty && schema.model != model {
                 bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: schema.modelLocation ?? .file(path))
             }
             var fixed = schema
-            fixed.version = number
+            fixed.version = version.number
             fixed.model = model
             versions.append(fixed)
         }
@@ -98,6 +94,33 @@ public enum SchemaLoader {
             bag.append(contentsOf: HistoryValidator.validate(history))
         }
         return (complete ? history : nil, checksums, bag.all)
+    }
+
+    /// One version file, read and parsed.
+    private struct LoadedVersion: Sendable {
+        var number: Int
+        var fileName: String
+        /// The SHA-256 of the file's bytes; nil when it could not be read.
+        var checksum: String?
+        var schema: Schema?
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Reads and parses `folder/fileName`, version `number`.
+    private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
+        let path = join(folder, fileName)
+        var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
+        guard let data = FileManager.default.contents(atPath: path) else {
+            loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
+            return loaded
+        }
+        loaded.checksum = SHA256.hex(data)
+        guard let text = String(data: data, encoding: .utf8) else {
+            loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
+            return loaded
+        }
+        (loaded.schema, loaded.diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
+        return loaded
     }
 
     /// `3` for `v3.yaml`; nil for anything else (`v03.yaml`, `v0.yaml`, `3.yaml`).

@@ -21,52 +21,64 @@ public enum Generator {
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
     public static func migrationPlans(for history: SchemaHistory) -> [MigrationPlan] {
-        zip(history.versions, history.versions.dropFirst()).map { MigrationPlanner.plan(from: $0, to: $1) }
+        let steps = Array(zip(history.versions, history.versions.dropFirst()))
+        return Parallel.map(steps) { MigrationPlanner.plan(from: $0.0, to: $0.1) }
     }
 
-    /// Every output file of a model, given its migration plans.
+    /// Every output file of a model, given its migration plans. The files are rendered
+    /// concurrently (each renderer is a pure function of the model); their order is fixed.
     public static func files(for history: SchemaHistory, plans: [MigrationPlan]) -> [GeneratedFile] {
         guard let latest = history.latest else { return [] }
-        let swiftFolder = OutputLayout.swiftFolder(model: history.model)
-        var files: [GeneratedFile] = []
-        let sql = sqlFiles(for: history, latest: latest, plans: plans)
-        // The embedded migrations are the SQLite migration files themselves: one source of truth.
-        let migrations = MigrationSources.sqlite(model: history.model, in: sql)
-        let swift: [String: String] = [
-            "\(history.model)Models.swift": SwiftModelRenderer(schema: latest).render(),
-            "\(history.model)Repositories.swift": SwiftRepositoryRenderer(schema: latest).render(),
-            "\(history.model)Database.swift": SwiftDatabaseRenderer(schema: latest).render(),
-            "\(history.model)Migrations.swift": SwiftMigrationsRenderer(schema: latest, migrations: migrations).render(),
+        let model = history.model
+        let swiftFolder = OutputLayout.swiftFolder(model: model)
+        var jobs: [@Sendable () -> GeneratedFile] = [
+            // The largest first: the jobs are handed out in order.
+            { GeneratedFile(path: "\(swiftFolder)/\(model)Repositories.swift", contents: SwiftRepositoryRenderer(schema: latest).render()) },
+            { GeneratedFile(path: "\(swiftFolder)/\(model)Models.swift", contents: SwiftModelRenderer(schema: latest).render()) },
+            { GeneratedFile(path: "\(swiftFolder)/\(model)Database.swift", contents: SwiftDatabaseRenderer(schema: latest).render()) },
         ]
-        for name in OutputLayout.swiftFiles(model: history.model) {
-            files.append(GeneratedFile(path: "\(swiftFolder)/\(name)", contents: swift[name] ?? ""))
+        let swiftJobs = jobs.count
+        jobs += sqlJobs(for: history, latest: latest, plans: plans)
+        let rendered = Parallel.map(jobs)
+        let sql = Array(rendered.dropFirst(swiftJobs))
+        // The embedded migrations are the SQLite migration files themselves: one source of truth.
+        let migrations = MigrationSources.sqlite(model: model, in: sql)
+        let swift = Dictionary(uniqueKeysWithValues: rendered.prefix(swiftJobs).map { ($0.path, $0.contents) })
+            .merging([
+                "\(swiftFolder)/\(model)Migrations.swift": SwiftMigrationsRenderer(schema: latest, migrations: migrations).render()
+            ]) { old, _ in old }
+        var files: [GeneratedFile] = []
+        for name in OutputLayout.swiftFiles(model: model) {
+            let path = "\(swiftFolder)/\(name)"
+            files.append(GeneratedFile(path: path, contents: swift[path] ?? ""))
         }
-        files += sql
-        return files
+        return files + sql
     }
 
-    /// The SQL of every dialect: `schema.sql` (the latest version) and `migrations/v1.sql`.
-    private static func sqlFiles(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan]) -> [GeneratedFile] {
-        var files: [GeneratedFile] = []
+    /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),
+    /// `migrations/v1.sql`, and a migration file per plan, in this order for each dialect.
+    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan]) -> [@Sendable () -> GeneratedFile] {
+        var jobs: [@Sendable () -> GeneratedFile] = []
         for dialect in SQLDialect.allCases {
             let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
-            files.append(
-                GeneratedFile(
-                    path: "\(folder)/\(OutputLayout.schemaSQL)",
-                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect)))
+            jobs.append {
+                GeneratedFile(path: "\(folder)/\(OutputLayout.schemaSQL)", contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+            }
             if let first = history.version(1) {
-                files.append(
+                jobs.append {
                     GeneratedFile(
                         path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
-                        contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect)))
+                        contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
+                }
             }
             for plan in plans {
-                files.append(
+                jobs.append {
                     GeneratedFile(
                         path: "\(folder)/\(OutputLayout.migrationSQL(version: plan.to.version))",
-                        contents: MigrationSQLRenderer.file(for: plan, dialect: dialect)))
+                        contents: MigrationSQLRenderer.file(for: plan, dialect: dialect))
+                }
             }
         }
-        return files
+        return jobs
     }
 }

@@ -156,20 +156,30 @@ struct NodeReader {
 }
 
 extension Node {
-    /// The resolved tag (`str`, `int`, `bool`, …): plain scalars by the YAML resolver, quoted ones as `str`.
+    /// The resolved tag (`str`, `int`, `bool`, …): plain scalars by YAML 1.1's rules (Yams' default
+    /// resolver), quoted ones as `str`.
+    ///
+    /// Documents are composed with Yams' basic resolver (`YAMLDocument.parse`), which leaves value
+    /// scalars unresolved: they are resolved here, once each, when the parser asks. A plain scalar
+    /// that starts with a letter is a string unless it is one of YAML 1.1's boolean or null words
+    /// (every other rule needs a digit, sign, dot, `~`, `<<` or `=` first), which spares most
+    /// scalars the default resolver's regular expressions.
     var tagName: Tag.Name {
-        // A plain scalar that starts with a letter is a string unless it is one of YAML 1.1's
-        // boolean or null words (every other rule of Yams' default resolver needs a digit, sign,
-        // dot, `~`, `<<` or `=` first): answered without the resolver's regular expressions,
-        // which cost more than the rest of the parse on large models.
-        if case .scalar(let scalar) = self, scalar.style == .plain, scalar.tag.description.isEmpty,
-            let first = scalar.string.utf8.first,
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
-            !Self.reservedWords.contains(scalar.string)
-        {
+        guard case .scalar(let scalar) = self else { return Tag.Name(rawValue: tag.rawValue) }
+        switch scalar.tag.rawValue {
+        case Tag.Name.implicit.rawValue:
+            if let first = scalar.string.utf8.first,
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+                !Self.reservedWords.contains(scalar.string)
+            {
+                return .str
+            }
+            return Resolver.default.resolveTag(of: self)
+        case Tag.Name.nonSpecific.rawValue:
             return .str
+        case let explicit:
+            return Tag.Name(rawValue: explicit)
         }
-        return Tag.Name(rawValue: tag.rawValue)
     }
 
     /// The plain scalars starting with a letter that Yams' default resolver does not read as strings.

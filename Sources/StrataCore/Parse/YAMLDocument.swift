@@ -16,7 +16,7 @@ struct YAMLDocument {
     static func parse(_ text: String, file: String, diagnostics: inout DiagnosticBag) -> YAMLDocument? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try compose(text)
         } catch let error as YamlError {
             diagnostics.error(message(of: error), at: location(of: error, file: file, text: text))
             return nil
@@ -32,6 +32,14 @@ struct YAMLDocument {
             return nil
         }
         return YAMLDocument(root: root, file: file)
+    }
+
+    /// The YAML nodes of `text`, composed with Yams' basic resolver: mapping keys are read as names
+    /// whatever they look like, and value scalars are resolved only when read (`Node.tagName`).
+    /// Yams' default resolver would run its regular expressions over every key while checking for
+    /// duplicates, which costs more than the rest of composing.
+    static func compose(_ text: String) throws -> Node? {
+        try Yams.compose(yaml: text, .basic)
     }
 
     /// Counts nodes depth-first, stopping as soon as the budget is spent.
