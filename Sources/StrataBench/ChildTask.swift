@@ -39,6 +39,10 @@ public enum ChildTask {
             let plan = Workspace.plan(schemas: rest[0], output: rest.count == 2 ? rest[1] : "Generated")
             if plan.hasErrors || plan.files.isEmpty { throw Failure(description: "generate failed: \(plan.diagnostics.prefix(3))") }
             if rest.count == 2 { try Workspace.write(plan) }
+        case ("write-model", 2):
+            // The generator section's synthetic model, kept for profiling `strata generate` on it.
+            guard let entities = Int(rest[0]), entities > 0 else { throw Failure(description: "write-model: entities must be a positive number") }
+            print(try GeneratorBenchmark.writeModel(entities: entities, under: rest[1]))
         case ("parse", 1):
             try GeneratorBenchmark.parseOnly(folder: rest[0])
         case ("fetch", 2):

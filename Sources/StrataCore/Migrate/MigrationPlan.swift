@@ -3,7 +3,10 @@
 public struct MigrationPlan: Sendable {
     /// The changes.
     public var diff: SchemaDiff {
-        didSet { changesByEntity = Self.grouped(diff.changes) }
+        didSet {
+            changesByEntity = Self.grouped(diff.changes)
+            changedEnums = Self.changedEnums(diff.changes)
+        }
     }
     /// The steps, in the order of `diff.changes`.
     public var steps: [MigrationStep]
@@ -12,6 +15,8 @@ public struct MigrationPlan: Sendable {
     /// `diff.changes` by entity name (in N), each in order: `changes(of:)` without scanning every
     /// change of the model for every entity (quadratic on large models).
     private var changesByEntity: [String: [SchemaChange]]
+    /// The enums (by name in N) whose cases or raw values change.
+    private var changedEnums: Set<String>
 
     /// A plan of `diff`'s changes.
     public init(diff: SchemaDiff, steps: [MigrationStep], diagnostics: [Diagnostic]) {
@@ -19,7 +24,24 @@ public struct MigrationPlan: Sendable {
         self.steps = steps
         self.diagnostics = diagnostics
         self.changesByEntity = Self.grouped(diff.changes)
+        self.changedEnums = Self.changedEnums(diff.changes)
     }
+
+    private static func changedEnums(_ changes: [SchemaChange]) -> Set<String> {
+        var names: Set<String> = []
+        for change in changes {
+            switch change {
+            case .enumCasesAdded(let name, _), .enumCasesRemoved(let name, _), .enumRawValueChanged(let name, _, _, _):
+                names.insert(name)
+            default:
+                break
+            }
+        }
+        return names
+    }
+
+    /// True when the cases or raw values of the enum `name` (in N) change.
+    public func enumChanges(_ name: String) -> Bool { changedEnums.contains(name) }
 
     private static func grouped(_ changes: [SchemaChange]) -> [String: [SchemaChange]] {
         var grouped: [String: [SchemaChange]] = [:]

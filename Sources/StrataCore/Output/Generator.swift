@@ -31,9 +31,11 @@ public enum Generator {
         guard let latest = history.latest else { return [] }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
+        // The largest file renders its entities concurrently by itself.
+        let repositories = GeneratedFile(
+            path: "\(swiftFolder)/\(model)Repositories.swift", contents: SwiftRepositoryRenderer(schema: latest).render())
         var jobs: [@Sendable () -> GeneratedFile] = [
-            // The largest first: the jobs are handed out in order.
-            { GeneratedFile(path: "\(swiftFolder)/\(model)Repositories.swift", contents: SwiftRepositoryRenderer(schema: latest).render()) },
+            { repositories },
             { GeneratedFile(path: "\(swiftFolder)/\(model)Models.swift", contents: SwiftModelRenderer(schema: latest).render()) },
             { GeneratedFile(path: "\(swiftFolder)/\(model)Database.swift", contents: SwiftDatabaseRenderer(schema: latest).render()) },
         ]

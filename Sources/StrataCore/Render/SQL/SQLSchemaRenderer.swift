@@ -13,19 +13,27 @@ public enum SQLSchemaRenderer {
         -> [SQLStatement]
     {
         let renderer = DDLRenderer(dialect: dialect)
-        var remaining = schema.entities.filter { only?.contains($0.name) ?? true }
+        let pending = schema.entities.filter { only?.contains($0.name) ?? true }
+        // Flags instead of removing from the array: large models would move every entity each time.
+        var isCreated = [Bool](repeating: false, count: pending.count)
+        var firstRemaining = 0
         // Tables outside `only` already exist.
         var created: Set<String> = only.map { Set(schema.entities.map(\.name)).subtracting($0) } ?? []
         var statements: [SQLStatement] = []
         var deferred: [(field: Field, entity: Entity)] = []
-        while !remaining.isEmpty {
+        while firstRemaining < pending.count {
             func isReady(_ entity: Entity) -> Bool {
                 entity.fields.allSatisfy { field in
                     guard let target = field.referencedEntity, target != entity.name else { return true }
                     return created.contains(target) || schema.entity(named: target) == nil
                 }
             }
-            let entity = remaining.remove(at: remaining.firstIndex(where: isReady) ?? remaining.startIndex)
+            // The first remaining entity whose references exist, else the first remaining one.
+            let ready = (firstRemaining..<pending.count).first { !isCreated[$0] && isReady(pending[$0]) }
+            let index = ready ?? firstRemaining
+            isCreated[index] = true
+            while firstRemaining < pending.count && isCreated[firstRemaining] { firstRemaining += 1 }
+            let entity = pending[index]
             var later: Set<String> = []
             if dialect == .postgres {
                 for field in entity.fields {

@@ -112,13 +112,5 @@ struct SQLiteMigrationRenderer {
         return field.type == .scalar(.bool)
     }
 
-    private func enumChanged(_ name: String) -> Bool {
-        plan.diff.changes.contains { change in
-            switch change {
-            case .enumCasesAdded(let other, _), .enumCasesRemoved(let other, _), .enumRawValueChanged(let other, _, _, _):
-                return other == name
-            default: return false
-            }
-        }
-    }
+    private func enumChanged(_ name: String) -> Bool { plan.enumChanges(name) }
 }

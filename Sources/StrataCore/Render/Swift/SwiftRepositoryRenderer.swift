@@ -18,20 +18,27 @@ struct SwiftRepositoryRenderer {
             }
         }
         let names = RepositoryNames(schema: schema)
-        for entity in schema.entities {
-            let rendering = EntityRendering(schema: schema, entity: entity, names: names)
-            writer.line()
-            writer.line("// MARK: - \(entity.name)")
-            writer.line()
-            renderColumns(rendering, into: &writer)
-            writer.line()
-            renderStatements(rendering, into: &writer)
-            writer.line()
-            EntityAccessRenderer(rendering: rendering).render(into: &writer)
-            writer.line()
-            EntityRepositoryRenderer(rendering: rendering).render(into: &writer)
-        }
+        // Each entity's part depends on the model alone: the parts are rendered concurrently.
+        let sections = Parallel.map(schema.entities) { entity in section(of: entity, names: names) }
+        for section in sections { writer.append(section) }
         return writer.text
+    }
+
+    /// Everything generated for one entity.
+    private func section(of entity: Entity, names: RepositoryNames) -> SwiftWriter {
+        var writer = SwiftWriter()
+        let rendering = EntityRendering(schema: schema, entity: entity, names: names)
+        writer.line()
+        writer.line("// MARK: - \(entity.name)")
+        writer.line()
+        renderColumns(rendering, into: &writer)
+        writer.line()
+        renderStatements(rendering, into: &writer)
+        writer.line()
+        EntityAccessRenderer(rendering: rendering).render(into: &writer)
+        writer.line()
+        EntityRepositoryRenderer(rendering: rendering).render(into: &writer)
+        return writer
     }
 
     private func renderColumns(_ r: EntityRendering, into writer: inout SwiftWriter) {

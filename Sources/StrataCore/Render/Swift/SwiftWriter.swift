@@ -22,6 +22,11 @@ struct SwiftWriter {
         line(closing)
     }
 
+    /// Appends the lines of `other` (written from depth 0) at the current indentation.
+    mutating func append(_ other: SwiftWriter) {
+        if depth == 0 { lines += other.lines } else { lines(other.lines) }
+    }
+
     /// Removes a trailing empty line, so blocks do not end with a blank line.
     mutating func trimTrailingBlank() {
         while lines.last == "" { lines.removeLast() }
