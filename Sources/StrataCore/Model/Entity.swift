@@ -51,7 +51,8 @@ public struct Entity: Hashable, Sendable {
 
     /// The field with this name.
     public func field(named name: String) -> Field? {
-        fields.first { $0.name == name }
+        // By index: `first(where:)` would copy every field it passes over.
+        fields.firstIndex { $0.name == name }.map { fields[$0] }
     }
 
     /// The primary key fields, in key order.

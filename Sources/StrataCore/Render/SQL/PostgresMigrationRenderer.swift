@@ -110,7 +110,8 @@ struct PostgresMigrationRenderer {
             if previous.isOptional && !field.isOptional { statements.append(renderer.setNotNull(table, column)) }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
         }
-        for previous in old.fields where !entity.fields.contains(where: { SchemaDiff.previous(of: $0, in: old)?.name == previous.name }) {
+        let continued = Set(entity.fields.compactMap { SchemaDiff.previous(of: $0, in: old)?.name })
+        for previous in old.fields where !continued.contains(previous.name) {
             statements.append(renderer.dropColumn(previous.column, fromTable: table))
         }
         return statements

@@ -16,7 +16,7 @@ struct RepositorySQL {
     /// The primary key fields with their 1-based parameter positions in field order.
     private var keyParameters: [(field: Field, position: Int)] {
         entity.primaryKeyFields.compactMap { key in
-            entity.fields.firstIndex(of: key).map { (key, $0 + 1) }
+            entity.fields.firstIndex { $0.name == key.name }.map { (key, $0 + 1) }
         }
     }
 
@@ -57,7 +57,8 @@ struct RepositorySQL {
 
     /// The 1-based position of a field's parameter in `insert`.
     func position(of field: Field) -> Int {
-        (entity.fields.firstIndex(of: field) ?? 0) + 1
+        // By name (unique in an entity): comparing whole fields costs more than the rest of the lookup.
+        (entity.fields.firstIndex { $0.name == field.name } ?? 0) + 1
     }
 
     private func keyCondition(from start: Int) -> String {

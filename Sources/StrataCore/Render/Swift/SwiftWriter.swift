@@ -1,11 +1,27 @@
 /// Builds Swift source line by line with four-space indentation.
+///
+/// The text accumulates in one buffer (each line followed by a newline), so that large files are
+/// not built as millions of separate line strings joined at the end.
 struct SwiftWriter {
-    private(set) var lines: [String] = []
+    /// Every line so far, each followed by `\n`.
+    private var buffer = ""
+    /// The UTF-8 length of `buffer` up to the end of the last non-empty line.
+    private var contentEnd = 0
     private var depth = 0
+
+    /// The indentation of each depth, made once.
+    private static let indentation = (0..<32).map { String(repeating: "    ", count: $0) }
 
     /// Appends a line at the current indentation (an empty line stays empty).
     mutating func line(_ text: String = "") {
-        lines.append(text.isEmpty ? "" : String(repeating: "    ", count: depth) + text)
+        if !text.isEmpty {
+            buffer += depth < Self.indentation.count ? Self.indentation[depth] : String(repeating: "    ", count: depth)
+            buffer += text
+            buffer += "\n"
+            contentEnd = buffer.utf8.count
+        } else {
+            buffer += "\n"
+        }
     }
 
     /// Appends several lines at the current indentation.
@@ -22,20 +38,15 @@ struct SwiftWriter {
         line(closing)
     }
 
-    /// Appends the lines of `other` (written from depth 0) at the current indentation.
+    /// Appends the text of `other`, written separately from depth 0, at depth 0.
     mutating func append(_ other: SwiftWriter) {
-        if depth == 0 { lines += other.lines } else { lines(other.lines) }
+        precondition(depth == 0, "SwiftWriter.append is for sections written at the top level")
+        if other.contentEnd > 0 { contentEnd = buffer.utf8.count + other.contentEnd }
+        buffer += other.buffer
     }
 
-    /// Removes a trailing empty line, so blocks do not end with a blank line.
-    mutating func trimTrailingBlank() {
-        while lines.last == "" { lines.removeLast() }
-    }
-
-    /// The source text, ending with one newline.
+    /// The source text, ending with one newline (trailing empty lines dropped).
     var text: String {
-        var copy = lines
-        while copy.last == "" { copy.removeLast() }
-        return copy.joined(separator: "\n") + "\n"
+        contentEnd == 0 ? "\n" : String(Substring(buffer.utf8.prefix(contentEnd)))
     }
 }
