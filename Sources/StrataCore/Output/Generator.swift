@@ -31,30 +31,46 @@ public enum Generator {
         guard let latest = history.latest else { return [] }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
-        // The largest file renders its entities concurrently by itself.
-        let repositories = GeneratedFile(
-            path: "\(swiftFolder)/\(model)Repositories.swift", contents: SwiftRepositoryRenderer(schema: latest).render())
-        var jobs: [@Sendable () -> GeneratedFile] = [
-            { repositories },
-            { GeneratedFile(path: "\(swiftFolder)/\(model)Models.swift", contents: SwiftModelRenderer(schema: latest).render()) },
-            { GeneratedFile(path: "\(swiftFolder)/\(model)Database.swift", contents: SwiftDatabaseRenderer(schema: latest).render()) },
+        @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
+            GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
+        }
+        // First the SQL and the small Swift files.
+        let smallSwift: [@Sendable () -> GeneratedFile] = [
+            { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
+            { swiftFile("Database", SwiftDatabaseRenderer(schema: latest).render()) },
         ]
-        let swiftJobs = jobs.count
-        jobs += sqlJobs(for: history, latest: latest, plans: plans)
-        let rendered = Parallel.map(jobs)
-        let sql = Array(rendered.dropFirst(swiftJobs))
-        // The embedded migrations are the SQLite migration files themselves: one source of truth.
+        let rendered = Parallel.map(smallSwift + sqlJobs(for: history, latest: latest, plans: plans))
+        let sql = Array(rendered.dropFirst(smallSwift.count))
+        // Then the embedded migrations (the SQLite migration files themselves: one source of
+        // truth) next to the repository file's parts, one per entity.
         let migrations = MigrationSources.sqlite(model: model, in: sql)
-        let swift = Dictionary(uniqueKeysWithValues: rendered.prefix(swiftJobs).map { ($0.path, $0.contents) })
-            .merging([
-                "\(swiftFolder)/\(model)Migrations.swift": SwiftMigrationsRenderer(schema: latest, migrations: migrations).render()
-            ]) { old, _ in old }
-        var files: [GeneratedFile] = []
-        for name in OutputLayout.swiftFiles(model: model) {
-            let path = "\(swiftFolder)/\(name)"
-            files.append(GeneratedFile(path: path, contents: swift[path] ?? ""))
+        let repositories = SwiftRepositoryRenderer(schema: latest)
+        let migrationsJob: @Sendable () -> RenderedPart = {
+            .file(SwiftMigrationsRenderer(schema: latest, migrations: migrations).render())
+        }
+        let sectionJobs = repositories.sectionJobs().map { job -> @Sendable () -> RenderedPart in { .section(job()) } }
+        let parts = Parallel.map([migrationsJob] + sectionJobs)
+        var sections: [SwiftWriter] = []
+        var migrationsSwift = ""
+        for part in parts {
+            switch part {
+            case .file(let contents): migrationsSwift = contents
+            case .section(let section): sections.append(section)
+            }
+        }
+        let swift = rendered.prefix(smallSwift.count) + [
+            swiftFile("Repositories", repositories.assemble(sections)), swiftFile("Migrations", migrationsSwift),
+        ]
+        let files = OutputLayout.swiftFiles(model: model).map { name in
+            swift.first { $0.path == "\(swiftFolder)/\(name)" } ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
         }
         return files + sql
+    }
+
+    /// A part rendered in the second round: a whole file or an entity's part of the repositories.
+    private enum RenderedPart: Sendable {
+        case file(String)
+        case section(SwiftWriter)
     }
 
     /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),

@@ -65,20 +65,24 @@ struct EntityRepositoryRenderer {
 
         /// The arguments one by one, for a call split over several lines.
         var argumentList: [String] {
+            // Over UTF-8 bytes: the brackets and the comma are ASCII, never part of another character.
+            let utf8 = arguments.utf8
             var result: [String] = []
             var depth = 0
-            var current = ""
-            for character in arguments {
-                if "({[<".contains(character) { depth += 1 }
-                if ")}]>".contains(character) { depth -= 1 }
-                if character == ",", depth == 0 {
-                    result.append(current.trimmingWhitespace())
-                    current = ""
-                } else {
-                    current.append(character)
+            var start = utf8.startIndex
+            var index = start
+            while index != utf8.endIndex {
+                switch utf8[index] {
+                case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "<"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ">"): depth -= 1
+                case UInt8(ascii: ",") where depth == 0:
+                    result.append(Substring(utf8[start..<index]).trimmingWhitespace())
+                    start = utf8.index(after: index)
+                default: break
                 }
+                index = utf8.index(after: index)
             }
-            if !current.isEmpty { result.append(current.trimmingWhitespace()) }
+            if start != utf8.endIndex { result.append(Substring(utf8[start..<utf8.endIndex]).trimmingWhitespace()) }
             return result
         }
     }

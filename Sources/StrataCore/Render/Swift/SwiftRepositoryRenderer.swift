@@ -6,6 +6,18 @@ struct SwiftRepositoryRenderer {
 
     /// The whole file.
     func render() -> String {
+        assemble(Parallel.map(sectionJobs()))
+    }
+
+    /// The jobs rendering each entity's part, in entity order: each depends on the model alone,
+    /// so they can run concurrently (with other files' jobs too).
+    func sectionJobs() -> [@Sendable () -> SwiftWriter] {
+        let names = RepositoryNames(schema: schema)
+        return schema.entities.map { entity in { section(of: entity, names: names) } }
+    }
+
+    /// The file, from the parts `sectionJobs()` rendered.
+    func assemble(_ sections: [SwiftWriter]) -> String {
         var writer = SwiftWriter()
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
@@ -17,9 +29,6 @@ struct SwiftRepositoryRenderer {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): StrataEnumColumnValue {}")
             }
         }
-        let names = RepositoryNames(schema: schema)
-        // Each entity's part depends on the model alone: the parts are rendered concurrently.
-        let sections = Parallel.map(schema.entities) { entity in section(of: entity, names: names) }
         for section in sections { writer.append(section) }
         return writer.text
     }
