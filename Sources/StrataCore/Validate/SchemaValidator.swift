@@ -24,6 +24,14 @@ enum SchemaValidator {
         for entity in schema.entities {
             checkEntity(entity, in: schema, &bag)
             checkSQLName(entity.table, "table name", at: entity.location, &bag)
+            checkNotSQLiteInternal(entity.table, "table name", at: entity.location, &bag)
+            // In PostgreSQL the primary key and each unique constraint are indexes too, named
+            // like this; an index of the same name would fail to be created.
+            var constraintIndexes = [SQLConstraintName.primaryKey(table: entity.table).lowercased(): "the primary key"]
+            for field in entity.fields where field.isUnique {
+                constraintIndexes[SQLConstraintName.unique(table: entity.table, column: field.column).lowercased()] =
+                    "the unique constraint of '\(field.name)' (unique: true)"
+            }
             if let other = tables[entity.table.lowercased()] {
                 bag.error(
                     "entity '\(entity.name)' uses table '\(entity.table)', which entity '\(other.name)' already uses (SQL names are case-insensitive)",
@@ -33,6 +41,14 @@ enum SchemaValidator {
             }
             for index in entity.indexes {
                 checkSQLName(index.name, "index name", at: index.location, &bag)
+                // A derived name starts with the table's, reported once with the table.
+                if index.hasExplicitName { checkNotSQLiteInternal(index.name, "index name", at: index.location, &bag) }
+                if let constraint = constraintIndexes[index.name.lowercased()] {
+                    bag.error(
+                        "index '\(index.name)' has the name PostgreSQL gives \(constraint); "
+                            + (index.hasExplicitName ? "choose another name" : "the index repeats it: remove the index, or give it a name"),
+                        at: index.location)
+                }
                 if indexNames[index.name.lowercased()] != nil {
                     bag.error("index name '\(index.name)' is already used; index names are shared by all tables", at: index.location)
                 } else {
@@ -64,6 +80,13 @@ enum SchemaValidator {
         }
         if name.unicodeScalars.contains("\u{0}") {
             bag.error("\(what) contains a NUL character, which no database accepts", at: location)
+        }
+    }
+
+    /// SQLite keeps names starting with `sqlite_` for its own tables and indexes.
+    private static func checkNotSQLiteInternal(_ name: String, _ what: String, at location: SourceLocation, _ bag: inout DiagnosticBag) {
+        if name.lowercased().hasPrefix("sqlite_") {
+            bag.error("\(what) '\(name)' starts with 'sqlite_', which SQLite reserves for its own objects", at: location)
         }
     }
 
@@ -127,6 +150,11 @@ enum SchemaValidator {
     }
 
     private static func checkField(_ field: Field, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
+        if case .string(let text) = field.defaultValue, text.unicodeScalars.contains("\u{0}") {
+            bag.error(
+                "the default of '\(field.name)' contains a NUL character, which PostgreSQL text cannot hold",
+                at: field.defaultLocation ?? field.location)
+        }
         if field.isAutoincrement {
             if case .scalar(let type) = field.type, type.isInteger {
                 if entity.primaryKey != [field.name] {
