@@ -68,7 +68,7 @@ package struct Lint: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "")
+        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "", render: false)
         switch format {
         case .text:
             Console.report(plan.diagnostics)

@@ -66,7 +66,7 @@ struct Migrate: ParsableCommand {
 /// Picks the model a command works on.
 enum ModelSelection {
     static func history(_ name: String?, schemas: String) throws -> SchemaHistory {
-        let plan = Workspace.plan(schemas: schemas, output: "")
+        let plan = Workspace.plan(schemas: schemas, output: "", render: false)
         if plan.hasErrors {
             Console.report(plan.diagnostics)
             throw ExitCode.failure

@@ -22,7 +22,7 @@ struct Verify: AsyncParsableCommand {
     @Option(help: "Rows seeded per table at version 1.") var rows = 200
 
     func run() async throws {
-        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "")
+        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "", render: false)
         Console.report(plan.diagnostics)
         if plan.hasErrors { throw ExitCode.failure }
         let url = postgres ?? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"]

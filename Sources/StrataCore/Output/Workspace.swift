@@ -30,7 +30,11 @@ public struct StaleFile: Sendable, Equatable {
 /// Reads schemas, plans outputs, and writes or checks them. Used by the CLI and the command plugin.
 public enum Workspace {
     /// Loads and validates every model under `schemas` and renders every output.
-    public static func plan(schemas: String, output: String) -> GenerationPlan {
+    ///
+    /// With `render: false` the outputs are not rendered (the plan holds only the `strata.lock`
+    /// files), for commands that need the diagnostics and the models alone: the diagnostics are
+    /// the same, since every one of them comes from reading, validating and planning migrations.
+    public static func plan(schemas: String, output: String, render: Bool = true) -> GenerationPlan {
         let loaded = SchemaLoader.loadAll(from: schemas)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
@@ -47,6 +51,7 @@ public enum Workspace {
         for history in loaded.histories {
             let plans = Generator.migrationPlans(for: history)
             bag.append(contentsOf: plans.flatMap(\.diagnostics))
+            guard render else { continue }
             for file in Generator.files(for: history, plans: plans) {
                 files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
