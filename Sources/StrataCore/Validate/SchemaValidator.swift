@@ -90,18 +90,40 @@ enum SchemaValidator {
         }
     }
 
+    /// The Swift types generated for the model besides the entities and enums themselves, each
+    /// with what it is (the names `RepositoryNames` gives them).
+    private static func generatedTypeNames(_ schema: Schema) -> [String: String] {
+        var names = [
+            schema.model + "Access": "the generated access type of model '\(schema.model)'",
+            schema.model + "Migrations": "the generated migrations of model '\(schema.model)'",
+        ]
+        for entity in schema.entities {
+            for (suffix, what) in [("Columns", "column set"), ("Access", "access type"), ("Repository", "repository"), ("Statements", "statements")] {
+                names[entity.name + suffix] = "the generated \(what) of entity '\(entity.name)'"
+            }
+        }
+        return names
+    }
+
     private static func checkTypeNames(_ schema: Schema, _ bag: inout DiagnosticBag) {
         let entityNames = Set(schema.entities.map(\.name))
+        let generated = generatedTypeNames(schema)
         for decl in schema.enums {
             checkIdentifier(decl.name, "enum name", at: decl.location, member: false, &bag)
             if entityNames.contains(decl.name) {
                 bag.error("'\(decl.name)' is declared both as an enum and as an entity", at: decl.location)
+            }
+            if let what = generated[decl.name] {
+                bag.error("enum name '\(decl.name)' is the name of \(what); choose another name", at: decl.location)
             }
         }
         for entity in schema.entities {
             checkIdentifier(entity.name, "entity name", at: entity.location, member: false, &bag)
             if entity.name == schema.model + "Database" {
                 bag.error("entity name '\(entity.name)' is the name of the generated database type", at: entity.location)
+            }
+            if let what = generated[entity.name] {
+                bag.error("entity name '\(entity.name)' is the name of \(what); choose another name", at: entity.location)
             }
         }
     }
