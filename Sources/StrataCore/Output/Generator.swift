@@ -58,11 +58,13 @@ public enum Generator {
             case .section(let section): sections.append(section)
             }
         }
-        let swift = rendered.prefix(smallSwift.count) + [
-            swiftFile("Repositories", repositories.assemble(sections)), swiftFile("Migrations", migrationsSwift),
-        ]
+        let swift =
+            rendered.prefix(smallSwift.count) + [
+                swiftFile("Repositories", repositories.assemble(sections)), swiftFile("Migrations", migrationsSwift),
+            ]
         let files = OutputLayout.swiftFiles(model: model).map { name in
-            swift.first { $0.path == "\(swiftFolder)/\(name)" } ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
+            swift.first { $0.path == "\(swiftFolder)/\(name)" }
+                ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
         }
         return files + sql
     }
@@ -75,12 +77,16 @@ public enum Generator {
 
     /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),
     /// `migrations/v1.sql`, and a migration file per plan, in this order for each dialect.
-    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan]) -> [@Sendable () -> GeneratedFile] {
+    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan])
+        -> [@Sendable () -> GeneratedFile]
+    {
         var jobs: [@Sendable () -> GeneratedFile] = []
         for dialect in SQLDialect.allCases {
             let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
             jobs.append {
-                GeneratedFile(path: "\(folder)/\(OutputLayout.schemaSQL)", contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+                GeneratedFile(
+                    path: "\(folder)/\(OutputLayout.schemaSQL)",
+                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
             }
             if let first = history.version(1) {
                 jobs.append {

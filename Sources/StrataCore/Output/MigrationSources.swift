@@ -59,7 +59,9 @@ public enum MigrationSources {
                 significant.append(line)
             } else {
                 var trimmed = line.utf8[...]
-                while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { trimmed = trimmed.dropLast() }
+                while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                    trimmed = trimmed.dropLast()
+                }
                 let content = trimmed.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
                 if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
                     significant.append(Substring(trimmed))

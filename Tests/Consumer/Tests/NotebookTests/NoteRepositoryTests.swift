@@ -64,7 +64,8 @@ import Testing
         #expect(
             migrated
                 == Note(
-                    id: id, title: "kept", body: "from v1", createdAt: Date(timeIntervalSince1970: 1_000), pinned: false,
+                    id: id, title: "kept", body: "from v1", createdAt: Date(timeIntervalSince1970: 1_000),
+                    pinned: false,
                     color: .plain))
     }
 }
