@@ -21,16 +21,22 @@ enum SchemaValidator {
         for decl in schema.enums { checkEnum(decl, &bag) }
         var tables: [String: Entity] = [:]
         var indexNames: [String: SourceLocation] = [:]
+        // PostgreSQL keeps tables and indexes in one namespace, and a primary key or a unique
+        // constraint is an index too, named like this: no table or index may take these names.
+        var constraintIndexes: [String: String] = [:]
+        for entity in schema.entities {
+            constraintIndexes[SQLConstraintName.primaryKey(table: entity.table).lowercased()] = "the primary key of '\(entity.name)'"
+            for field in entity.fields where field.isUnique {
+                constraintIndexes[SQLConstraintName.unique(table: entity.table, column: field.column).lowercased()] =
+                    "the unique constraint of '\(entity.name).\(field.name)' (unique: true)"
+            }
+        }
         for entity in schema.entities {
             checkEntity(entity, in: schema, &bag)
             checkSQLName(entity.table, "table name", at: entity.location, &bag)
             checkNotSQLiteInternal(entity.table, "table name", at: entity.location, &bag)
-            // In PostgreSQL the primary key and each unique constraint are indexes too, named
-            // like this; an index of the same name would fail to be created.
-            var constraintIndexes = [SQLConstraintName.primaryKey(table: entity.table).lowercased(): "the primary key"]
-            for field in entity.fields where field.isUnique {
-                constraintIndexes[SQLConstraintName.unique(table: entity.table, column: field.column).lowercased()] =
-                    "the unique constraint of '\(field.name)' (unique: true)"
+            if let constraint = constraintIndexes[entity.table.lowercased()] {
+                bag.error("table '\(entity.table)' has the name PostgreSQL gives \(constraint); choose another table name", at: entity.location)
             }
             if let other = tables[entity.table.lowercased()] {
                 bag.error(
@@ -53,6 +59,15 @@ enum SchemaValidator {
                     bag.error("index name '\(index.name)' is already used; index names are shared by all tables", at: index.location)
                 } else {
                     indexNames[index.name.lowercased()] = index.location
+                }
+            }
+        }
+        for entity in schema.entities {
+            for index in entity.indexes {
+                if let owner = tables[index.name.lowercased()] {
+                    bag.error(
+                        "index '\(index.name)' has the name of the table of '\(owner.name)'; PostgreSQL keeps tables and indexes in one namespace",
+                        at: index.location)
                 }
             }
         }
