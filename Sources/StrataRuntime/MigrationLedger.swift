@@ -28,14 +28,56 @@ public enum MigrationLedger {
                 ORDER BY "version", "model"
                 """
         )
-        return try rows.map { row in
-            guard
-                let model = row[0] as String?, let version = row[1] as Int?, let checksum = row[2] as String?,
-                let appliedAt = row[3] as Double?
-            else {
-                throw DatabaseError(message: "the table strata_migrations holds a row with NULL values")
-            }
-            return AppliedStrataMigration(model: model, version: version, checksum: checksum, appliedAt: appliedAt)
+        return try rows.enumerated().map { offset, row in
+            let number = offset + 1
+            return AppliedStrataMigration(
+                model: try text(row[0], row: number, column: "model"),
+                version: try version(row[1], row: number),
+                checksum: try text(row[2], row: number, column: "checksum"),
+                appliedAt: try timestamp(row[3], row: number)
+            )
+        }
+    }
+
+    // MARK: Reading values defensively
+
+    /// The ledger is data from a file: every value is checked for its type and range rather than
+    /// converted with a subscript that traps on a mismatch.
+    private static func text(_ value: DatabaseValue, row: Int, column: String) throws -> String {
+        guard case .string(let string) = value.storage else {
+            throw malformed(row: row, column: column, value: value, expected: "text")
+        }
+        return string
+    }
+
+    private static func version(_ value: DatabaseValue, row: Int) throws -> Int {
+        guard case .int64(let integer) = value.storage, integer >= 1, integer <= Int64(Int32.max) else {
+            throw malformed(row: row, column: "version", value: value, expected: "a positive integer")
+        }
+        return Int(integer)
+    }
+
+    private static func timestamp(_ value: DatabaseValue, row: Int) throws -> Double {
+        switch value.storage {
+        case .int64(let integer): return Double(integer)
+        case .double(let double) where double.isFinite: return double
+        default: throw malformed(row: row, column: "applied_at", value: value, expected: "a number of seconds")
+        }
+    }
+
+    private static func malformed(row: Int, column: String, value: DatabaseValue, expected: String) -> StrataMigrationError {
+        .malformedLedger(table: tableName, row: row, column: column, found: describe(value), expected: expected)
+    }
+
+    private static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let integer): return "the integer \(integer)"
+        case .double(let double): return "the real \(double)"
+        case .string(let string):
+            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
+            return "the text '\(shown)'"
+        case .blob(let data): return "a blob of \(data.count) bytes"
         }
     }
 

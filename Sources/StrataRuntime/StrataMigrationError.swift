@@ -17,6 +17,9 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
     case ledgerHasGap(model: String, missing: Int)
     /// Migrating left rows that break a foreign key; the version was rolled back.
     case foreignKeyViolation(model: String, version: Int, table: String)
+    /// A ledger value has the wrong type or is out of range (the file was edited or damaged).
+    /// `row` counts the ledger's rows from 1 in version order.
+    case malformedLedger(table: String, row: Int, column: String, found: String, expected: String)
 
     public var description: String {
         switch self {
@@ -40,6 +43,9 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
         case .foreignKeyViolation(let model, let version, let table):
             return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
                 + "v\(version) was rolled back"
+        case .malformedLedger(let table, let row, let column, let found, let expected):
+            return "the table \(table) is damaged: row \(row), column \(column) holds \(found) where \(expected) "
+                + "is expected; the database was left untouched"
         }
     }
 }
