@@ -45,21 +45,59 @@ struct Migrate: ParsableCommand {
                 }
                 return
             }
-            let queue = try DatabaseQueue(path: database)
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: database, configuration: Self.waitingConfiguration(database))
+            } catch let error as DatabaseError {
+                Console.error("\(database): could not be opened: \(error.message ?? "\(error)"); nothing was changed")
+                throw ExitCode.failure
+            }
             let before = try migrator.currentVersion(in: queue)
-            let applied = try migrator.migrate(queue, to: to)
-            if applied.isEmpty {
-                print("\(database) is at version \(before) of \(history.model): nothing to apply.")
-            } else {
-                print("\(database): \(history.model) migrated from version \(before) to \(applied.last?.version ?? before) (applied \(applied.map { "v\($0.version)" }.joined(separator: ", "))).")
+            do {
+                let applied = try migrator.migrate(queue, to: to)
+                if applied.isEmpty {
+                    let now = try migrator.currentVersion(in: queue)
+                    print("\(database) is at version \(now) of \(history.model): nothing to apply.")
+                } else {
+                    print("\(database): \(history.model) migrated from version \(before) to \(applied.last?.version ?? before) (applied \(applied.map { "v\($0.version)" }.joined(separator: ", "))).")
+                }
+            } catch let error as DatabaseError {
+                // Each version runs in its own transaction: the failing one was rolled back, the
+                // ones before it stay applied. Say where the database now is.
+                let now = (try? migrator.currentVersion(in: queue)).map { "; the database is at version \($0)" } ?? ""
+                Console.error("\(database): the migration failed and its transaction was rolled back\(now): \(error.message ?? "\(error)")")
+                throw ExitCode.failure
             }
         } catch let error as StrataMigrationError {
             Console.error("\(database): \(error.description)")
             throw ExitCode.failure
         } catch let error as DatabaseError {
-            Console.error("\(database): the migration failed and was rolled back; the database is unchanged: \(error.message ?? "\(error)")")
+            Console.error("\(database): could not be read: \(error.message ?? "\(error)"); nothing was changed")
             throw ExitCode.failure
         }
+    }
+
+    func validate() throws {
+        if database.isEmpty || database == ":memory:" || database.hasPrefix("file::memory:") {
+            throw ValidationError("--database needs a file path; '\(database)' names a temporary database that vanishes when strata exits")
+        }
+    }
+
+    /// How long a second `migrate` waits for the lock of a first one before giving up.
+    static let lockTimeout: TimeInterval = 600
+
+    /// A connection that waits for another process's lock, saying once that it waits.
+    static func waitingConfiguration(_ path: String) -> Configuration {
+        var configuration = Configuration()
+        let pause = 0.05
+        configuration.busyMode = .callback { retries in
+            if retries == 0 {
+                Console.error("\(path): another process is changing the database; waiting for it (up to \(Int(lockTimeout)) s)…")
+            }
+            Thread.sleep(forTimeInterval: pause)
+            return Double(retries) * pause < lockTimeout
+        }
+        return configuration
     }
 }
 
