@@ -32,6 +32,13 @@ struct YAMLDocument {
                 at: .file(file))
             return nil
         }
+        if let root {
+            let tooLong = NameLengthCheck.errors(in: root, file: file)
+            if !tooLong.isEmpty {
+                diagnostics.append(contentsOf: tooLong)
+                return nil
+            }
+        }
         return YAMLDocument(root: root, file: file)
     }
 
@@ -66,7 +73,8 @@ struct YAMLDocument {
     /// Yams reports a duplicate key at its first occurrence; the mistake is the later one. In block style
     /// the repeat is a later line with the key at the same column, before the mapping's indentation ends.
     private static func secondOccurrence(of key: String, after first: SourceLocation, in text: String) -> SourceLocation? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character: split at every line break, not at the "\n" Character alone.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let indent = first.column - 1
         guard first.line >= 1, first.line <= lines.count else { return nil }
         for index in first.line..<lines.count {
@@ -90,6 +98,9 @@ struct YAMLDocument {
         case .scanner(let context, let problem, _, _),
             .parser(let context, let problem, _, _),
             .composer(let context, let problem, _, _):
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return "YAML nested more than 1000 levels deep; a schema needs at most a few levels"
+            }
             let prefix = context.map { "\($0.text) " } ?? ""
             return "malformed YAML: \(prefix)\(problem)"
         case .reader(let problem, _, _, _):

@@ -1,18 +1,22 @@
 /// "did you mean" suggestions by edit distance.
 enum Suggestion {
     /// The candidate nearest to `word`, if it is near enough to be a plausible typo.
+    /// Only candidates whose length is within the allowed distance are compared, and a word longer
+    /// than any name may be gets no suggestion: the cost stays bounded whatever the input.
     static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let lowered = word.lowercased()
+        let lowered = Array(word.lowercased().unicodeScalars)
+        guard lowered.count <= SchemaLimits.maximumNameLength else { return nil }
+        let limit = max(1, min(3, (lowered.count + 2) / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
-            if best == nil || distance < best!.distance {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            guard abs(other.count - lowered.count) <= limit else { continue }
+            let distance = editDistance(lowered, other)
+            if distance <= limit, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
             }
         }
-        guard let best else { return nil }
-        let limit = max(1, min(3, (word.count + 2) / 3))
-        return best.distance <= limit ? best.name : nil
+        return best?.name
     }
 
     /// `; did you mean 'x'?` or the empty string.
@@ -22,8 +26,10 @@ enum Suggestion {
 
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars)
-        let b = Array(b.unicodeScalars)
+        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)
