@@ -19,7 +19,13 @@ package struct Generate: ParsableCommand {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors else { throw ExitCode.failure }
-        let changed = try Workspace.write(plan)
+        let changed: [String]
+        do {
+            changed = try Workspace.write(plan)
+        } catch let error as FileWriteError {
+            Console.error(error.description)
+            throw ExitCode.failure
+        }
         let generated = plan.files.count
         print(changed.isEmpty ? "Generated/ is up to date (\(generated) files)." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
     }

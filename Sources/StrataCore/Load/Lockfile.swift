@@ -1,3 +1,5 @@
+import Foundation
+
 /// `Schemas/<Model>/strata.lock`: the checksum of every version, so that frozen versions stay frozen.
 public struct Lockfile: Equatable, Sendable {
     /// The file name inside the model folder.
@@ -12,7 +14,7 @@ public struct Lockfile: Equatable, Sendable {
     /// Parses the text of a lock file; unreadable lines are ignored (the file is rewritten by `generate`).
     public init(parsing text: String) {
         var checksums: [Int: String] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let number = SchemaLoader.versionNumber(ofFileName: String(parts[0])),
                 parts[1].hasPrefix("sha256:")
@@ -20,6 +22,38 @@ public struct Lockfile: Equatable, Sendable {
             checksums[number] = String(parts[1].dropFirst("sha256:".count))
         }
         self.checksums = checksums
+    }
+
+    /// What reading a lock file found.
+    public enum ReadResult: Equatable, Sendable {
+        /// No file (nor link) at the path.
+        case absent
+        /// The file, parsed.
+        case read(Lockfile)
+        /// Something is at the path but cannot be read as UTF-8 text; the reason.
+        case unreadable(String)
+    }
+
+    /// Reads the lock file at `path`, telling an absent file from one that cannot be read.
+    public static func read(at path: String) -> ReadResult {
+        let manager = FileManager.default
+        let present = manager.fileExists(atPath: path) || (try? manager.destinationOfSymbolicLink(atPath: path)) != nil
+        guard present else { return .absent }
+        if let problem = FileErrorReason.brokenLink(path), !manager.fileExists(atPath: path) { return .unreadable(problem) }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let text = String(data: data, encoding: .utf8) else { return .unreadable("not UTF-8 text") }
+            return .read(Lockfile(parsing: text))
+        } catch {
+            return .unreadable(FileErrorReason.of(error))
+        }
+    }
+
+    /// True when the file at `path` starts like a lock file Strata writes (only such a file is replaced).
+    static func isWrittenByStrata(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return String(decoding: handle.readData(ofLength: 64), as: UTF8.self).hasPrefix("# strata.lock")
     }
 
     /// The text of the lock file of `model`.

@@ -20,10 +20,25 @@ public enum SchemaLoader {
         var bag = DiagnosticBag()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            bag.error("schemas folder '\(directory)' does not exist", at: .file(directory))
+            let problem = FileErrorReason.brokenLink(directory)
+                ?? (FileManager.default.fileExists(atPath: directory)
+                    ? "schemas folder '\(directory)' is a file, not a folder" : "schemas folder '\(directory)' does not exist")
+            bag.error(problem, at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        let listing: [String]
+        do {
+            listing = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            bag.error("cannot read schemas folder '\(directory)': \(FileErrorReason.of(error))", at: .file(directory))
+            return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
+        }
+        for name in listing.sorted() where !name.hasPrefix(".") {
+            if let problem = FileErrorReason.brokenLink(join(directory, name)), !isFolder(join(directory, name)) {
+                bag.error(problem, at: .file(join(directory, name)))
+            }
+        }
+        let names = listing
             .filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }
             .sorted()
         if names.isEmpty {
@@ -44,7 +59,13 @@ public enum SchemaLoader {
     public static func loadModel(named model: String, in directory: String) -> (SchemaHistory?, [Int: String], [Diagnostic]) {
         var bag = DiagnosticBag()
         let folder = join(directory, model)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            bag.error("cannot read model folder '\(folder)': \(FileErrorReason.of(error))", at: .file(folder))
+            return (nil, [:], bag.all)
+        }
         var numbered: [Int: String] = [:]
         for file in files where file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
             if let number = versionNumber(ofFileName: file) {
@@ -110,8 +131,23 @@ public enum SchemaLoader {
     private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
         let path = join(folder, fileName)
         var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
-        guard let data = FileManager.default.contents(atPath: path) else {
-            loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > SchemaLimits.maximumFileSize
+        {
+            loaded.diagnostics = [
+                Diagnostic(
+                    .error,
+                    "'\(path)' is \(size) bytes, larger than the limit of \(SchemaLimits.maximumFileSize) bytes for a version file",
+                    at: .file(path))
+            ]
+            return loaded
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileErrorReason.brokenLink(path) ?? "cannot read '\(path)': \(FileErrorReason.of(error))"
+            loaded.diagnostics = [Diagnostic(.error, reason, at: .file(path))]
             return loaded
         }
         loaded.checksum = SHA256.hex(data)

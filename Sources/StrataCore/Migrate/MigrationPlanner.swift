@@ -63,6 +63,13 @@ public enum MigrationPlanner {
                     Conversion.isLossless(from: fromType, to: toType) && enumConversionIsLossless(old, new, from: from, to: to)
                 {
                     step.detail = fromType == toType ? "same stored values" : "cast from \(fromType.name) to \(toType.name) without loss"
+                    if case .reference(let target) = new.type, old.type != new.type {
+                        // The stored values are kept, but each must now match a row of the target.
+                        step.detail = (step.detail ?? "") + "; each must match a row of \(target)"
+                        bag.warning(
+                            "'\(entityName).\(new.name)' becomes a reference to \(target): if existing rows hold values that match no \(target) the migration fails and the database stays at version \(from.version)",
+                            at: new.typeLocation)
+                    }
                 } else {
                     bag.error(
                         "the type of '\(entityName).\(new.name)' changes from \(old.type) to \(new.type), and no lossless conversion is known: give it a 'transform' that computes the new value",

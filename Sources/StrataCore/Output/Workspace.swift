@@ -42,7 +42,16 @@ public enum Workspace {
         for (model, sums) in loaded.checksums.sorted(by: { $0.key < $1.key }) {
             let folder = SchemaLoader.join(schemas, model)
             let lockPath = SchemaLoader.join(folder, Lockfile.fileName)
-            let recorded = (try? String(contentsOfFile: lockPath, encoding: .utf8)).map(Lockfile.init(parsing:))
+            // A lock file that is there but cannot be read is an error, not an absent lock: treating
+            // it as absent would accept an edited frozen version and then record its checksum.
+            let recorded: Lockfile?
+            switch Lockfile.read(at: lockPath) {
+            case .absent: recorded = nil
+            case .read(let lockfile): recorded = lockfile
+            case .unreadable(let reason):
+                bag.error("cannot read '\(lockPath)': \(reason); frozen versions cannot be checked", at: .file(lockPath))
+                recorded = nil
+            }
             if let recorded {
                 bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
             }
@@ -61,32 +70,23 @@ public enum Workspace {
 
     /// Writes the plan's files whose bytes differ from disk and removes generated files that no longer belong.
     /// Writes nothing when the plan has errors. Returns the paths written or removed.
+    ///
+    /// All or nothing: on any failure every file is as it was and a ``FileWriteError`` names the
+    /// path and the reason. A folder, or a file without Strata's header, in the way is an error.
     @discardableResult
     public static func write(_ plan: GenerationPlan) throws -> [String] {
         guard !plan.hasErrors else { return [] }
-        let manager = FileManager.default
-        var changed: [String] = []
-        var staged: [(temporary: String, final: String)] = []
+        var changes: [FileTransaction.Change] = []
         for file in plan.files {
             let data = Data(file.contents.utf8)
-            if manager.contents(atPath: file.path) == data { continue }
-            let folder = (file.path as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            let temporary = folder.isEmpty ? ".\(UUID().uuidString).strata-tmp" : "\(folder)/.\(UUID().uuidString).strata-tmp"
-            try data.write(to: URL(fileURLWithPath: temporary))
-            staged.append((temporary, file.path))
+            if FileManager.default.contents(atPath: file.path) == data { continue }
+            changes.append(FileTransaction.Change(path: file.path, contents: data))
         }
-        // Everything is rendered and staged before the first file is replaced.
-        for item in staged {
-            if manager.fileExists(atPath: item.final) { try manager.removeItem(atPath: item.final) }
-            try manager.moveItem(atPath: item.temporary, toPath: item.final)
-            changed.append(item.final)
+        for path in extraFiles(plan) { changes.append(FileTransaction.Change(path: path, contents: nil)) }
+        let lockPaths = Set(plan.files.map(\.path).filter { ($0 as NSString).lastPathComponent == Lockfile.fileName })
+        return try FileTransaction.apply(changes) { path in
+            lockPaths.contains(path) ? Lockfile.isWrittenByStrata(path) : isGenerated(path)
         }
-        for path in extraFiles(plan) {
-            try manager.removeItem(atPath: path)
-            changed.append(path)
-        }
-        return changed
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
