@@ -5,9 +5,14 @@ public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
     /// The quoted SQL name of the column.
     public let sql: String
 
-    /// Creates a column from its quoted SQL name (generated code quotes it).
+    /// Creates a column from its quoted SQL name.
     public init(sql: String) {
         self.sql = sql
+    }
+
+    /// The column named `name` in the database (quoted here).
+    public init(_ name: String) {
+        self.sql = StrataTable.quoted(name)
     }
 }
 

@@ -111,11 +111,13 @@ enum SchemaValidator {
         var names = [
             schema.model + "Access": "the generated access type of model '\(schema.model)'",
             schema.model + "Migrations": "the generated migrations of model '\(schema.model)'",
+            // The generic parameter and associated types that generated record code names.
+            "Record": "the record type parameter of the runtime's record stores",
+            "Key": "an associated type of the runtime's record protocol",
+            "Columns": "an associated type of the runtime's record protocol",
         ]
         for entity in schema.entities {
-            for (suffix, what) in [("Columns", "column set"), ("Access", "access type"), ("Repository", "repository"), ("Statements", "statements")] {
-                names[entity.name + suffix] = "the generated \(what) of entity '\(entity.name)'"
-            }
+            names[entity.name + "Columns"] = "the generated column set of entity '\(entity.name)'"
         }
         return names
     }

@@ -33,8 +33,8 @@ public struct BenchDatabase: Sendable {
     }
 
     /// The `Sample` records.
-    public var samples: SampleRepository {
-        SampleRepository(writer: writer)
+    public var samples: StrataRepository<Sample> {
+        StrataRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -76,7 +76,11 @@ public struct BenchAccess {
     }
 
     /// The `Sample` records.
-    public var samples: SampleAccess {
-        SampleAccess(db)
+    public var samples: StrataAccess<Sample> {
+        StrataAccess(db)
     }
 }
+
+/// Generated for StrataRuntime API 2 (Strata 0.5.0): against a runtime of another API
+/// this does not compile; regenerate with the Strata release of the runtime in use.
+private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}

@@ -4,345 +4,78 @@
 import Foundation
 import StrataRuntime
 
-extension Category: StrataEnumColumnValue {}
+extension Category: StrataEnumColumnValue, StrataSQLiteValue {
+    /// A stored raw value that matches no case reads as `.alpha`.
+    public static var strataUnknownCase: Category? { .alpha }
+}
 
 // MARK: - Sample
 
 /// The columns of `Sample` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct SampleColumns: Sendable {
+public struct SampleColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Sample, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<Sample, UUID>("id")
     /// The `name` column (`name`).
-    public let name = StrataColumn<Sample, String>(sql: "\"name\"")
+    public let name = StrataColumn<Sample, String>("name")
     /// The `note` column (`note`).
-    public let note = StrataColumn<Sample, String?>(sql: "\"note\"")
+    public let note = StrataColumn<Sample, String?>("note")
     /// The `quantity` column (`quantity`).
-    public let quantity = StrataColumn<Sample, Int>(sql: "\"quantity\"")
+    public let quantity = StrataColumn<Sample, Int>("quantity")
     /// The `score` column (`score`).
-    public let score = StrataColumn<Sample, Double>(sql: "\"score\"")
+    public let score = StrataColumn<Sample, Double>("score")
     /// The `isActive` column (`is_active`).
-    public let isActive = StrataColumn<Sample, Bool>(sql: "\"is_active\"")
+    public let isActive = StrataColumn<Sample, Bool>("is_active")
     /// The `category` column (`category`).
-    public let category = StrataColumn<Sample, Category>(sql: "\"category\"")
+    public let category = StrataColumn<Sample, Category>("category")
     /// The `createdAt` column (`created_at`).
-    public let createdAt = StrataColumn<Sample, Date>(sql: "\"created_at\"")
+    public let createdAt = StrataColumn<Sample, Date>("created_at")
     /// The `payload` column (`payload`).
-    public let payload = StrataColumn<Sample, Data>(sql: "\"payload\"")
+    public let payload = StrataColumn<Sample, Data>("payload")
     /// The `rank` column (`rank`).
-    public let rank = StrataColumn<Sample, Int32>(sql: "\"rank\"")
+    public let rank = StrataColumn<Sample, Int32>("rank")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Sample` and how its columns are bound and read, by index.
-enum SampleStatements {
-    static let table = "\"sample\""
-    static let selection =
-        "\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\""
-    static let insert =
-        "INSERT INTO \"sample\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-    static let upsert =
-        "INSERT INTO \"sample\" (\"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (\"id\") DO UPDATE SET \"name\" = excluded.\"name\", \"note\" = excluded.\"note\", \"quantity\" = excluded.\"quantity\", \"score\" = excluded.\"score\", \"is_active\" = excluded.\"is_active\", \"category\" = excluded.\"category\", \"created_at\" = excluded.\"created_at\", \"payload\" = excluded.\"payload\", \"rank\" = excluded.\"rank\""
-    static let find =
-        "SELECT \"id\", \"name\", \"note\", \"quantity\", \"score\", \"is_active\", \"category\", \"created_at\", \"payload\", \"rank\" FROM \"sample\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"sample\" WHERE \"id\" = ?1"
-    static let update =
-        "UPDATE \"sample\" SET \"name\" = ?2, \"note\" = ?3, \"quantity\" = ?4, \"score\" = ?5, \"is_active\" = ?6, \"category\" = ?7, \"created_at\" = ?8, \"payload\" = ?9, \"rank\" = ?10 WHERE \"id\" = ?1"
+/// `Sample` records are rows of `sample`, bound and read by index in field order.
+extension Sample: StrataSQLiteRecord {
+    public typealias Columns = SampleColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Sample, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.id)
-        try StrataBind.string(statement, 2, record.name)
-        if let value = record.note {
-            try StrataBind.string(statement, 3, value)
-        } else {
-            try StrataBind.null(statement, 3)
-        }
-        try StrataBind.int(statement, 4, record.quantity)
-        try StrataBind.double(statement, 5, record.score)
-        try StrataBind.bool(statement, 6, record.isActive)
-        try StrataBind.int16(statement, 7, record.category.rawValue)
-        try StrataBind.date(statement, 8, record.createdAt)
-        try StrataBind.data(statement, 9, record.payload)
-        try StrataBind.int32(statement, 10, record.rank)
-    }
+    public static let strataTable = StrataTable(
+        "sample",
+        columns: ["id", "name", "note", "quantity", "score", "is_active", "category", "created_at", "payload", "rank"],
+        primaryKey: ["id"]
+    )
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: UUID, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key)
-    }
+    public var strataKey: UUID? { id }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Sample {
-        Sample(
-            id: try StrataRead.uuid(statement, 0),
-            name: try StrataRead.string(statement, 1),
-            note: try StrataRead.isNull(statement, 2) ? nil : StrataRead.string(statement, 2),
-            quantity: try StrataRead.int(statement, 3),
-            score: try StrataRead.double(statement, 4),
-            isActive: try StrataRead.bool(statement, 5),
-            category: try Category(value: StrataRead.int16(statement, 6)),
-            createdAt: try StrataRead.date(statement, 7),
-            payload: try StrataRead.data(statement, 8),
-            rank: try StrataRead.int32(statement, 9)
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(
+            id: row[0],
+            name: row[1],
+            note: row[2],
+            quantity: row[3],
+            score: row[4],
+            isActive: row[5],
+            category: row[6],
+            createdAt: row[7],
+            payload: row[8],
+            rank: row[9]
         )
     }
 
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)?,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = SampleColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, name, note, quantity, score, isActive, category, createdAt, payload, rank)
+    }
+
+    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `Sample` records on one connection, inside the current transaction or read:
-/// `BenchAccess.samples` in `BenchDatabase.read` and `write`, or on any GRDB `Database`.
-public struct SampleAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Sample` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Sample) throws -> Sample {
-        let query = try StrataStatement(db, sql: SampleStatements.insert)
-        try SampleStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Sample>) throws -> [Sample] {
-        let query = try StrataStatement(db, sql: SampleStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: SampleStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Sample) throws -> Sample {
-        let query = try StrataStatement(db, sql: SampleStatements.upsert)
-        try SampleStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Sample? {
-        let query = try StrataStatement(db, sql: SampleStatements.find)
-        try SampleStatements.bindKey(key, query.handle)
-        return try query.fetchOne(SampleStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Sample] {
-        let sql = SampleStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(SampleStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil
-    ) throws -> Sample? {
-        let sql = SampleStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(SampleStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: SampleStatements.table, where: filter?(SampleColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: SampleStatements.table, where: filter?(SampleColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Sample) throws -> Bool {
-        let query = try StrataStatement(db, sql: SampleStatements.update)
-        try SampleStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: Sample,
-        name newName: String? = nil,
-        note newNote: String?? = nil,
-        quantity newQuantity: Int? = nil,
-        score newScore: Double? = nil,
-        isActive newIsActive: Bool? = nil,
-        category newCategory: Category? = nil,
-        createdAt newCreatedAt: Date? = nil,
-        payload newPayload: Data? = nil,
-        rank newRank: Int32? = nil
-    ) throws -> Sample? {
-        let columns = SampleColumns()
-        var assignments: [StrataAssignment<Sample>] = []
-        if let value = newName { assignments.append(columns.name.set(value)) }
-        if let value = newNote { assignments.append(columns.note.set(value)) }
-        if let value = newQuantity { assignments.append(columns.quantity.set(value)) }
-        if let value = newScore { assignments.append(columns.score.set(value)) }
-        if let value = newIsActive { assignments.append(columns.isActive.set(value)) }
-        if let value = newCategory { assignments.append(columns.category.set(value)) }
-        if let value = newCreatedAt { assignments.append(columns.createdAt.set(value)) }
-        if let value = newPayload { assignments.append(columns.payload.set(value)) }
-        if let value = newRank { assignments.append(columns.rank.set(value)) }
-        return try update(id: record.id, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (SampleColumns) -> [StrataAssignment<Sample>]) throws -> Sample? {
-        let columns = SampleColumns()
-        let sql = StrataSQL.update(SampleStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        set assignments: (SampleColumns) -> [StrataAssignment<Sample>]
-    ) throws -> Int {
-        let columns = SampleColumns()
-        let sql = StrataSQL.update(SampleStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Sample) throws -> Bool {
-        return try delete(id: record.id)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: SampleStatements.delete)
-        try SampleStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: SampleStatements.table, where: filter?(SampleColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-}
-
-/// The `Sample` records of a `BenchDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct SampleRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Sample) throws -> Sample {
-        try writer.write { db in try SampleAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Sample>) throws -> [Sample] {
-        try writer.write { db in try SampleAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Sample) throws -> Sample {
-        try writer.write { db in try SampleAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Sample? {
-        try writer.read { db in try SampleAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Sample] {
-        try writer.read { db in
-            try SampleAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil
-    ) throws -> Sample? {
-        try writer.read { db in try SampleAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
-        try writer.read { db in try SampleAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Bool {
-        try writer.read { db in try SampleAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Sample) throws -> Bool {
-        try writer.write { db in try SampleAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Sample {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -359,82 +92,18 @@ public struct SampleRepository: Sendable {
         payload newPayload: Data? = nil,
         rank newRank: Int32? = nil
     ) throws -> Sample? {
-        try writer.write { db in
-            try SampleAccess(db).update(
-                record,
-                name: newName,
-                note: newNote,
-                quantity: newQuantity,
-                score: newScore,
-                isActive: newIsActive,
-                category: newCategory,
-                createdAt: newCreatedAt,
-                payload: newPayload,
-                rank: newRank
-            )
-        }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (SampleColumns) -> [StrataAssignment<Sample>]) throws -> Sample? {
-        try writer.write { db in try SampleAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        set assignments: (SampleColumns) -> [StrataAssignment<Sample>]
-    ) throws -> Int {
-        try writer.write { db in try SampleAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Sample) throws -> Bool {
-        try writer.write { db in try SampleAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try SampleAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil) throws -> Int {
-        try writer.write { db in try SampleAccess(db).deleteAll(where: filter) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil,
-        orderBy order: ((SampleColumns) -> [StrataOrdering<Sample>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Sample]> {
-        let sql = SampleStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(SampleStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((SampleColumns) -> StrataPredicate<Sample>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: SampleStatements.table, where: filter?(SampleColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<Sample?> {
-        return StrataObservation.values(in: writer) { db in
-            try SampleAccess(db).find(id: key)
+        try update(record) {
+            [
+                $0.name.set(ifGiven: newName),
+                $0.note.set(ifGiven: newNote),
+                $0.quantity.set(ifGiven: newQuantity),
+                $0.score.set(ifGiven: newScore),
+                $0.isActive.set(ifGiven: newIsActive),
+                $0.category.set(ifGiven: newCategory),
+                $0.createdAt.set(ifGiven: newCreatedAt),
+                $0.payload.set(ifGiven: newPayload),
+                $0.rank.set(ifGiven: newRank),
+            ]
         }
     }
 }

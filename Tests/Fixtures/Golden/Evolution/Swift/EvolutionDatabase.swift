@@ -33,18 +33,18 @@ public struct EvolutionDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: WriterRepository {
-        WriterRepository(writer: writer)
+    public var writers: StrataRepository<Writer> {
+        StrataRepository(writer: writer)
     }
 
     /// The `Post` records.
-    public var posts: PostRepository {
-        PostRepository(writer: writer)
+    public var posts: StrataRepository<Post> {
+        StrataRepository(writer: writer)
     }
 
     /// The `Comment` records.
-    public var comments: CommentRepository {
-        CommentRepository(writer: writer)
+    public var comments: StrataRepository<Comment> {
+        StrataRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -86,17 +86,21 @@ public struct EvolutionAccess {
     }
 
     /// The `Writer` records.
-    public var writers: WriterAccess {
-        WriterAccess(db)
+    public var writers: StrataAccess<Writer> {
+        StrataAccess(db)
     }
 
     /// The `Post` records.
-    public var posts: PostAccess {
-        PostAccess(db)
+    public var posts: StrataAccess<Post> {
+        StrataAccess(db)
     }
 
     /// The `Comment` records.
-    public var comments: CommentAccess {
-        CommentAccess(db)
+    public var comments: StrataAccess<Comment> {
+        StrataAccess(db)
     }
 }
+
+/// Generated for StrataRuntime API 2 (Strata 0.5.0): against a runtime of another API
+/// this does not compile; regenerate with the Strata release of the runtime in use.
+private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}

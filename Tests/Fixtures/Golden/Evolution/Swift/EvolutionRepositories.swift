@@ -4,344 +4,64 @@
 import Foundation
 import StrataRuntime
 
-extension Status: StrataEnumColumnValue {}
-extension Level: StrataEnumColumnValue {}
+extension Status: StrataEnumColumnValue, StrataSQLiteValue {
+    /// A stored raw value that matches no case reads as `.open`.
+    public static var strataUnknownCase: Status? { .`open` }
+}
+
+extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
 
 // MARK: - Writer
 
 /// The columns of `Writer` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct WriterColumns: Sendable {
+public struct WriterColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Writer, Int64>(sql: "\"id\"")
+    public let id = StrataColumn<Writer, Int64>("id")
     /// The `displayName` column (`display_name`).
-    public let displayName = StrataColumn<Writer, String>(sql: "\"display_name\"")
+    public let displayName = StrataColumn<Writer, String>("display_name")
     /// The `email` column (`email`).
-    public let email = StrataColumn<Writer, String>(sql: "\"email\"")
+    public let email = StrataColumn<Writer, String>("email")
     /// The `slug` column (`slug`).
-    public let slug = StrataColumn<Writer, String>(sql: "\"slug\"")
+    public let slug = StrataColumn<Writer, String>("slug")
     /// The `bio` column (`bio`).
-    public let bio = StrataColumn<Writer, String>(sql: "\"bio\"")
+    public let bio = StrataColumn<Writer, String>("bio")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Writer` and how its columns are bound and read, by index.
-enum WriterStatements {
-    static let table = "\"writer\""
-    static let selection = "\"id\", \"display_name\", \"email\", \"slug\", \"bio\""
-    static let insert =
-        "INSERT INTO \"writer\" (\"id\", \"display_name\", \"email\", \"slug\", \"bio\") VALUES (?1, ?2, ?3, ?4, ?5)"
-    static let upsert =
-        "INSERT INTO \"writer\" (\"id\", \"display_name\", \"email\", \"slug\", \"bio\") VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (\"id\") DO UPDATE SET \"display_name\" = excluded.\"display_name\", \"email\" = excluded.\"email\", \"slug\" = excluded.\"slug\", \"bio\" = excluded.\"bio\""
-    static let find = "SELECT \"id\", \"display_name\", \"email\", \"slug\", \"bio\" FROM \"writer\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"writer\" WHERE \"id\" = ?1"
-    static let update =
-        "UPDATE \"writer\" SET \"display_name\" = ?2, \"email\" = ?3, \"slug\" = ?4, \"bio\" = ?5 WHERE \"id\" = ?1"
+/// `Writer` records are rows of `writer`, bound and read by index in field order.
+extension Writer: StrataSQLiteRecord {
+    public typealias Columns = WriterColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Writer, _ statement: GRDB.SQLiteStatement) throws {
-        if let value = record.id {
-            try StrataBind.int64(statement, 1, value)
-        } else {
-            try StrataBind.null(statement, 1)
-        }
-        try StrataBind.string(statement, 2, record.displayName)
-        try StrataBind.string(statement, 3, record.email)
-        try StrataBind.string(statement, 4, record.slug)
-        try StrataBind.string(statement, 5, record.bio)
+    public static let strataTable = StrataTable(
+        "writer",
+        columns: ["id", "display_name", "email", "slug", "bio"],
+        primaryKey: ["id"],
+        assignsKey: true
+    )
+
+    public var strataKey: Int64? { id }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(id: row[0], displayName: row[1], email: row[2], slug: row[3], bio: row[4])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: Int64, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.int64(statement, 1, key)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, displayName, email, slug, bio)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Writer {
-        Writer(
-            id: try StrataRead.int64(statement, 0),
-            displayName: try StrataRead.string(statement, 1),
-            email: try StrataRead.string(statement, 2),
-            slug: try StrataRead.string(statement, 3),
-            bio: try StrataRead.string(statement, 4)
-        )
+    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)?,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = WriterColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public mutating func didInsert(rowID: Int64) throws {
+        id = rowID
     }
 }
 
-/// Reads and writes `Writer` records on one connection, inside the current transaction or read:
-/// `EvolutionAccess.writers` in `EvolutionDatabase.read` and `write`, or on any GRDB `Database`.
-public struct WriterAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Writer` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored, with its assigned key.
-    @discardableResult
-    public func insert(_ record: Writer) throws -> Writer {
-        let query = try StrataStatement(db, sql: WriterStatements.insert)
-        try WriterStatements.bind(record, query.handle)
-        try query.execute()
-        var stored = record
-        stored.id = db.lastInsertedRowID
-        return stored
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Writer>) throws -> [Writer] {
-        let query = try StrataStatement(db, sql: WriterStatements.insert)
-        var stored = Array(records)
-        try query.executeEach(
-            stored.indices,
-            bind: { index, statement in try WriterStatements.bind(stored[index], statement) },
-            afterEach: { index in stored[index].id = db.lastInsertedRowID }
-        )
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Writer) throws -> Writer {
-        if record.id == nil { return try insert(record) }
-        let query = try StrataStatement(db, sql: WriterStatements.upsert)
-        try WriterStatements.bind(record, query.handle)
-        try query.execute()
-        var stored = record
-        stored.id = db.lastInsertedRowID
-        return stored
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: Int64) throws -> Writer? {
-        let query = try StrataStatement(db, sql: WriterStatements.find)
-        try WriterStatements.bindKey(key, query.handle)
-        return try query.fetchOne(WriterStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Writer] {
-        let sql = WriterStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(WriterStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])? = nil
-    ) throws -> Writer? {
-        let sql = WriterStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(WriterStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: WriterStatements.table, where: filter?(WriterColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: WriterStatements.table, where: filter?(WriterColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Writer) throws -> Bool {
-        if record.id == nil { return false }
-        let query = try StrataStatement(db, sql: WriterStatements.update)
-        try WriterStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: Writer,
-        displayName newDisplayName: String? = nil,
-        email newEmail: String? = nil,
-        slug newSlug: String? = nil,
-        bio newBio: String? = nil
-    ) throws -> Writer? {
-        guard let key = record.id else { return nil }
-        let columns = WriterColumns()
-        var assignments: [StrataAssignment<Writer>] = []
-        if let value = newDisplayName { assignments.append(columns.displayName.set(value)) }
-        if let value = newEmail { assignments.append(columns.email.set(value)) }
-        if let value = newSlug { assignments.append(columns.slug.set(value)) }
-        if let value = newBio { assignments.append(columns.bio.set(value)) }
-        return try update(id: key, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: Int64,
-        set assignments: (WriterColumns) -> [StrataAssignment<Writer>]
-    ) throws -> Writer? {
-        let columns = WriterColumns()
-        let sql = StrataSQL.update(WriterStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        set assignments: (WriterColumns) -> [StrataAssignment<Writer>]
-    ) throws -> Int {
-        let columns = WriterColumns()
-        let sql = StrataSQL.update(WriterStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Writer) throws -> Bool {
-        guard let key = record.id else { return false }
-        return try delete(id: key)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: Int64) throws -> Bool {
-        let query = try StrataStatement(db, sql: WriterStatements.delete)
-        try WriterStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: WriterStatements.table, where: filter?(WriterColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// The `Post` records whose `author` refers to `record`, matching `filter`, sorted by `order`.
-    public func posts(
-        of record: Writer,
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil
-    ) throws -> [Post] {
-        guard let key = record.id else { return [] }
-        let owner = PostColumns().author == key
-        let sql = PostStatements.select(
-            where: { columns in filter.map { owner && $0(columns) } ?? owner },
-            orderBy: order
-        )
-        return try StrataStatement(db, sql).fetchAll(PostStatements.decode)
-    }
-}
-
-/// The `Writer` records of a `EvolutionDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct WriterRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Writer) throws -> Writer {
-        try writer.write { db in try WriterAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Writer>) throws -> [Writer] {
-        try writer.write { db in try WriterAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Writer) throws -> Writer {
-        try writer.write { db in try WriterAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: Int64) throws -> Writer? {
-        try writer.read { db in try WriterAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Writer] {
-        try writer.read { db in
-            try WriterAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])? = nil
-    ) throws -> Writer? {
-        try writer.read { db in try WriterAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Int {
-        try writer.read { db in try WriterAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Bool {
-        try writer.read { db in try WriterAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Writer) throws -> Bool {
-        try writer.write { db in try WriterAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -353,51 +73,14 @@ public struct WriterRepository: Sendable {
         slug newSlug: String? = nil,
         bio newBio: String? = nil
     ) throws -> Writer? {
-        try writer.write { db in
-            try WriterAccess(db).update(
-                record,
-                displayName: newDisplayName,
-                email: newEmail,
-                slug: newSlug,
-                bio: newBio
-            )
+        try update(record) {
+            [
+                $0.displayName.set(ifGiven: newDisplayName),
+                $0.email.set(ifGiven: newEmail),
+                $0.slug.set(ifGiven: newSlug),
+                $0.bio.set(ifGiven: newBio),
+            ]
         }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: Int64,
-        set assignments: (WriterColumns) -> [StrataAssignment<Writer>]
-    ) throws -> Writer? {
-        try writer.write { db in try WriterAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        set assignments: (WriterColumns) -> [StrataAssignment<Writer>]
-    ) throws -> Int {
-        try writer.write { db in try WriterAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Writer) throws -> Bool {
-        try writer.write { db in try WriterAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: Int64) throws -> Bool {
-        try writer.write { db in try WriterAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil) throws -> Int {
-        try writer.write { db in try WriterAccess(db).deleteAll(where: filter) }
     }
 
     /// The `Post` records whose `author` refers to `record`, matching `filter`, sorted by `order`.
@@ -406,36 +89,12 @@ public struct WriterRepository: Sendable {
         where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
         orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil
     ) throws -> [Post] {
-        try writer.read { db in try WriterAccess(db).posts(of: record, where: filter, orderBy: order) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil,
-        orderBy order: ((WriterColumns) -> [StrataOrdering<Writer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Writer]> {
-        let sql = WriterStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(WriterStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((WriterColumns) -> StrataPredicate<Writer>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: WriterStatements.table, where: filter?(WriterColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: Int64) -> AsyncValueObservation<Writer?> {
-        return StrataObservation.values(in: writer) { db in
-            try WriterAccess(db).find(id: key)
+        guard let key = record.strataKey else { return [] }
+        return try read {
+            try StrataAccess<Post>($0).fetchAll(
+                where: { ($0.author == key).and(filter?($0)) },
+                orderBy: order
+            )
         }
     }
 }
@@ -444,342 +103,66 @@ public struct WriterRepository: Sendable {
 
 /// The columns of `Post` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct PostColumns: Sendable {
+public struct PostColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Post, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<Post, UUID>("id")
     /// The `author` column (`author`).
-    public let author = StrataColumn<Post, Int64>(sql: "\"author\"")
+    public let author = StrataColumn<Post, Int64>("author")
     /// The `title` column (`title`).
-    public let title = StrataColumn<Post, String?>(sql: "\"title\"")
+    public let title = StrataColumn<Post, String?>("title")
     /// The `content` column (`content`).
-    public let content = StrataColumn<Post, String>(sql: "\"content\"")
+    public let content = StrataColumn<Post, String>("content")
     /// The `views` column (`views`).
-    public let views = StrataColumn<Post, Int64>(sql: "\"views\"")
+    public let views = StrataColumn<Post, Int64>("views")
     /// The `rating` column (`rating`).
-    public let rating = StrataColumn<Post, Int16?>(sql: "\"rating\"")
+    public let rating = StrataColumn<Post, Int16?>("rating")
     /// The `status` column (`status`).
-    public let status = StrataColumn<Post, Status>(sql: "\"status\"")
+    public let status = StrataColumn<Post, Status>("status")
     /// The `level` column (`level`).
-    public let level = StrataColumn<Post, Level>(sql: "\"level\"")
+    public let level = StrataColumn<Post, Level>("level")
     /// The `score` column (`score`).
-    public let score = StrataColumn<Post, Decimal>(sql: "\"score\"")
+    public let score = StrataColumn<Post, Decimal>("score")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Post` and how its columns are bound and read, by index.
-enum PostStatements {
-    static let table = "\"post\""
-    static let selection =
-        "\"id\", \"author\", \"title\", \"content\", \"views\", \"rating\", \"status\", \"level\", \"score\""
-    static let insert =
-        "INSERT INTO \"post\" (\"id\", \"author\", \"title\", \"content\", \"views\", \"rating\", \"status\", \"level\", \"score\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-    static let upsert =
-        "INSERT INTO \"post\" (\"id\", \"author\", \"title\", \"content\", \"views\", \"rating\", \"status\", \"level\", \"score\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (\"id\") DO UPDATE SET \"author\" = excluded.\"author\", \"title\" = excluded.\"title\", \"content\" = excluded.\"content\", \"views\" = excluded.\"views\", \"rating\" = excluded.\"rating\", \"status\" = excluded.\"status\", \"level\" = excluded.\"level\", \"score\" = excluded.\"score\""
-    static let find =
-        "SELECT \"id\", \"author\", \"title\", \"content\", \"views\", \"rating\", \"status\", \"level\", \"score\" FROM \"post\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"post\" WHERE \"id\" = ?1"
-    static let update =
-        "UPDATE \"post\" SET \"author\" = ?2, \"title\" = ?3, \"content\" = ?4, \"views\" = ?5, \"rating\" = ?6, \"status\" = ?7, \"level\" = ?8, \"score\" = ?9 WHERE \"id\" = ?1"
+/// `Post` records are rows of `post`, bound and read by index in field order.
+extension Post: StrataSQLiteRecord {
+    public typealias Columns = PostColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Post, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.id)
-        try StrataBind.int64(statement, 2, record.author)
-        if let value = record.title {
-            try StrataBind.string(statement, 3, value)
-        } else {
-            try StrataBind.null(statement, 3)
-        }
-        try StrataBind.string(statement, 4, record.content)
-        try StrataBind.int64(statement, 5, record.views)
-        if let value = record.rating {
-            try StrataBind.int16(statement, 6, value)
-        } else {
-            try StrataBind.null(statement, 6)
-        }
-        try StrataBind.string(statement, 7, record.status.rawValue)
-        try StrataBind.int16(statement, 8, record.level.rawValue)
-        try StrataBind.decimal(statement, 9, record.score)
-    }
+    public static let strataTable = StrataTable(
+        "post",
+        columns: ["id", "author", "title", "content", "views", "rating", "status", "level", "score"],
+        primaryKey: ["id"]
+    )
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: UUID, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key)
-    }
+    public var strataKey: UUID? { id }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Post {
-        Post(
-            id: try StrataRead.uuid(statement, 0),
-            author: try StrataRead.int64(statement, 1),
-            title: try StrataRead.isNull(statement, 2) ? nil : StrataRead.string(statement, 2),
-            content: try StrataRead.string(statement, 3),
-            views: try StrataRead.int64(statement, 4),
-            rating: try StrataRead.isNull(statement, 5) ? nil : StrataRead.int16(statement, 5),
-            status: try Status(value: StrataRead.string(statement, 6)),
-            level: try StrataRead.enumCase(Level.self, StrataRead.int16(statement, 7), statement, 7),
-            score: try StrataRead.decimal(statement, 8)
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(
+            id: row[0],
+            author: row[1],
+            title: row[2],
+            content: row[3],
+            views: row[4],
+            rating: row[5],
+            status: row[6],
+            level: row[7],
+            score: row[8]
         )
     }
 
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)?,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = PostColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, author, title, content, views, rating, status, level, score)
+    }
+
+    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `Post` records on one connection, inside the current transaction or read:
-/// `EvolutionAccess.posts` in `EvolutionDatabase.read` and `write`, or on any GRDB `Database`.
-public struct PostAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Post` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Post) throws -> Post {
-        let query = try StrataStatement(db, sql: PostStatements.insert)
-        try PostStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Post>) throws -> [Post] {
-        let query = try StrataStatement(db, sql: PostStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: PostStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Post) throws -> Post {
-        let query = try StrataStatement(db, sql: PostStatements.upsert)
-        try PostStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Post? {
-        let query = try StrataStatement(db, sql: PostStatements.find)
-        try PostStatements.bindKey(key, query.handle)
-        return try query.fetchOne(PostStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Post] {
-        let sql = PostStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(PostStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil
-    ) throws -> Post? {
-        let sql = PostStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(PostStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: PostStatements.table, where: filter?(PostColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: PostStatements.table, where: filter?(PostColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Post) throws -> Bool {
-        let query = try StrataStatement(db, sql: PostStatements.update)
-        try PostStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: Post,
-        author newAuthor: Int64? = nil,
-        title newTitle: String?? = nil,
-        content newContent: String? = nil,
-        views newViews: Int64? = nil,
-        rating newRating: Int16?? = nil,
-        status newStatus: Status? = nil,
-        level newLevel: Level? = nil,
-        score newScore: Decimal? = nil
-    ) throws -> Post? {
-        let columns = PostColumns()
-        var assignments: [StrataAssignment<Post>] = []
-        if let value = newAuthor { assignments.append(columns.author.set(value)) }
-        if let value = newTitle { assignments.append(columns.title.set(value)) }
-        if let value = newContent { assignments.append(columns.content.set(value)) }
-        if let value = newViews { assignments.append(columns.views.set(value)) }
-        if let value = newRating { assignments.append(columns.rating.set(value)) }
-        if let value = newStatus { assignments.append(columns.status.set(value)) }
-        if let value = newLevel { assignments.append(columns.level.set(value)) }
-        if let value = newScore { assignments.append(columns.score.set(value)) }
-        return try update(id: record.id, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (PostColumns) -> [StrataAssignment<Post>]) throws -> Post? {
-        let columns = PostColumns()
-        let sql = StrataSQL.update(PostStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        set assignments: (PostColumns) -> [StrataAssignment<Post>]
-    ) throws -> Int {
-        let columns = PostColumns()
-        let sql = StrataSQL.update(PostStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Post) throws -> Bool {
-        return try delete(id: record.id)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: PostStatements.delete)
-        try PostStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: PostStatements.table, where: filter?(PostColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// The `Writer` that `author` refers to (nil when there is none).
-    public func author(of record: Post) throws -> Writer? {
-        return try WriterAccess(db).find(id: record.author)
-    }
-}
-
-/// The `Post` records of a `EvolutionDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct PostRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Post) throws -> Post {
-        try writer.write { db in try PostAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Post>) throws -> [Post] {
-        try writer.write { db in try PostAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Post) throws -> Post {
-        try writer.write { db in try PostAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Post? {
-        try writer.read { db in try PostAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Post] {
-        try writer.read { db in
-            try PostAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil
-    ) throws -> Post? {
-        try writer.read { db in try PostAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Int {
-        try writer.read { db in try PostAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Bool {
-        try writer.read { db in try PostAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Post) throws -> Bool {
-        try writer.write { db in try PostAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -795,87 +178,23 @@ public struct PostRepository: Sendable {
         level newLevel: Level? = nil,
         score newScore: Decimal? = nil
     ) throws -> Post? {
-        try writer.write { db in
-            try PostAccess(db).update(
-                record,
-                author: newAuthor,
-                title: newTitle,
-                content: newContent,
-                views: newViews,
-                rating: newRating,
-                status: newStatus,
-                level: newLevel,
-                score: newScore
-            )
+        try update(record) {
+            [
+                $0.author.set(ifGiven: newAuthor),
+                $0.title.set(ifGiven: newTitle),
+                $0.content.set(ifGiven: newContent),
+                $0.views.set(ifGiven: newViews),
+                $0.rating.set(ifGiven: newRating),
+                $0.status.set(ifGiven: newStatus),
+                $0.level.set(ifGiven: newLevel),
+                $0.score.set(ifGiven: newScore),
+            ]
         }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (PostColumns) -> [StrataAssignment<Post>]) throws -> Post? {
-        try writer.write { db in try PostAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        set assignments: (PostColumns) -> [StrataAssignment<Post>]
-    ) throws -> Int {
-        try writer.write { db in try PostAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Post) throws -> Bool {
-        try writer.write { db in try PostAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try PostAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil) throws -> Int {
-        try writer.write { db in try PostAccess(db).deleteAll(where: filter) }
     }
 
     /// The `Writer` that `author` refers to (nil when there is none).
     public func author(of record: Post) throws -> Writer? {
-        try writer.read { db in try PostAccess(db).author(of: record) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Post]> {
-        let sql = PostStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(PostStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: PostStatements.table, where: filter?(PostColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<Post?> {
-        return StrataObservation.values(in: writer) { db in
-            try PostAccess(db).find(id: key)
-        }
+        try read { try StrataAccess<Writer>($0).find(id: record.author) }
     }
 }
 
@@ -883,369 +202,52 @@ public struct PostRepository: Sendable {
 
 /// The columns of `Comment` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct CommentColumns: Sendable {
+public struct CommentColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Comment, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<Comment, UUID>("id")
     /// The `post` column (`post`).
-    public let post = StrataColumn<Comment, UUID>(sql: "\"post\"")
+    public let post = StrataColumn<Comment, UUID>("post")
     /// The `text` column (`text`).
-    public let text = StrataColumn<Comment, String>(sql: "\"text\"")
+    public let text = StrataColumn<Comment, String>("text")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Comment` and how its columns are bound and read, by index.
-enum CommentStatements {
-    static let table = "\"comment\""
-    static let selection = "\"id\", \"post\", \"text\""
-    static let insert = "INSERT INTO \"comment\" (\"id\", \"post\", \"text\") VALUES (?1, ?2, ?3)"
-    static let upsert =
-        "INSERT INTO \"comment\" (\"id\", \"post\", \"text\") VALUES (?1, ?2, ?3) ON CONFLICT (\"id\") DO UPDATE SET \"post\" = excluded.\"post\", \"text\" = excluded.\"text\""
-    static let find = "SELECT \"id\", \"post\", \"text\" FROM \"comment\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"comment\" WHERE \"id\" = ?1"
-    static let update = "UPDATE \"comment\" SET \"post\" = ?2, \"text\" = ?3 WHERE \"id\" = ?1"
+/// `Comment` records are rows of `comment`, bound and read by index in field order.
+extension Comment: StrataSQLiteRecord {
+    public typealias Columns = CommentColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Comment, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.id)
-        try StrataBind.uuid(statement, 2, record.post)
-        try StrataBind.string(statement, 3, record.text)
+    public static let strataTable = StrataTable("comment", columns: ["id", "post", "text"], primaryKey: ["id"])
+
+    public var strataKey: UUID? { id }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(id: row[0], post: row[1], text: row[2])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: UUID, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, post, text)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Comment {
-        Comment(
-            id: try StrataRead.uuid(statement, 0),
-            post: try StrataRead.uuid(statement, 1),
-            text: try StrataRead.string(statement, 2)
-        )
-    }
-
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)?,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = CommentColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `Comment` records on one connection, inside the current transaction or read:
-/// `EvolutionAccess.comments` in `EvolutionDatabase.read` and `write`, or on any GRDB `Database`.
-public struct CommentAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Comment` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Comment) throws -> Comment {
-        let query = try StrataStatement(db, sql: CommentStatements.insert)
-        try CommentStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Comment>) throws -> [Comment] {
-        let query = try StrataStatement(db, sql: CommentStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: CommentStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Comment) throws -> Comment {
-        let query = try StrataStatement(db, sql: CommentStatements.upsert)
-        try CommentStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Comment? {
-        let query = try StrataStatement(db, sql: CommentStatements.find)
-        try CommentStatements.bindKey(key, query.handle)
-        return try query.fetchOne(CommentStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Comment] {
-        let sql = CommentStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(CommentStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])? = nil
-    ) throws -> Comment? {
-        let sql = CommentStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(CommentStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: CommentStatements.table, where: filter?(CommentColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: CommentStatements.table, where: filter?(CommentColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Comment) throws -> Bool {
-        let query = try StrataStatement(db, sql: CommentStatements.update)
-        try CommentStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(_ record: Comment, post newPost: UUID? = nil, text newText: String? = nil) throws -> Comment? {
-        let columns = CommentColumns()
-        var assignments: [StrataAssignment<Comment>] = []
-        if let value = newPost { assignments.append(columns.post.set(value)) }
-        if let value = newText { assignments.append(columns.text.set(value)) }
-        return try update(id: record.id, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (CommentColumns) -> [StrataAssignment<Comment>]
-    ) throws -> Comment? {
-        let columns = CommentColumns()
-        let sql = StrataSQL.update(CommentStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        set assignments: (CommentColumns) -> [StrataAssignment<Comment>]
-    ) throws -> Int {
-        let columns = CommentColumns()
-        let sql = StrataSQL.update(CommentStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Comment) throws -> Bool {
-        return try delete(id: record.id)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: CommentStatements.delete)
-        try CommentStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: CommentStatements.table, where: filter?(CommentColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// The `Post` that `post` refers to (nil when there is none).
-    public func post(of record: Comment) throws -> Post? {
-        return try PostAccess(db).find(id: record.post)
-    }
-}
-
-/// The `Comment` records of a `EvolutionDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct CommentRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Comment) throws -> Comment {
-        try writer.write { db in try CommentAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Comment>) throws -> [Comment] {
-        try writer.write { db in try CommentAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Comment) throws -> Comment {
-        try writer.write { db in try CommentAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Comment? {
-        try writer.read { db in try CommentAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Comment] {
-        try writer.read { db in
-            try CommentAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])? = nil
-    ) throws -> Comment? {
-        try writer.read { db in try CommentAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Int {
-        try writer.read { db in try CommentAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Bool {
-        try writer.read { db in try CommentAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Comment) throws -> Bool {
-        try writer.write { db in try CommentAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(_ record: Comment, post newPost: UUID? = nil, text newText: String? = nil) throws -> Comment? {
-        try writer.write { db in try CommentAccess(db).update(record, post: newPost, text: newText) }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (CommentColumns) -> [StrataAssignment<Comment>]
-    ) throws -> Comment? {
-        try writer.write { db in try CommentAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        set assignments: (CommentColumns) -> [StrataAssignment<Comment>]
-    ) throws -> Int {
-        try writer.write { db in try CommentAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Comment) throws -> Bool {
-        try writer.write { db in try CommentAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try CommentAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil) throws -> Int {
-        try writer.write { db in try CommentAccess(db).deleteAll(where: filter) }
+        try update(record) {
+            [$0.post.set(ifGiven: newPost), $0.text.set(ifGiven: newText)]
+        }
     }
 
     /// The `Post` that `post` refers to (nil when there is none).
     public func post(of record: Comment) throws -> Post? {
-        try writer.read { db in try CommentAccess(db).post(of: record) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil,
-        orderBy order: ((CommentColumns) -> [StrataOrdering<Comment>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Comment]> {
-        let sql = CommentStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(CommentStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((CommentColumns) -> StrataPredicate<Comment>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: CommentStatements.table, where: filter?(CommentColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<Comment?> {
-        return StrataObservation.values(in: writer) { db in
-            try CommentAccess(db).find(id: key)
-        }
+        try read { try StrataAccess<Post>($0).find(id: record.post) }
     }
 }

@@ -4,353 +4,79 @@
 import Foundation
 import StrataRuntime
 
-extension Status: StrataEnumColumnValue {}
-extension Level: StrataEnumColumnValue {}
+extension Status: StrataEnumColumnValue, StrataSQLiteValue {
+    /// A stored raw value that matches no case reads as `.draft`.
+    public static var strataUnknownCase: Status? { .draft }
+}
+
+extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
 
 // MARK: - Customer
 
 /// The columns of `Customer` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct CustomerColumns: Sendable {
+public struct CustomerColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Customer, Int64>(sql: "\"id\"")
+    public let id = StrataColumn<Customer, Int64>("id")
     /// The `displayName` column (`display_name`).
-    public let displayName = StrataColumn<Customer, String>(sql: "\"display_name\"")
+    public let displayName = StrataColumn<Customer, String>("display_name")
     /// The `email` column (`email`).
-    public let email = StrataColumn<Customer, String>(sql: "\"email\"")
+    public let email = StrataColumn<Customer, String>("email")
     /// The `nickname` column (`nickname`).
-    public let nickname = StrataColumn<Customer, String?>(sql: "\"nickname\"")
+    public let nickname = StrataColumn<Customer, String?>("nickname")
     /// The `joined` column (`joined`).
-    public let joined = StrataColumn<Customer, Date>(sql: "\"joined\"")
+    public let joined = StrataColumn<Customer, Date>("joined")
     /// The `isVIP` column (`vip`).
-    public let isVIP = StrataColumn<Customer, Bool>(sql: "\"vip\"")
+    public let isVIP = StrataColumn<Customer, Bool>("vip")
     /// The `since` column (`since`).
-    public let since = StrataColumn<Customer, Date>(sql: "\"since\"")
+    public let since = StrataColumn<Customer, Date>("since")
     /// The `token` column (`token`).
-    public let token = StrataColumn<Customer, UUID>(sql: "\"token\"")
+    public let token = StrataColumn<Customer, UUID>("token")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Customer` and how its columns are bound and read, by index.
-enum CustomerStatements {
-    static let table = "\"customer\""
-    static let selection =
-        "\"id\", \"display_name\", \"email\", \"nickname\", \"joined\", \"vip\", \"since\", \"token\""
-    static let insert =
-        "INSERT INTO \"customer\" (\"id\", \"display_name\", \"email\", \"nickname\", \"joined\", \"vip\", \"since\", \"token\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-    static let upsert =
-        "INSERT INTO \"customer\" (\"id\", \"display_name\", \"email\", \"nickname\", \"joined\", \"vip\", \"since\", \"token\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (\"id\") DO UPDATE SET \"display_name\" = excluded.\"display_name\", \"email\" = excluded.\"email\", \"nickname\" = excluded.\"nickname\", \"joined\" = excluded.\"joined\", \"vip\" = excluded.\"vip\", \"since\" = excluded.\"since\", \"token\" = excluded.\"token\""
-    static let find =
-        "SELECT \"id\", \"display_name\", \"email\", \"nickname\", \"joined\", \"vip\", \"since\", \"token\" FROM \"customer\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"customer\" WHERE \"id\" = ?1"
-    static let update =
-        "UPDATE \"customer\" SET \"display_name\" = ?2, \"email\" = ?3, \"nickname\" = ?4, \"joined\" = ?5, \"vip\" = ?6, \"since\" = ?7, \"token\" = ?8 WHERE \"id\" = ?1"
+/// `Customer` records are rows of `customer`, bound and read by index in field order.
+extension Customer: StrataSQLiteRecord {
+    public typealias Columns = CustomerColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Customer, _ statement: GRDB.SQLiteStatement) throws {
-        if let value = record.id {
-            try StrataBind.int64(statement, 1, value)
-        } else {
-            try StrataBind.null(statement, 1)
-        }
-        try StrataBind.string(statement, 2, record.displayName)
-        try StrataBind.string(statement, 3, record.email)
-        if let value = record.nickname {
-            try StrataBind.string(statement, 4, value)
-        } else {
-            try StrataBind.null(statement, 4)
-        }
-        try StrataBind.date(statement, 5, record.joined)
-        try StrataBind.bool(statement, 6, record.isVIP)
-        try StrataBind.date(statement, 7, record.since)
-        try StrataBind.uuid(statement, 8, record.token)
-    }
+    public static let strataTable = StrataTable(
+        "customer",
+        columns: ["id", "display_name", "email", "nickname", "joined", "vip", "since", "token"],
+        primaryKey: ["id"],
+        assignsKey: true
+    )
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: Int64, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.int64(statement, 1, key)
-    }
+    public var strataKey: Int64? { id }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Customer {
-        Customer(
-            id: try StrataRead.int64(statement, 0),
-            displayName: try StrataRead.string(statement, 1),
-            email: try StrataRead.string(statement, 2),
-            nickname: try StrataRead.isNull(statement, 3) ? nil : StrataRead.string(statement, 3),
-            joined: try StrataRead.date(statement, 4),
-            isVIP: try StrataRead.bool(statement, 5),
-            since: try StrataRead.date(statement, 6),
-            token: try StrataRead.uuid(statement, 7)
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(
+            id: row[0],
+            displayName: row[1],
+            email: row[2],
+            nickname: row[3],
+            joined: row[4],
+            isVIP: row[5],
+            since: row[6],
+            token: row[7]
         )
     }
 
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)?,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = CustomerColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, displayName, email, nickname, joined, isVIP, since, token)
+    }
+
+    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
+    }
+
+    public mutating func didInsert(rowID: Int64) throws {
+        id = rowID
     }
 }
 
-/// Reads and writes `Customer` records on one connection, inside the current transaction or read:
-/// `ShowcaseAccess.customers` in `ShowcaseDatabase.read` and `write`, or on any GRDB `Database`.
-public struct CustomerAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Customer` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored, with its assigned key.
-    @discardableResult
-    public func insert(_ record: Customer) throws -> Customer {
-        let query = try StrataStatement(db, sql: CustomerStatements.insert)
-        try CustomerStatements.bind(record, query.handle)
-        try query.execute()
-        var stored = record
-        stored.id = db.lastInsertedRowID
-        return stored
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Customer>) throws -> [Customer] {
-        let query = try StrataStatement(db, sql: CustomerStatements.insert)
-        var stored = Array(records)
-        try query.executeEach(
-            stored.indices,
-            bind: { index, statement in try CustomerStatements.bind(stored[index], statement) },
-            afterEach: { index in stored[index].id = db.lastInsertedRowID }
-        )
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Customer) throws -> Customer {
-        if record.id == nil { return try insert(record) }
-        let query = try StrataStatement(db, sql: CustomerStatements.upsert)
-        try CustomerStatements.bind(record, query.handle)
-        try query.execute()
-        var stored = record
-        stored.id = db.lastInsertedRowID
-        return stored
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: Int64) throws -> Customer? {
-        let query = try StrataStatement(db, sql: CustomerStatements.find)
-        try CustomerStatements.bindKey(key, query.handle)
-        return try query.fetchOne(CustomerStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Customer] {
-        let sql = CustomerStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(CustomerStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])? = nil
-    ) throws -> Customer? {
-        let sql = CustomerStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(CustomerStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: CustomerStatements.table, where: filter?(CustomerColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: CustomerStatements.table, where: filter?(CustomerColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Customer) throws -> Bool {
-        if record.id == nil { return false }
-        let query = try StrataStatement(db, sql: CustomerStatements.update)
-        try CustomerStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: Customer,
-        displayName newDisplayName: String? = nil,
-        email newEmail: String? = nil,
-        nickname newNickname: String?? = nil,
-        joined newJoined: Date? = nil,
-        isVIP newIsVIP: Bool? = nil,
-        since newSince: Date? = nil,
-        token newToken: UUID? = nil
-    ) throws -> Customer? {
-        guard let key = record.id else { return nil }
-        let columns = CustomerColumns()
-        var assignments: [StrataAssignment<Customer>] = []
-        if let value = newDisplayName { assignments.append(columns.displayName.set(value)) }
-        if let value = newEmail { assignments.append(columns.email.set(value)) }
-        if let value = newNickname { assignments.append(columns.nickname.set(value)) }
-        if let value = newJoined { assignments.append(columns.joined.set(value)) }
-        if let value = newIsVIP { assignments.append(columns.isVIP.set(value)) }
-        if let value = newSince { assignments.append(columns.since.set(value)) }
-        if let value = newToken { assignments.append(columns.token.set(value)) }
-        return try update(id: key, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: Int64,
-        set assignments: (CustomerColumns) -> [StrataAssignment<Customer>]
-    ) throws -> Customer? {
-        let columns = CustomerColumns()
-        let sql = StrataSQL.update(CustomerStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        set assignments: (CustomerColumns) -> [StrataAssignment<Customer>]
-    ) throws -> Int {
-        let columns = CustomerColumns()
-        let sql = StrataSQL.update(CustomerStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Customer) throws -> Bool {
-        guard let key = record.id else { return false }
-        return try delete(id: key)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: Int64) throws -> Bool {
-        let query = try StrataStatement(db, sql: CustomerStatements.delete)
-        try CustomerStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: CustomerStatements.table, where: filter?(CustomerColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-}
-
-/// The `Customer` records of a `ShowcaseDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct CustomerRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Customer) throws -> Customer {
-        try writer.write { db in try CustomerAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Customer>) throws -> [Customer] {
-        try writer.write { db in try CustomerAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Customer) throws -> Customer {
-        try writer.write { db in try CustomerAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: Int64) throws -> Customer? {
-        try writer.read { db in try CustomerAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Customer] {
-        try writer.read { db in
-            try CustomerAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])? = nil
-    ) throws -> Customer? {
-        try writer.read { db in try CustomerAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Int {
-        try writer.read { db in try CustomerAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Bool {
-        try writer.read { db in try CustomerAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Customer) throws -> Bool {
-        try writer.write { db in try CustomerAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -365,83 +91,16 @@ public struct CustomerRepository: Sendable {
         since newSince: Date? = nil,
         token newToken: UUID? = nil
     ) throws -> Customer? {
-        try writer.write { db in
-            try CustomerAccess(db).update(
-                record,
-                displayName: newDisplayName,
-                email: newEmail,
-                nickname: newNickname,
-                joined: newJoined,
-                isVIP: newIsVIP,
-                since: newSince,
-                token: newToken
-            )
-        }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: Int64,
-        set assignments: (CustomerColumns) -> [StrataAssignment<Customer>]
-    ) throws -> Customer? {
-        try writer.write { db in try CustomerAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        set assignments: (CustomerColumns) -> [StrataAssignment<Customer>]
-    ) throws -> Int {
-        try writer.write { db in try CustomerAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Customer) throws -> Bool {
-        try writer.write { db in try CustomerAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: Int64) throws -> Bool {
-        try writer.write { db in try CustomerAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil) throws -> Int {
-        try writer.write { db in try CustomerAccess(db).deleteAll(where: filter) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil,
-        orderBy order: ((CustomerColumns) -> [StrataOrdering<Customer>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Customer]> {
-        let sql = CustomerStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(CustomerStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((CustomerColumns) -> StrataPredicate<Customer>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: CustomerStatements.table, where: filter?(CustomerColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: Int64) -> AsyncValueObservation<Customer?> {
-        return StrataObservation.values(in: writer) { db in
-            try CustomerAccess(db).find(id: key)
+        try update(record) {
+            [
+                $0.displayName.set(ifGiven: newDisplayName),
+                $0.email.set(ifGiven: newEmail),
+                $0.nickname.set(ifGiven: newNickname),
+                $0.joined.set(ifGiven: newJoined),
+                $0.isVIP.set(ifGiven: newIsVIP),
+                $0.since.set(ifGiven: newSince),
+                $0.token.set(ifGiven: newToken),
+            ]
         }
     }
 }
@@ -450,330 +109,50 @@ public struct CustomerRepository: Sendable {
 
 /// The columns of `Order` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct OrderColumns: Sendable {
+public struct OrderColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<Order, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<Order, UUID>("id")
     /// The `customer` column (`customer`).
-    public let customer = StrataColumn<Order, Int64>(sql: "\"customer\"")
+    public let customer = StrataColumn<Order, Int64>("customer")
     /// The `status` column (`status`).
-    public let status = StrataColumn<Order, Status>(sql: "\"status\"")
+    public let status = StrataColumn<Order, Status>("status")
     /// The `total` column (`total`).
-    public let total = StrataColumn<Order, Decimal>(sql: "\"total\"")
+    public let total = StrataColumn<Order, Decimal>("total")
     /// The `note` column (`note`).
-    public let note = StrataColumn<Order, String>(sql: "\"note\"")
+    public let note = StrataColumn<Order, String>("note")
     /// The `itemCount` column (`item_count`).
-    public let itemCount = StrataColumn<Order, Int>(sql: "\"item_count\"")
+    public let itemCount = StrataColumn<Order, Int>("item_count")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Order` and how its columns are bound and read, by index.
-enum OrderStatements {
-    static let table = "\"order\""
-    static let selection = "\"id\", \"customer\", \"status\", \"total\", \"note\", \"item_count\""
-    static let insert =
-        "INSERT INTO \"order\" (\"id\", \"customer\", \"status\", \"total\", \"note\", \"item_count\") VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-    static let upsert =
-        "INSERT INTO \"order\" (\"id\", \"customer\", \"status\", \"total\", \"note\", \"item_count\") VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (\"id\") DO UPDATE SET \"customer\" = excluded.\"customer\", \"status\" = excluded.\"status\", \"total\" = excluded.\"total\", \"note\" = excluded.\"note\", \"item_count\" = excluded.\"item_count\""
-    static let find =
-        "SELECT \"id\", \"customer\", \"status\", \"total\", \"note\", \"item_count\" FROM \"order\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"order\" WHERE \"id\" = ?1"
-    static let update =
-        "UPDATE \"order\" SET \"customer\" = ?2, \"status\" = ?3, \"total\" = ?4, \"note\" = ?5, \"item_count\" = ?6 WHERE \"id\" = ?1"
+/// `Order` records are rows of `order`, bound and read by index in field order.
+extension Order: StrataSQLiteRecord {
+    public typealias Columns = OrderColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Order, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.id)
-        try StrataBind.int64(statement, 2, record.customer)
-        try StrataBind.string(statement, 3, record.status.rawValue)
-        try StrataBind.decimal(statement, 4, record.total)
-        try StrataBind.string(statement, 5, record.note)
-        try StrataBind.int(statement, 6, record.itemCount)
+    public static let strataTable = StrataTable(
+        "order",
+        columns: ["id", "customer", "status", "total", "note", "item_count"],
+        primaryKey: ["id"]
+    )
+
+    public var strataKey: UUID? { id }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], itemCount: row[5])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: UUID, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, customer, status, total, note, itemCount)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Order {
-        Order(
-            id: try StrataRead.uuid(statement, 0),
-            customer: try StrataRead.int64(statement, 1),
-            status: try Status(value: StrataRead.string(statement, 2)),
-            total: try StrataRead.decimal(statement, 3),
-            note: try StrataRead.string(statement, 4),
-            itemCount: try StrataRead.int(statement, 5)
-        )
-    }
-
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)?,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = OrderColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `Order` records on one connection, inside the current transaction or read:
-/// `ShowcaseAccess.orders` in `ShowcaseDatabase.read` and `write`, or on any GRDB `Database`.
-public struct OrderAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Order` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Order) throws -> Order {
-        let query = try StrataStatement(db, sql: OrderStatements.insert)
-        try OrderStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Order>) throws -> [Order] {
-        let query = try StrataStatement(db, sql: OrderStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: OrderStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Order) throws -> Order {
-        let query = try StrataStatement(db, sql: OrderStatements.upsert)
-        try OrderStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Order? {
-        let query = try StrataStatement(db, sql: OrderStatements.find)
-        try OrderStatements.bindKey(key, query.handle)
-        return try query.fetchOne(OrderStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Order] {
-        let sql = OrderStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(OrderStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])? = nil
-    ) throws -> Order? {
-        let sql = OrderStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(OrderStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: OrderStatements.table, where: filter?(OrderColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: OrderStatements.table, where: filter?(OrderColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Order) throws -> Bool {
-        let query = try StrataStatement(db, sql: OrderStatements.update)
-        try OrderStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: Order,
-        customer newCustomer: Int64? = nil,
-        status newStatus: Status? = nil,
-        total newTotal: Decimal? = nil,
-        note newNote: String? = nil,
-        itemCount newItemCount: Int? = nil
-    ) throws -> Order? {
-        let columns = OrderColumns()
-        var assignments: [StrataAssignment<Order>] = []
-        if let value = newCustomer { assignments.append(columns.customer.set(value)) }
-        if let value = newStatus { assignments.append(columns.status.set(value)) }
-        if let value = newTotal { assignments.append(columns.total.set(value)) }
-        if let value = newNote { assignments.append(columns.note.set(value)) }
-        if let value = newItemCount { assignments.append(columns.itemCount.set(value)) }
-        return try update(id: record.id, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (OrderColumns) -> [StrataAssignment<Order>]) throws -> Order? {
-        let columns = OrderColumns()
-        let sql = StrataSQL.update(OrderStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        set assignments: (OrderColumns) -> [StrataAssignment<Order>]
-    ) throws -> Int {
-        let columns = OrderColumns()
-        let sql = StrataSQL.update(OrderStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Order) throws -> Bool {
-        return try delete(id: record.id)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: OrderStatements.delete)
-        try OrderStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: OrderStatements.table, where: filter?(OrderColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// The `Customer` that `customer` refers to (nil when there is none).
-    public func customer(of record: Order) throws -> Customer? {
-        return try CustomerAccess(db).find(id: record.customer)
-    }
-
-    /// The `OrderLine` records whose `order` refers to `record`, matching `filter`, sorted by `order`.
-    public func lines(
-        of record: Order,
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil
-    ) throws -> [OrderLine] {
-        let key = record.id
-        let owner = OrderLineColumns().order == key
-        let sql = OrderLineStatements.select(
-            where: { columns in filter.map { owner && $0(columns) } ?? owner },
-            orderBy: order
-        )
-        return try StrataStatement(db, sql).fetchAll(OrderLineStatements.decode)
-    }
-}
-
-/// The `Order` records of a `ShowcaseDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct OrderRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Order) throws -> Order {
-        try writer.write { db in try OrderAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Order>) throws -> [Order] {
-        try writer.write { db in try OrderAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Order) throws -> Order {
-        try writer.write { db in try OrderAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> Order? {
-        try writer.read { db in try OrderAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Order] {
-        try writer.read { db in
-            try OrderAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])? = nil
-    ) throws -> Order? {
-        try writer.read { db in try OrderAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Int {
-        try writer.read { db in try OrderAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Bool {
-        try writer.read { db in try OrderAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Order) throws -> Bool {
-        try writer.write { db in try OrderAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -786,54 +165,20 @@ public struct OrderRepository: Sendable {
         note newNote: String? = nil,
         itemCount newItemCount: Int? = nil
     ) throws -> Order? {
-        try writer.write { db in
-            try OrderAccess(db).update(
-                record,
-                customer: newCustomer,
-                status: newStatus,
-                total: newTotal,
-                note: newNote,
-                itemCount: newItemCount
-            )
+        try update(record) {
+            [
+                $0.customer.set(ifGiven: newCustomer),
+                $0.status.set(ifGiven: newStatus),
+                $0.total.set(ifGiven: newTotal),
+                $0.note.set(ifGiven: newNote),
+                $0.itemCount.set(ifGiven: newItemCount),
+            ]
         }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(id key: UUID, set assignments: (OrderColumns) -> [StrataAssignment<Order>]) throws -> Order? {
-        try writer.write { db in try OrderAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        set assignments: (OrderColumns) -> [StrataAssignment<Order>]
-    ) throws -> Int {
-        try writer.write { db in try OrderAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Order) throws -> Bool {
-        try writer.write { db in try OrderAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try OrderAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil) throws -> Int {
-        try writer.write { db in try OrderAccess(db).deleteAll(where: filter) }
     }
 
     /// The `Customer` that `customer` refers to (nil when there is none).
     public func customer(of record: Order) throws -> Customer? {
-        try writer.read { db in try OrderAccess(db).customer(of: record) }
+        try read { try StrataAccess<Customer>($0).find(id: record.customer) }
     }
 
     /// The `OrderLine` records whose `order` refers to `record`, matching `filter`, sorted by `order`.
@@ -842,36 +187,12 @@ public struct OrderRepository: Sendable {
         where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
         orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil
     ) throws -> [OrderLine] {
-        try writer.read { db in try OrderAccess(db).lines(of: record, where: filter, orderBy: order) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil,
-        orderBy order: ((OrderColumns) -> [StrataOrdering<Order>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Order]> {
-        let sql = OrderStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(OrderStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((OrderColumns) -> StrataPredicate<Order>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: OrderStatements.table, where: filter?(OrderColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<Order?> {
-        return StrataObservation.values(in: writer) { db in
-            try OrderAccess(db).find(id: key)
+        guard let key = record.strataKey else { return [] }
+        return try read {
+            try StrataAccess<OrderLine>($0).fetchAll(
+                where: { ($0.order == key).and(filter?($0)) },
+                orderBy: order
+            )
         }
     }
 }
@@ -880,325 +201,50 @@ public struct OrderRepository: Sendable {
 
 /// The columns of `OrderLine` for filters and sorts: `{ $0.order == … }`,
 /// `{ [$0.order.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct OrderLineColumns: Sendable {
+public struct OrderLineColumns: StrataColumnSet {
     /// The `order` column (`order`).
-    public let order = StrataColumn<OrderLine, UUID>(sql: "\"order\"")
+    public let order = StrataColumn<OrderLine, UUID>("order")
     /// The `position` column (`position`).
-    public let position = StrataColumn<OrderLine, Int16>(sql: "\"position\"")
+    public let position = StrataColumn<OrderLine, Int16>("position")
     /// The `quantity` column (`quantity`).
-    public let quantity = StrataColumn<OrderLine, Int32>(sql: "\"quantity\"")
+    public let quantity = StrataColumn<OrderLine, Int32>("quantity")
     /// The `weight` column (`weight`).
-    public let weight = StrataColumn<OrderLine, Double>(sql: "\"weight\"")
+    public let weight = StrataColumn<OrderLine, Double>("weight")
     /// The `level` column (`level`).
-    public let level = StrataColumn<OrderLine, Level>(sql: "\"level\"")
+    public let level = StrataColumn<OrderLine, Level>("level")
     /// The `payload` column (`payload`).
-    public let payload = StrataColumn<OrderLine, Data?>(sql: "\"payload\"")
+    public let payload = StrataColumn<OrderLine, Data?>("payload")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `OrderLine` and how its columns are bound and read, by index.
-enum OrderLineStatements {
-    static let table = "\"order_line\""
-    static let selection = "\"order\", \"position\", \"quantity\", \"weight\", \"level\", \"payload\""
-    static let insert =
-        "INSERT INTO \"order_line\" (\"order\", \"position\", \"quantity\", \"weight\", \"level\", \"payload\") VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-    static let upsert =
-        "INSERT INTO \"order_line\" (\"order\", \"position\", \"quantity\", \"weight\", \"level\", \"payload\") VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (\"order\", \"position\") DO UPDATE SET \"quantity\" = excluded.\"quantity\", \"weight\" = excluded.\"weight\", \"level\" = excluded.\"level\", \"payload\" = excluded.\"payload\""
-    static let find =
-        "SELECT \"order\", \"position\", \"quantity\", \"weight\", \"level\", \"payload\" FROM \"order_line\" WHERE \"order\" = ?1 AND \"position\" = ?2"
-    static let delete = "DELETE FROM \"order_line\" WHERE \"order\" = ?1 AND \"position\" = ?2"
-    static let update =
-        "UPDATE \"order_line\" SET \"quantity\" = ?3, \"weight\" = ?4, \"level\" = ?5, \"payload\" = ?6 WHERE \"order\" = ?1 AND \"position\" = ?2"
+/// `OrderLine` records are rows of `order_line`, bound and read by index in field order.
+extension OrderLine: StrataSQLiteRecord {
+    public typealias Columns = OrderLineColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: OrderLine, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.order)
-        try StrataBind.int16(statement, 2, record.position)
-        try StrataBind.int32(statement, 3, record.quantity)
-        try StrataBind.double(statement, 4, record.weight)
-        try StrataBind.int32(statement, 5, record.level.rawValue)
-        if let value = record.payload {
-            try StrataBind.data(statement, 6, value)
-        } else {
-            try StrataBind.null(statement, 6)
-        }
+    public static let strataTable = StrataTable(
+        "order_line",
+        columns: ["order", "position", "quantity", "weight", "level", "payload"],
+        primaryKey: ["order", "position"]
+    )
+
+    public var strataKey: (UUID, Int16)? { (order, position) }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(order: row[0], position: row[1], quantity: row[2], weight: row[3], level: row[4], payload: row[5])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key1: UUID, _ key2: Int16, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key1)
-        try StrataBind.int16(statement, 2, key2)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(order, position, quantity, weight, level, payload)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> OrderLine {
-        OrderLine(
-            order: try StrataRead.uuid(statement, 0),
-            position: try StrataRead.int16(statement, 1),
-            quantity: try StrataRead.int32(statement, 2),
-            weight: try StrataRead.double(statement, 3),
-            level: try StrataRead.enumCase(Level.self, StrataRead.int32(statement, 4), statement, 4),
-            payload: try StrataRead.isNull(statement, 5) ? nil : StrataRead.data(statement, 5)
-        )
-    }
-
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)?,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = OrderLineColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public static func bind(key: (UUID, Int16), to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key.0, key.1)
     }
 }
 
-/// Reads and writes `OrderLine` records on one connection, inside the current transaction or read:
-/// `ShowcaseAccess.orderLines` in `ShowcaseDatabase.read` and `write`, or on any GRDB `Database`.
-public struct OrderLineAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `OrderLine` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: OrderLine) throws -> OrderLine {
-        let query = try StrataStatement(db, sql: OrderLineStatements.insert)
-        try OrderLineStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<OrderLine>) throws -> [OrderLine] {
-        let query = try StrataStatement(db, sql: OrderLineStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: OrderLineStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: OrderLine) throws -> OrderLine {
-        let query = try StrataStatement(db, sql: OrderLineStatements.upsert)
-        try OrderLineStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(order key1: UUID, position key2: Int16) throws -> OrderLine? {
-        let query = try StrataStatement(db, sql: OrderLineStatements.find)
-        try OrderLineStatements.bindKey(key1, key2, query.handle)
-        return try query.fetchOne(OrderLineStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [OrderLine] {
-        let sql = OrderLineStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(OrderLineStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil
-    ) throws -> OrderLine? {
-        let sql = OrderLineStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(OrderLineStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: OrderLineStatements.table, where: filter?(OrderLineColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: OrderLineStatements.table, where: filter?(OrderLineColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: OrderLine) throws -> Bool {
-        let query = try StrataStatement(db, sql: OrderLineStatements.update)
-        try OrderLineStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: OrderLine,
-        quantity newQuantity: Int32? = nil,
-        weight newWeight: Double? = nil,
-        level newLevel: Level? = nil,
-        payload newPayload: Data?? = nil
-    ) throws -> OrderLine? {
-        let columns = OrderLineColumns()
-        var assignments: [StrataAssignment<OrderLine>] = []
-        if let value = newQuantity { assignments.append(columns.quantity.set(value)) }
-        if let value = newWeight { assignments.append(columns.weight.set(value)) }
-        if let value = newLevel { assignments.append(columns.level.set(value)) }
-        if let value = newPayload { assignments.append(columns.payload.set(value)) }
-        return try update(order: record.order, position: record.position, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        order key1: UUID, position key2: Int16,
-        set assignments: (OrderLineColumns) -> [StrataAssignment<OrderLine>]
-    ) throws -> OrderLine? {
-        let columns = OrderLineColumns()
-        let sql = StrataSQL.update(
-            OrderLineStatements.table,
-            set: assignments(columns),
-            where: columns.order == key1 && columns.position == key2
-        )
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(order: key1, position: key2)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        set assignments: (OrderLineColumns) -> [StrataAssignment<OrderLine>]
-    ) throws -> Int {
-        let columns = OrderLineColumns()
-        let sql = StrataSQL.update(OrderLineStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: OrderLine) throws -> Bool {
-        return try delete(order: record.order, position: record.position)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(order key1: UUID, position key2: Int16) throws -> Bool {
-        let query = try StrataStatement(db, sql: OrderLineStatements.delete)
-        try OrderLineStatements.bindKey(key1, key2, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: OrderLineStatements.table, where: filter?(OrderLineColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// The `Order` that `order` refers to (nil when there is none).
-    public func order(of record: OrderLine) throws -> Order? {
-        return try OrderAccess(db).find(id: record.order)
-    }
-}
-
-/// The `OrderLine` records of a `ShowcaseDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct OrderLineRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: OrderLine) throws -> OrderLine {
-        try writer.write { db in try OrderLineAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<OrderLine>) throws -> [OrderLine] {
-        try writer.write { db in try OrderLineAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: OrderLine) throws -> OrderLine {
-        try writer.write { db in try OrderLineAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(order key1: UUID, position key2: Int16) throws -> OrderLine? {
-        try writer.read { db in try OrderLineAccess(db).find(order: key1, position: key2) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [OrderLine] {
-        try writer.read { db in
-            try OrderLineAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil
-    ) throws -> OrderLine? {
-        try writer.read { db in try OrderLineAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Int {
-        try writer.read { db in try OrderLineAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Bool {
-        try writer.read { db in try OrderLineAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: OrderLine) throws -> Bool {
-        try writer.write { db in try OrderLineAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -1210,86 +256,47 @@ public struct OrderLineRepository: Sendable {
         level newLevel: Level? = nil,
         payload newPayload: Data?? = nil
     ) throws -> OrderLine? {
-        try writer.write { db in
-            try OrderLineAccess(db).update(
-                record,
-                quantity: newQuantity,
-                weight: newWeight,
-                level: newLevel,
-                payload: newPayload
-            )
+        try update(record) {
+            [
+                $0.quantity.set(ifGiven: newQuantity),
+                $0.weight.set(ifGiven: newWeight),
+                $0.level.set(ifGiven: newLevel),
+                $0.payload.set(ifGiven: newPayload),
+            ]
         }
+    }
+
+    /// The record with this key, or nil.
+    public func find(order key1: UUID, position key2: Int16) throws -> OrderLine? {
+        try find(id: (key1, key2))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        order key1: UUID, position key2: Int16,
+        order key1: UUID,
+        position key2: Int16,
         set assignments: (OrderLineColumns) -> [StrataAssignment<OrderLine>]
     ) throws -> OrderLine? {
-        try writer.write { db in try OrderLineAccess(db).update(order: key1, position: key2, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        set assignments: (OrderLineColumns) -> [StrataAssignment<OrderLine>]
-    ) throws -> Int {
-        try writer.write { db in try OrderLineAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: OrderLine) throws -> Bool {
-        try writer.write { db in try OrderLineAccess(db).delete(record) }
+        try update(id: (key1, key2), set: assignments)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
     public func delete(order key1: UUID, position key2: Int16) throws -> Bool {
-        try writer.write { db in try OrderLineAccess(db).delete(order: key1, position: key2) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil) throws -> Int {
-        try writer.write { db in try OrderLineAccess(db).deleteAll(where: filter) }
+        try delete(id: (key1, key2))
     }
 
     /// The `Order` that `order` refers to (nil when there is none).
     public func order(of record: OrderLine) throws -> Order? {
-        try writer.read { db in try OrderLineAccess(db).order(of: record) }
+        try read { try StrataAccess<Order>($0).find(id: record.order) }
     }
+}
 
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[OrderLine]> {
-        let sql = OrderLineStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(OrderLineStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: OrderLineStatements.table, where: filter?(OrderLineColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
+extension StrataRepository where Record == OrderLine {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(order key1: UUID, position key2: Int16) -> AsyncValueObservation<OrderLine?> {
-        return StrataObservation.values(in: writer) { db in
-            try OrderLineAccess(db).find(order: key1, position: key2)
-        }
+        observe(id: (key1, key2))
     }
 }
 
@@ -1297,314 +304,50 @@ public struct OrderLineRepository: Sendable {
 
 /// The columns of `Keywords` for filters and sorts: `{ $0.`default` == … }`,
 /// `{ [$0.`default`.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct KeywordsColumns: Sendable {
+public struct KeywordsColumns: StrataColumnSet {
     /// The `default` column (`default`).
-    public let `default` = StrataColumn<Keywords, Int>(sql: "\"default\"")
+    public let `default` = StrataColumn<Keywords, Int>("default")
     /// The `class` column (`class`).
-    public let `class` = StrataColumn<Keywords, String>(sql: "\"class\"")
+    public let `class` = StrataColumn<Keywords, String>("class")
     /// The `protocol` column (`protocol`).
-    public let `protocol` = StrataColumn<Keywords, String?>(sql: "\"protocol\"")
+    public let `protocol` = StrataColumn<Keywords, String?>("protocol")
     /// The `self_check` column (`self_check`).
     // swift-format-ignore: AlwaysUseLowerCamelCase
-    public let self_check = StrataColumn<Keywords, Bool>(sql: "\"self_check\"")
+    public let self_check = StrataColumn<Keywords, Bool>("self_check")
     /// The `Upper` column (`upper`).
     // swift-format-ignore: AlwaysUseLowerCamelCase
-    public let Upper = StrataColumn<Keywords, Int16>(sql: "\"upper\"")
+    public let Upper = StrataColumn<Keywords, Int16>("upper")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `Keywords` and how its columns are bound and read, by index.
-enum KeywordsStatements {
-    static let table = "\"keywords\""
-    static let selection = "\"default\", \"class\", \"protocol\", \"self_check\", \"upper\""
-    static let insert =
-        "INSERT INTO \"keywords\" (\"default\", \"class\", \"protocol\", \"self_check\", \"upper\") VALUES (?1, ?2, ?3, ?4, ?5)"
-    static let upsert =
-        "INSERT INTO \"keywords\" (\"default\", \"class\", \"protocol\", \"self_check\", \"upper\") VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (\"default\") DO UPDATE SET \"class\" = excluded.\"class\", \"protocol\" = excluded.\"protocol\", \"self_check\" = excluded.\"self_check\", \"upper\" = excluded.\"upper\""
-    static let find =
-        "SELECT \"default\", \"class\", \"protocol\", \"self_check\", \"upper\" FROM \"keywords\" WHERE \"default\" = ?1"
-    static let delete = "DELETE FROM \"keywords\" WHERE \"default\" = ?1"
-    static let update =
-        "UPDATE \"keywords\" SET \"class\" = ?2, \"protocol\" = ?3, \"self_check\" = ?4, \"upper\" = ?5 WHERE \"default\" = ?1"
+/// `Keywords` records are rows of `keywords`, bound and read by index in field order.
+extension Keywords: StrataSQLiteRecord {
+    public typealias Columns = KeywordsColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: Keywords, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.int(statement, 1, record.`default`)
-        try StrataBind.string(statement, 2, record.`class`)
-        if let value = record.`protocol` {
-            try StrataBind.string(statement, 3, value)
-        } else {
-            try StrataBind.null(statement, 3)
-        }
-        try StrataBind.bool(statement, 4, record.self_check)
-        try StrataBind.int16(statement, 5, record.Upper)
+    public static let strataTable = StrataTable(
+        "keywords",
+        columns: ["default", "class", "protocol", "self_check", "upper"],
+        primaryKey: ["default"]
+    )
+
+    public var strataKey: Int? { `default` }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3], Upper: row[4])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: Int, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.int(statement, 1, key)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(`default`, `class`, `protocol`, self_check, Upper)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> Keywords {
-        Keywords(
-            default: try StrataRead.int(statement, 0),
-            class: try StrataRead.string(statement, 1),
-            protocol: try StrataRead.isNull(statement, 2) ? nil : StrataRead.string(statement, 2),
-            self_check: try StrataRead.bool(statement, 3),
-            Upper: try StrataRead.int16(statement, 4)
-        )
-    }
-
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)?,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = KeywordsColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public static func bind(key: Int, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `Keywords` records on one connection, inside the current transaction or read:
-/// `ShowcaseAccess.keywords` in `ShowcaseDatabase.read` and `write`, or on any GRDB `Database`.
-public struct KeywordsAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `Keywords` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Keywords) throws -> Keywords {
-        let query = try StrataStatement(db, sql: KeywordsStatements.insert)
-        try KeywordsStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Keywords>) throws -> [Keywords] {
-        let query = try StrataStatement(db, sql: KeywordsStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: KeywordsStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Keywords) throws -> Keywords {
-        let query = try StrataStatement(db, sql: KeywordsStatements.upsert)
-        try KeywordsStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(default key: Int) throws -> Keywords? {
-        let query = try StrataStatement(db, sql: KeywordsStatements.find)
-        try KeywordsStatements.bindKey(key, query.handle)
-        return try query.fetchOne(KeywordsStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Keywords] {
-        let sql = KeywordsStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(KeywordsStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])? = nil
-    ) throws -> Keywords? {
-        let sql = KeywordsStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(KeywordsStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: KeywordsStatements.table, where: filter?(KeywordsColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: KeywordsStatements.table, where: filter?(KeywordsColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Keywords) throws -> Bool {
-        let query = try StrataStatement(db, sql: KeywordsStatements.update)
-        try KeywordsStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    @discardableResult
-    public func update(
-        _ record: Keywords,
-        class newClass: String? = nil,
-        protocol newProtocol: String?? = nil,
-        self_check newSelf_check: Bool? = nil,
-        Upper newUpper: Int16? = nil
-    ) throws -> Keywords? {
-        let columns = KeywordsColumns()
-        var assignments: [StrataAssignment<Keywords>] = []
-        if let value = newClass { assignments.append(columns.`class`.set(value)) }
-        if let value = newProtocol { assignments.append(columns.`protocol`.set(value)) }
-        if let value = newSelf_check { assignments.append(columns.self_check.set(value)) }
-        if let value = newUpper { assignments.append(columns.Upper.set(value)) }
-        return try update(default: record.`default`, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        default key: Int,
-        set assignments: (KeywordsColumns) -> [StrataAssignment<Keywords>]
-    ) throws -> Keywords? {
-        let columns = KeywordsColumns()
-        let sql = StrataSQL.update(KeywordsStatements.table, set: assignments(columns), where: columns.`default` == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(default: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        set assignments: (KeywordsColumns) -> [StrataAssignment<Keywords>]
-    ) throws -> Int {
-        let columns = KeywordsColumns()
-        let sql = StrataSQL.update(KeywordsStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Keywords) throws -> Bool {
-        return try delete(default: record.`default`)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(default key: Int) throws -> Bool {
-        let query = try StrataStatement(db, sql: KeywordsStatements.delete)
-        try KeywordsStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: KeywordsStatements.table, where: filter?(KeywordsColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-}
-
-/// The `Keywords` records of a `ShowcaseDatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct KeywordsRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: Keywords) throws -> Keywords {
-        try writer.write { db in try KeywordsAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Keywords>) throws -> [Keywords] {
-        try writer.write { db in try KeywordsAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: Keywords) throws -> Keywords {
-        try writer.write { db in try KeywordsAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(default key: Int) throws -> Keywords? {
-        try writer.read { db in try KeywordsAccess(db).find(default: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [Keywords] {
-        try writer.read { db in
-            try KeywordsAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])? = nil
-    ) throws -> Keywords? {
-        try writer.read { db in try KeywordsAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Int {
-        try writer.read { db in try KeywordsAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Bool {
-        try writer.read { db in try KeywordsAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: Keywords) throws -> Bool {
-        try writer.write { db in try KeywordsAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -1617,15 +360,19 @@ public struct KeywordsRepository: Sendable {
         self_check newSelf_check: Bool? = nil,
         Upper newUpper: Int16? = nil
     ) throws -> Keywords? {
-        try writer.write { db in
-            try KeywordsAccess(db).update(
-                record,
-                class: newClass,
-                protocol: newProtocol,
-                self_check: newSelf_check,
-                Upper: newUpper
-            )
+        try update(record) {
+            [
+                $0.`class`.set(ifGiven: newClass),
+                $0.`protocol`.set(ifGiven: newProtocol),
+                $0.self_check.set(ifGiven: newSelf_check),
+                $0.Upper.set(ifGiven: newUpper),
+            ]
         }
+    }
+
+    /// The record with this key, or nil.
+    public func find(default key: Int) throws -> Keywords? {
+        try find(id: key)
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
@@ -1634,63 +381,19 @@ public struct KeywordsRepository: Sendable {
         default key: Int,
         set assignments: (KeywordsColumns) -> [StrataAssignment<Keywords>]
     ) throws -> Keywords? {
-        try writer.write { db in try KeywordsAccess(db).update(default: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        set assignments: (KeywordsColumns) -> [StrataAssignment<Keywords>]
-    ) throws -> Int {
-        try writer.write { db in try KeywordsAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: Keywords) throws -> Bool {
-        try writer.write { db in try KeywordsAccess(db).delete(record) }
+        try update(id: key, set: assignments)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
     public func delete(default key: Int) throws -> Bool {
-        try writer.write { db in try KeywordsAccess(db).delete(default: key) }
+        try delete(id: key)
     }
+}
 
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil) throws -> Int {
-        try writer.write { db in try KeywordsAccess(db).deleteAll(where: filter) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil,
-        orderBy order: ((KeywordsColumns) -> [StrataOrdering<Keywords>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[Keywords]> {
-        let sql = KeywordsStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(KeywordsStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((KeywordsColumns) -> StrataPredicate<Keywords>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: KeywordsStatements.table, where: filter?(KeywordsColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
+extension StrataRepository where Record == Keywords {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(default key: Int) -> AsyncValueObservation<Keywords?> {
-        return StrataObservation.values(in: writer) { db in
-            try KeywordsAccess(db).find(default: key)
-        }
+        observe(id: key)
     }
 }

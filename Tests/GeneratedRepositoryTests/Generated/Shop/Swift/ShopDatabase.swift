@@ -33,23 +33,23 @@ public struct ShopDatabase: Sendable {
     }
 
     /// The `Customer` records.
-    public var customers: CustomerRepository {
-        CustomerRepository(writer: writer)
+    public var customers: StrataRepository<Customer> {
+        StrataRepository(writer: writer)
     }
 
     /// The `Order` records.
-    public var orders: OrderRepository {
-        OrderRepository(writer: writer)
+    public var orders: StrataRepository<Order> {
+        StrataRepository(writer: writer)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: OrderLineRepository {
-        OrderLineRepository(writer: writer)
+    public var orderLines: StrataRepository<OrderLine> {
+        StrataRepository(writer: writer)
     }
 
     /// The `Keywords` records.
-    public var keywords: KeywordsRepository {
-        KeywordsRepository(writer: writer)
+    public var keywords: StrataRepository<Keywords> {
+        StrataRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -91,22 +91,26 @@ public struct ShopAccess {
     }
 
     /// The `Customer` records.
-    public var customers: CustomerAccess {
-        CustomerAccess(db)
+    public var customers: StrataAccess<Customer> {
+        StrataAccess(db)
     }
 
     /// The `Order` records.
-    public var orders: OrderAccess {
-        OrderAccess(db)
+    public var orders: StrataAccess<Order> {
+        StrataAccess(db)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: OrderLineAccess {
-        OrderLineAccess(db)
+    public var orderLines: StrataAccess<OrderLine> {
+        StrataAccess(db)
     }
 
     /// The `Keywords` records.
-    public var keywords: KeywordsAccess {
-        KeywordsAccess(db)
+    public var keywords: StrataAccess<Keywords> {
+        StrataAccess(db)
     }
 }
+
+/// Generated for StrataRuntime API 2 (Strata 0.5.0): against a runtime of another API
+/// this does not compile; regenerate with the Strata release of the runtime in use.
+private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}

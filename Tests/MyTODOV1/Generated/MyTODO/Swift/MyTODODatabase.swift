@@ -33,8 +33,8 @@ public struct MyTODODatabase: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: TODOItemRepository {
-        TODOItemRepository(writer: writer)
+    public var todoItems: StrataRepository<TODOItem> {
+        StrataRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -76,7 +76,11 @@ public struct MyTODOAccess {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: TODOItemAccess {
-        TODOItemAccess(db)
+    public var todoItems: StrataAccess<TODOItem> {
+        StrataAccess(db)
     }
 }
+
+/// Generated for StrataRuntime API 2 (Strata 0.5.0): against a runtime of another API
+/// this does not compile; regenerate with the Strata release of the runtime in use.
+private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}

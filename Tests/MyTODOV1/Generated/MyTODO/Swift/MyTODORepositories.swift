@@ -8,292 +8,40 @@ import StrataRuntime
 
 /// The columns of `TODOItem` for filters and sorts: `{ $0.id == … }`,
 /// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct TODOItemColumns: Sendable {
+public struct TODOItemColumns: StrataColumnSet {
     /// The `id` column (`id`).
-    public let id = StrataColumn<TODOItem, UUID>(sql: "\"id\"")
+    public let id = StrataColumn<TODOItem, UUID>("id")
     /// The `title` column (`title`).
-    public let title = StrataColumn<TODOItem, String>(sql: "\"title\"")
+    public let title = StrataColumn<TODOItem, String>("title")
     /// The `detail` column (`detail`).
-    public let detail = StrataColumn<TODOItem, String>(sql: "\"detail\"")
+    public let detail = StrataColumn<TODOItem, String>("detail")
 
     /// The column set.
     public init() {}
 }
 
-/// The SQL of `TODOItem` and how its columns are bound and read, by index.
-enum TODOItemStatements {
-    static let table = "\"todo_item\""
-    static let selection = "\"id\", \"title\", \"detail\""
-    static let insert = "INSERT INTO \"todo_item\" (\"id\", \"title\", \"detail\") VALUES (?1, ?2, ?3)"
-    static let upsert =
-        "INSERT INTO \"todo_item\" (\"id\", \"title\", \"detail\") VALUES (?1, ?2, ?3) ON CONFLICT (\"id\") DO UPDATE SET \"title\" = excluded.\"title\", \"detail\" = excluded.\"detail\""
-    static let find = "SELECT \"id\", \"title\", \"detail\" FROM \"todo_item\" WHERE \"id\" = ?1"
-    static let delete = "DELETE FROM \"todo_item\" WHERE \"id\" = ?1"
-    static let update = "UPDATE \"todo_item\" SET \"title\" = ?2, \"detail\" = ?3 WHERE \"id\" = ?1"
+/// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
+extension TODOItem: StrataSQLiteRecord {
+    public typealias Columns = TODOItemColumns
 
-    /// Binds every column of `record` to parameters 1… in field order.
-    static func bind(_ record: TODOItem, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, record.id)
-        try StrataBind.string(statement, 2, record.title)
-        try StrataBind.string(statement, 3, record.detail)
+    public static let strataTable = StrataTable("todo_item", columns: ["id", "title", "detail"], primaryKey: ["id"])
+
+    public var strataKey: UUID? { id }
+
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(id: row[0], title: row[1], detail: row[2])
     }
 
-    /// Binds a primary key to parameters 1….
-    static func bindKey(_ key: UUID, _ statement: GRDB.SQLiteStatement) throws {
-        try StrataBind.uuid(statement, 1, key)
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, title, detail)
     }
 
-    /// The record of the current row of a statement that selects `selection`.
-    static func decode(_ statement: GRDB.SQLiteStatement) throws -> TODOItem {
-        TODOItem(
-            id: try StrataRead.uuid(statement, 0),
-            title: try StrataRead.string(statement, 1),
-            detail: try StrataRead.string(statement, 2)
-        )
-    }
-
-    /// `SELECT selection` of the rows matching `filter`, sorted by `order`.
-    static func select(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)?,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])?,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> StrataSQL {
-        let columns = TODOItemColumns()
-        return StrataSQL.select(
-            selection,
-            from: table,
-            where: filter?(columns),
-            orderBy: order?(columns) ?? [],
-            limit: limit,
-            offset: offset
-        )
+    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
     }
 }
 
-/// Reads and writes `TODOItem` records on one connection, inside the current transaction or read:
-/// `MyTODOAccess.todoItems` in `MyTODODatabase.read` and `write`, or on any GRDB `Database`.
-public struct TODOItemAccess {
-    /// The connection.
-    public let db: GRDB.Database
-
-    /// Queries `TODOItem` records on `db`.
-    public init(_ db: GRDB.Database) {
-        self.db = db
-    }
-
-    /// Inserts a record and returns it as stored.
-    @discardableResult
-    public func insert(_ record: TODOItem) throws -> TODOItem {
-        let query = try StrataStatement(db, sql: TODOItemStatements.insert)
-        try TODOItemStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<TODOItem>) throws -> [TODOItem] {
-        let query = try StrataStatement(db, sql: TODOItemStatements.insert)
-        let stored = Array(records)
-        try query.executeEach(stored, bind: TODOItemStatements.bind)
-        return stored
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: TODOItem) throws -> TODOItem {
-        let query = try StrataStatement(db, sql: TODOItemStatements.upsert)
-        try TODOItemStatements.bind(record, query.handle)
-        try query.execute()
-        return record
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> TODOItem? {
-        let query = try StrataStatement(db, sql: TODOItemStatements.find)
-        try TODOItemStatements.bindKey(key, query.handle)
-        return try query.fetchOne(TODOItemStatements.decode)
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [TODOItem] {
-        let sql = TODOItemStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return try StrataStatement(db, sql).fetchAll(TODOItemStatements.decode)
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])? = nil
-    ) throws -> TODOItem? {
-        let sql = TODOItemStatements.select(where: filter, orderBy: order, limit: 1)
-        return try StrataStatement(db, sql).fetchOne(TODOItemStatements.decode)
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Int {
-        let sql = StrataSQL.count(from: TODOItemStatements.table, where: filter?(TODOItemColumns()))
-        return Int(try StrataStatement(db, sql).fetchInteger())
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Bool {
-        let sql = StrataSQL.exists(in: TODOItemStatements.table, where: filter?(TODOItemColumns()))
-        return try StrataStatement(db, sql).fetchInteger() != 0
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: TODOItem) throws -> Bool {
-        let query = try StrataStatement(db, sql: TODOItemStatements.update)
-        try TODOItemStatements.bind(record, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as stored,
-    /// and returns the record as stored afterwards (nil when there is none). A nil argument leaves its field
-    /// unchanged; for an optional field, pass `.some(nil)` to store NULL.
-    @discardableResult
-    public func update(
-        _ record: TODOItem,
-        title newTitle: String? = nil,
-        detail newDetail: String? = nil
-    ) throws -> TODOItem? {
-        let columns = TODOItemColumns()
-        var assignments: [StrataAssignment<TODOItem>] = []
-        if let value = newTitle { assignments.append(columns.title.set(value)) }
-        if let value = newDetail { assignments.append(columns.detail.set(value)) }
-        return try update(id: record.id, set: { _ in assignments })
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (TODOItemColumns) -> [StrataAssignment<TODOItem>]
-    ) throws -> TODOItem? {
-        let columns = TODOItemColumns()
-        let sql = StrataSQL.update(TODOItemStatements.table, set: assignments(columns), where: columns.id == key)
-        if let sql {
-            try StrataStatement(db, sql).execute()
-        }
-        return try find(id: key)
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        set assignments: (TODOItemColumns) -> [StrataAssignment<TODOItem>]
-    ) throws -> Int {
-        let columns = TODOItemColumns()
-        let sql = StrataSQL.update(TODOItemStatements.table, set: assignments(columns), where: filter?(columns))
-        guard let sql else { return 0 }
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: TODOItem) throws -> Bool {
-        return try delete(id: record.id)
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        let query = try StrataStatement(db, sql: TODOItemStatements.delete)
-        try TODOItemStatements.bindKey(key, query.handle)
-        try query.execute()
-        return db.changesCount > 0
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Int {
-        let sql = StrataSQL.delete(from: TODOItemStatements.table, where: filter?(TODOItemColumns()))
-        try StrataStatement(db, sql).execute()
-        return db.changesCount
-    }
-}
-
-/// The `TODOItem` records of a `MyTODODatabase`: every call is one read or one transaction;
-/// `observe…` methods follow a query as an `AsyncSequence`.
-public struct TODOItemRepository: Sendable {
-    /// The database.
-    public let writer: any GRDB.DatabaseWriter
-
-    /// The records of the database behind `writer`, which must be migrated.
-    public init(writer: any GRDB.DatabaseWriter) {
-        self.writer = writer
-    }
-
-    /// Inserts a record in its own transaction and returns it as stored.
-    @discardableResult
-    public func insert(_ record: TODOItem) throws -> TODOItem {
-        try writer.write { db in try TODOItemAccess(db).insert(record) }
-    }
-
-    /// Inserts records in order, all in one transaction, and returns them as stored.
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<TODOItem>) throws -> [TODOItem] {
-        try writer.write { db in try TODOItemAccess(db).insert(contentsOf: records) }
-    }
-
-    /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
-    @discardableResult
-    public func upsert(_ record: TODOItem) throws -> TODOItem {
-        try writer.write { db in try TODOItemAccess(db).upsert(record) }
-    }
-
-    /// The record with this key, or nil.
-    public func find(id key: UUID) throws -> TODOItem? {
-        try writer.read { db in try TODOItemAccess(db).find(id: key) }
-    }
-
-    /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
-    public func fetchAll(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) throws -> [TODOItem] {
-        try writer.read { db in
-            try TODOItemAccess(db).fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        }
-    }
-
-    /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
-    public func fetchOne(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])? = nil
-    ) throws -> TODOItem? {
-        try writer.read { db in try TODOItemAccess(db).fetchOne(where: filter, orderBy: order) }
-    }
-
-    /// The number of records matching `filter` (all when nil).
-    public func count(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Int {
-        try writer.read { db in try TODOItemAccess(db).count(where: filter) }
-    }
-
-    /// True when a record matches `filter` (when there is any record, for nil).
-    public func exists(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Bool {
-        try writer.read { db in try TODOItemAccess(db).exists(where: filter) }
-    }
-
-    /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
-    @discardableResult
-    public func update(_ record: TODOItem) throws -> Bool {
-        try writer.write { db in try TODOItemAccess(db).update(record) }
-    }
-
+extension StrataRecordStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -303,72 +51,8 @@ public struct TODOItemRepository: Sendable {
         title newTitle: String? = nil,
         detail newDetail: String? = nil
     ) throws -> TODOItem? {
-        try writer.write { db in try TODOItemAccess(db).update(record, title: newTitle, detail: newDetail) }
-    }
-
-    /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @discardableResult
-    public func update(
-        id key: UUID,
-        set assignments: (TODOItemColumns) -> [StrataAssignment<TODOItem>]
-    ) throws -> TODOItem? {
-        try writer.write { db in try TODOItemAccess(db).update(id: key, set: assignments) }
-    }
-
-    /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
-    @discardableResult
-    public func updateAll(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        set assignments: (TODOItemColumns) -> [StrataAssignment<TODOItem>]
-    ) throws -> Int {
-        try writer.write { db in try TODOItemAccess(db).updateAll(where: filter, set: assignments) }
-    }
-
-    /// Deletes the stored record that has `record`'s key; false when there is none.
-    @discardableResult
-    public func delete(_ record: TODOItem) throws -> Bool {
-        try writer.write { db in try TODOItemAccess(db).delete(record) }
-    }
-
-    /// Deletes the record with this key; false when there is none.
-    @discardableResult
-    public func delete(id key: UUID) throws -> Bool {
-        try writer.write { db in try TODOItemAccess(db).delete(id: key) }
-    }
-
-    /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
-    @discardableResult
-    public func deleteAll(where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil) throws -> Int {
-        try writer.write { db in try TODOItemAccess(db).deleteAll(where: filter) }
-    }
-
-    /// The records matching `filter`, sorted by `order`, now and after every change that affects them.
-    public func observeAll(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil,
-        orderBy order: ((TODOItemColumns) -> [StrataOrdering<TODOItem>])? = nil,
-        limit: Int? = nil,
-        offset: Int? = nil
-    ) -> AsyncValueObservation<[TODOItem]> {
-        let sql = TODOItemStatements.select(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in
-            try StrataStatement(db, sql).fetchAll(TODOItemStatements.decode)
-        }
-    }
-
-    /// The number of records matching `filter`, now and after every change that affects it.
-    public func observeCount(
-        where filter: ((TODOItemColumns) -> StrataPredicate<TODOItem>)? = nil
-    ) -> AsyncValueObservation<Int> {
-        let sql = StrataSQL.count(from: TODOItemStatements.table, where: filter?(TODOItemColumns()))
-        return StrataObservation.values(in: writer) { db in
-            Int(try StrataStatement(db, sql).fetchInteger())
-        }
-    }
-
-    /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(id key: UUID) -> AsyncValueObservation<TODOItem?> {
-        return StrataObservation.values(in: writer) { db in
-            try TODOItemAccess(db).find(id: key)
+        try update(record) {
+            [$0.title.set(ifGiven: newTitle), $0.detail.set(ifGiven: newDetail)]
         }
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The column set of a record type, for filters, sorts and assignments: generated code declares
+/// one `StrataColumn` property per field (`TODOItemColumns().isDone`).
+public protocol StrataColumnSet: Sendable {
+    /// The column set (its properties are constants).
+    init()
+}
+
+/// A record type stored in one table: what every database runtime needs to know about it,
+/// whatever the database. Generated entity structs conform; the behaviour (insert, find, fetch,
+/// update, delete, observe) lives in the runtime, as GRDB's record protocols do it.
+///
+/// A database runtime adds how values are bound and read (``StrataSQLiteRecord`` for SQLite).
+public protocol StrataRecord: Sendable {
+    /// The columns of the record's table, for type-checked filters and sorts.
+    associatedtype Columns: StrataColumnSet
+    /// The primary key: the key field's type, or a tuple of the key fields' types in key order.
+    associatedtype Key: Sendable
+
+    /// The table: its name, its columns in field order, its primary key.
+    static var strataTable: StrataTable { get }
+
+    /// The record's primary key, or nil while the database has not assigned it (an
+    /// autoincremented key before the insert).
+    var strataKey: Key? { get }
+}
+
+/// The table of a record type, by name, and the SQL its operations run, made once per type.
+/// Every identifier is quoted by ``quoted(_:)``; every value is a parameter.
+public struct StrataTable: Sendable {
+    /// The table name, as in the database.
+    public let name: String
+    /// The column names, in field order: the order records are bound and read in.
+    public let columns: [String]
+    /// The primary key's column names, in key order.
+    public let primaryKey: [String]
+    /// True when the database assigns the key on insert (an autoincremented integer key).
+    public let assignsKey: Bool
+
+    /// The quoted table name.
+    public let quotedName: String
+    /// The quoted columns, comma-separated: what every query selects, in field order.
+    public let selection: String
+    /// `INSERT INTO t (c1, …) VALUES (?1, …)`: parameters in field order.
+    public let insert: String
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET c = excluded.c, …`, numbered like `insert`.
+    public let upsert: String
+    /// `SELECT selection FROM t WHERE key = ?1 …`.
+    public let find: String
+    /// `DELETE FROM t WHERE key = ?1 …`.
+    public let delete: String
+    /// `UPDATE t SET c = ?n, … WHERE key = ?k`, numbered like `insert`; nil when every column is part of the key.
+    public let update: String?
+    /// `WHERE`'s key condition with `?` parameters, for statements that bind other values first.
+    public let keyCondition: String
+
+    /// Describes a table; `primaryKey` names columns of `columns`.
+    public init(_ name: String, columns: [String], primaryKey: [String], assignsKey: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.assignsKey = assignsKey
+        let q = Self.quoted
+        quotedName = q(name)
+        selection = columns.map(q).joined(separator: ", ")
+        let position = { (column: String) in (columns.firstIndex(of: column) ?? 0) + 1 }
+        let parameters = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        insert = "INSERT INTO \(quotedName) (\(selection)) VALUES (\(parameters))"
+        let keyByPosition = primaryKey.map { "\(q($0)) = ?\(position($0))" }.joined(separator: " AND ")
+        let keyFromOne = primaryKey.enumerated().map { "\(q($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
+        keyCondition = primaryKey.map { "\(q($0)) = ?" }.joined(separator: " AND ")
+        find = "SELECT \(selection) FROM \(quotedName) WHERE \(keyFromOne)"
+        delete = "DELETE FROM \(quotedName) WHERE \(keyFromOne)"
+        let others = columns.filter { !primaryKey.contains($0) }
+        let conflict = "\(insert) ON CONFLICT (\(primaryKey.map(q).joined(separator: ", ")))"
+        if others.isEmpty {
+            update = nil
+            upsert = conflict + " DO NOTHING"
+        } else {
+            let set = others.map { "\(q($0)) = ?\(position($0))" }.joined(separator: ", ")
+            update = "UPDATE \(quotedName) SET \(set) WHERE \(keyByPosition)"
+            upsert = conflict + " DO UPDATE SET " + others.map { "\(q($0)) = excluded.\(q($0))" }.joined(separator: ", ")
+        }
+    }
+
+    /// An identifier as a quoted SQL identifier (`order` -> `"order"`, `a"b` -> `"a""b"`): the
+    /// runtime's one quoting function, the same rule as the generator's dialects.
+    public static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
