@@ -15,13 +15,7 @@ package struct Plan: ParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
     @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from: Int?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
-    @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: DialectOption = .sqlite
-
-    enum DialectOption: String, ExpressibleByArgument, CaseIterable {
-        case sqlite
-        case postgres
-        var dialect: SQLDialect { self == .sqlite ? .sqlite : .postgres }
-    }
+    @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: SQLDialect = .sqlite
 
     package init() {}
 
@@ -39,17 +33,17 @@ package struct Plan: ParsableCommand {
         let plans = Generator.migrationPlans(for: history)
         let shown = plans.filter { $0.from.version >= start && $0.to.version <= target }
         Console.report(diagnostics + shown.flatMap(\.diagnostics))
-        print("\(model): version \(start) -> \(target) (\(dialect.dialect.displayName))")
+        print("\(model): version \(start) -> \(target) (\(dialect.displayName))")
         if start == 0, let first = history.version(1) {
             print("\nv0 -> v1: create every table")
             for entity in first.entities { print("  - create \(entity.name) (table \(entity.table))") }
-            printSQL(SQLSchemaRenderer.createStatements(for: first, dialect: dialect.dialect))
+            printSQL(SQLSchemaRenderer.createStatements(for: first, dialect: dialect))
         }
         for plan in shown {
             print("\nv\(plan.from.version) -> v\(plan.to.version):")
             if plan.isEmpty { print("  (no changes)") }
             for step in plan.steps { print("  - \(step.line)") }
-            printSQL(MigrationSQLRenderer.statements(for: plan, dialect: dialect.dialect))
+            printSQL(MigrationSQLRenderer.statements(for: plan, dialect: dialect))
         }
         if (diagnostics + shown.flatMap(\.diagnostics)).contains(where: { $0.severity == .error }) { throw ExitCode.failure }
     }
@@ -62,3 +56,5 @@ package struct Plan: ParsableCommand {
         }
     }
 }
+
+extension SQLDialect: ExpressibleByArgument {}

@@ -53,9 +53,9 @@ public struct MigrationVerifier: Sendable {
     /// One migration: the expected rows of every continued table, computed before; the rows after.
     private func step(_ plan: MigrationPlan, on database: some VerificationDatabase, report: inout VerificationReport) async throws {
         let dialect = database.dialect
-        let before = plan.to.migration.before.flatMap { dialect == .sqlite ? $0.sqlite : $0.postgres }
+        let before = plan.to.migration.before.flatMap(dialect.rules.sql)
         // Custom 'after' SQL changes values in ways only its author knows: the columns it names are not compared.
-        let after = plan.to.migration.after.flatMap { dialect == .sqlite ? $0.sqlite : $0.postgres } ?? ""
+        let after = plan.to.migration.after.flatMap(dialect.rules.sql) ?? ""
         func isTouchedByAfter(_ field: Field) -> Bool { !after.isEmpty && after.contains(field.column) }
         let untouched = plan.to.entities.flatMap { entity in entity.fields.filter(isTouchedByAfter).map { "\(entity.name).\($0.name)" } }
         if !untouched.isEmpty {

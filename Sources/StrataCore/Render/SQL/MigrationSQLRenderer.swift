@@ -2,10 +2,7 @@
 public enum MigrationSQLRenderer {
     /// The statements of the migration into `plan.to`, in execution order.
     public static func statements(for plan: MigrationPlan, dialect: SQLDialect) -> [SQLStatement] {
-        switch dialect {
-        case .sqlite: return SQLiteMigrationRenderer(plan: plan).statements()
-        case .postgres: return PostgresMigrationRenderer(plan: plan).statements()
-        }
+        dialect.rules.migrationStatements(plan)
     }
 
     /// The SQL expression computing `field` of version N from a row of its N-1 table (columns by

@@ -17,7 +17,7 @@ extension SQLDialect {
             return storedValue(of: rawValue, as: encoding)
         case .bool(let flag):
             guard encoding == .bool else { return nil }
-            return self == .sqlite ? .integer(flag ? 1 : 0) : .boolean(flag)
+            return rules.stored(flag)
         case .integer(let number):
             switch encoding {
             case .int, .int64, .int32, .int16: return .integer(number)
@@ -43,16 +43,10 @@ extension SQLDialect {
             return .text(text)
         case .uuid:
             guard let uuid = UUID(uuidString: text) else { return nil }
-            switch self {
-            case .sqlite: return .blob(SQLiteStorage.bytes(of: uuid))
-            case .postgres: return .typed(uuid.uuidString.lowercased(), .uuid)
-            }
+            return rules.stored(uuid)
         case .date:
             guard let date = DateLiteral.parse(text) else { return nil }
-            switch self {
-            case .sqlite: return .real(SQLiteStorage.seconds(of: date))
-            case .postgres: return .typed(PostgresTimestamp.text(of: date), .date)
-            }
+            return rules.stored(date)
         case .decimal:
             return decimal(text)
         default:
@@ -64,10 +58,7 @@ extension SQLDialect {
     private func decimal(_ text: String) -> SQLValue? {
         guard let value = SQLiteStorage.decimal(text: text), !value.isNaN else { return nil }
         let canonical = SQLiteStorage.text(of: value)
-        switch self {
-        case .sqlite: return .text(canonical)
-        case .postgres: return .decimal(canonical)
-        }
+        return rules.storedDecimal(canonical: canonical)
     }
 }
 
