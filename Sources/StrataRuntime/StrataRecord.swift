@@ -26,9 +26,10 @@ public protocol StrataRecord: Sendable {
     var strataKey: Key? { get }
 }
 
-/// The table of a record type, by name, and the SQL its operations run, made once per type.
+/// The table of a record type, by name, and the SQL its operations run, made once per type (a
+/// class, so that reading it from the record type costs one reference, not a copy of every string).
 /// Every identifier is quoted by ``quoted(_:)``; every value is a parameter.
-public struct StrataTable: Sendable {
+public final class StrataTable: Sendable {
     /// The table name, as in the database.
     public let name: String
     /// The column names, in field order: the order records are bound and read in.

@@ -30,19 +30,23 @@ extension StrataRecordStore {
     @inlinable
     @discardableResult
     public func insert(contentsOf records: some Sequence<Record>) throws -> [Record] {
-        try write { db in
-            let statement = try StrataStatement(db, sql: Record.strataTable.insert)
+        // Read once, not per row: the table description is a static of the record type.
+        let table = Record.strataTable
+        return try write { db in
+            let statement = try StrataStatement(db, sql: table.insert)
             var stored = Array(records)
-            try statement.executeEach(
-                stored.indices,
-                bind: { index, handle in
-                    var arguments = StrataSQLiteArguments(handle)
-                    try stored[index].bind(to: &arguments)
-                },
-                afterEach: { index in
-                    if Record.strataTable.assignsKey { try stored[index].didInsert(rowID: db.lastInsertedRowID) }
-                }
-            )
+            try stored.withUnsafeMutableBufferPointer { buffer in
+                try statement.executeEach(
+                    buffer.indices,
+                    bind: { index, handle in
+                        var arguments = StrataSQLiteArguments(handle)
+                        try buffer[index].bind(to: &arguments)
+                    },
+                    afterEach: { index in
+                        if table.assignsKey { try buffer[index].didInsert(rowID: db.lastInsertedRowID) }
+                    }
+                )
+            }
             return stored
         }
     }
@@ -65,7 +69,7 @@ extension StrataRecordStore {
         try record.bind(to: &arguments)
         try statement.execute()
         var stored = record
-        if Record.strataTable.assignsKey { try stored.didInsert(rowID: db.lastInsertedRowID) }
+        try stored.didInsert(rowID: db.lastInsertedRowID)
         return stored
     }
 
