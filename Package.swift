@@ -38,7 +38,7 @@ let package = Package(
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
         .target(
             name: "StrataCLI",
-            dependencies: ["StrataCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The `strata` command-line tool: the generator commands, plus migrate and verify.
         .executableTarget(
@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "StrataCLI",
                 "StrataCore",
+                "StrataStorage",
                 "StrataRuntime",
                 "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,7 +57,7 @@ let package = Package(
         // builds no database client for the host.
         .executableTarget(
             name: "strata-generator",
-            dependencies: ["StrataCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCLI", "StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Build tool plugin: a target's strata.yaml names its schemas; its Swift is generated at build time.
         .plugin(
@@ -64,7 +65,7 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["strata-generator"]
         ),
-        // `swift package --allow-writing-to-package-directory strata-generate [--target T]`.
+        // `swift package --allow-writing-to-package-directory strata-generate [--check] [--target T]`.
         .plugin(
             name: "StrataCommand",
             capability: .command(
@@ -82,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCoreTests",
-            dependencies: ["StrataCore", "strata"]
+            dependencies: ["StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator"]
         ),
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(
@@ -103,7 +104,7 @@ let package = Package(
         // Test helpers shared by the database tests: a throwaway PostgreSQL server.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["StrataDatabase"],
+            dependencies: ["StrataDatabase", .product(name: "Yams", package: "Yams")],
             path: "Tests/StrataTestSupport"
         ),
         // The SQL DDL: reference files, and every SQL file executed on SQLite and PostgreSQL.

@@ -53,18 +53,29 @@ public struct StrataMigrator: Sendable {
 
     /// Applies every pending migration up to `target` (default: the latest version), each in its
     /// own transaction, and returns the ones applied.
+    /// `progress` is told before and after each version, as it goes.
     @discardableResult
-    public func migrate(_ writer: some DatabaseWriter, to target: Int? = nil) throws -> [StrataMigration] {
-        try writer.writeWithoutTransaction { db in try migrate(db, to: target) }
+    public func migrate(
+        _ writer: some DatabaseWriter, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
+        try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
     }
 
-    /// Applies every pending migration on a connection that is not inside a transaction.
+    /// Applies every pending migration on a connection that is not inside a transaction;
+    /// `progress` is told before and after each version, as it goes.
     @discardableResult
-    public func migrate(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
+    public func migrate(
+        _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
         let pending = try pending(db, to: target)
         var applied: [StrataMigration] = []
-        for migration in pending {
-            if try apply(migration, db) { applied.append(migration) }
+        for (offset, migration) in pending.enumerated() {
+            progress(.willApply(migration, position: offset + 1, count: pending.count))
+            let start = ContinuousClock.now
+            if try apply(migration, db) {
+                applied.append(migration)
+                progress(.didApply(migration, duration: ContinuousClock.now - start))
+            }
         }
         return applied
     }

@@ -45,13 +45,15 @@ public enum MigrationSources {
     /// generated header or to comments does not make shipped databases look edited, while any
     /// change to a statement does. Lines that continue a quoted string or identifier (a default
     /// spanning lines) are part of a statement and count as written, even blank or starting with `--`.
+    ///
+    /// The SQL is first normalised (``NormalizedText``: CRLF and CR read as LF, a leading byte order
+    /// mark dropped), so a migration read from a CRLF checkout records the same checksum as from
+    /// an LF one. The `PRAGMA foreign_keys = OFF;` line that starts the files that rebuild tables is
+    /// not counted either: it does nothing inside the migrator's transaction, and databases migrated
+    /// before files carried it must not look edited.
     public static func checksum(_ sql: String) -> String {
-        // Lines as `String.split` gives them: on bytes when there is no `\r` (then the same lines,
-        // faster); otherwise on characters, where `\r\n` is one character and ends no line.
-        let lines: [Substring] =
-            sql.utf8.contains(UInt8(ascii: "\r"))
-            ? sql.split(separator: "\n", omittingEmptySubsequences: false)
-            : sql.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        let text = NormalizedText.string(sql)
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         var state = LexicalState.code
         var significant: [Substring] = []
         for line in lines {
@@ -63,7 +65,9 @@ public enum MigrationSources {
                     trimmed = trimmed.dropLast()
                 }
                 let content = trimmed.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+                if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
+                    && !content.elementsEqual(SQLiteForeignKeys.offStatement.utf8)
+                {
                     significant.append(Substring(trimmed))
                 }
             }
