@@ -132,6 +132,7 @@ public enum SchemaLoader {
         return number
     }
 
+    /// `directory/name`, without doubling a `/`.
     public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
