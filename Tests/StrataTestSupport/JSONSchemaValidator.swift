@@ -43,7 +43,7 @@ public struct JSONSchemaValidator {
             case .sequence(let sequence): return .array(sequence.map(from))
             case .alias: return .null
             case .scalar(let scalar):
-                switch node.tag.name {
+                switch Tag.Name(rawValue: node.tag.rawValue) {
                 case .null: return .null
                 case .bool: return .bool(node.bool ?? false)
                 case .int: return node.int.map(Value.integer) ?? .string(scalar.string)
@@ -53,21 +53,8 @@ public struct JSONSchemaValidator {
             }
         }
 
-        /// A JSON value as `JSONSerialization` reads it.
-        public static func json(_ object: Any) -> Value {
-            switch object {
-            case let dictionary as [String: Any]: return .object(dictionary.keys.sorted().map { ($0, json(dictionary[$0]!)) })
-            case let array as [Any]: return .array(array.map(json))
-            case let string as String: return .string(string)
-            case let number as NSNumber:
-                if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
-                if number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 1e15 { return .integer(number.intValue) }
-                return .number(number.doubleValue)
-            default: return .null
-            }
-        }
-
-        subscript(key: String) -> Value? {
+        /// The member `key` of an object.
+        public subscript(key: String) -> Value? {
             guard case .object(let members) = self else { return nil }
             return members.first { $0.0 == key }?.1
         }
@@ -82,9 +69,10 @@ public struct JSONSchemaValidator {
         "minProperties", "items", "minItems", "minLength", "minimum", "oneOf", "$ref", "definitions",
     ]
 
-    /// Reads a schema file.
+    /// Reads a schema file (JSON is read as the YAML it also is, which keeps integers, numbers
+    /// and booleans apart on every platform).
     public init(contentsOf url: URL) throws {
-        schema = Value.json(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
+        schema = try Value.yaml(String(contentsOf: url, encoding: .utf8))
     }
 
     /// The problems of `value` against the schema, each `path: what is wrong` (empty when valid).
