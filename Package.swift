@@ -112,6 +112,7 @@ let package = Package(
             name: "StrataSQLTests",
             dependencies: [
                 "StrataCore",
+                "StrataStorage",
                 "StrataDatabase",
                 "StrataTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
