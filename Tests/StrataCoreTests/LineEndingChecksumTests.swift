@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataStorage
 import Testing
 
 /// Checksums survive checkouts: `strata.lock` and the migration ledger read CRLF and CR as LF and

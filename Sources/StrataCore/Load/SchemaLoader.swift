@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Reads `Schemas/<Model>/vN.yaml` from disk into validated histories.
 public enum SchemaLoader {
@@ -8,7 +9,7 @@ public enum SchemaLoader {
         public var histories: [SchemaHistory]
         /// The diagnostics, sorted by location.
         public var diagnostics: [Diagnostic]
-        /// The checksums of the version files' text (``NormalizedText``), per model, per version number.
+        /// The checksums of the version files' text (`NormalizedText`), per model, per version number.
         public var checksums: [String: [Int: String]]
 
         /// True when any diagnostic is an error.
@@ -100,7 +101,7 @@ public enum SchemaLoader {
     private struct LoadedVersion: Sendable {
         var number: Int
         var fileName: String
-        /// The SHA-256 of the file's text (``NormalizedText``); nil when it could not be read.
+        /// The SHA-256 of the file's text (`NormalizedText`); nil when it could not be read.
         var checksum: String?
         var schema: Schema?
         var diagnostics: [Diagnostic]

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// SQLite migration files that need foreign keys off: those that drop a table (a rebuild, or an
 /// entity removed). With foreign keys on, dropping a table deletes its rows first, checking
 /// every reference to them, and statements on a table whose parent is momentarily gone fail
@@ -11,7 +13,7 @@
 enum SQLiteForeignKeys {
     /// The statement that switches foreign keys off, as it stands on its own line in the file
     /// (the ledger checksum does not count this line).
-    static let offStatement = "PRAGMA foreign_keys = OFF;"
+    static let offStatement = MigrationChecksum.foreignKeysOff
 
     /// True when the statements drop a table.
     static func needOff(_ statements: [SQLStatement]) -> Bool {

@@ -2,12 +2,12 @@
 /// UTF-8 byte order mark dropped, so that a checkout that converts line endings (Windows'
 /// `core.autocrlf`) or an editor that adds a BOM does not change a checksum. Text that has
 /// neither (every LF file) is returned unchanged, so its checksum is what it always was.
-public enum NormalizedText {
+package enum NormalizedText {
     /// The UTF-8 byte order mark.
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// `bytes` with line endings normalised and without a leading byte order mark.
-    public static func bytes(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func bytes(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var input = Array(bytes)
         if input.starts(with: byteOrderMark) { input.removeFirst(byteOrderMark.count) }
         guard input.contains(UInt8(ascii: "\r")) else { return input }
@@ -28,7 +28,7 @@ public enum NormalizedText {
     }
 
     /// `text` with line endings normalised and without a leading byte order mark.
-    public static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "\r")) || text.utf8.starts(with: byteOrderMark) else { return text }
         return String(decoding: bytes(text.utf8), as: UTF8.self)
     }
