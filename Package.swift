@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // `swift package generate-documentation --target StrataRuntime` (the DocC catalog); a
+        // command plugin only, nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // How each schema type is stored: shared by the DDL and the runtime so they cannot drift.
