@@ -56,6 +56,10 @@ struct Migrate: ParsableCommand {
                     switch event {
                     case .willApply(let migration, let position, let count):
                         print("\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
+                    case .willRun(let migration, let statement):
+                        if let table = SQLiteRebuildProgress.copiedTable(statement) {
+                            print("\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…", to: &stream)
+                        }
                     case .didApply(let migration, let duration):
                         print("\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
                     }

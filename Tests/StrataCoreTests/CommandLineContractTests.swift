@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 import StrataStorage
 import Testing
 
@@ -116,6 +117,17 @@ import Testing
         let refused = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(refused.status == 1)
         #expect((try Self.json(refused)["error"] as? String)?.contains("newer") == true)
+    }
+
+    @Test func migrateReportsEachRebuiltTableAsItCopiesIt() throws {
+        let root = try TestPaths.temporaryFolder()
+        try FileManager.default.copyItem(at: TestPaths.models.appendingPathComponent("Evolution"), to: root.appendingPathComponent("Evolution"))
+        let result = try CLITests.strata(["migrate", "--database", "evolution.sqlite", "--schemas", "."], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Evolution: v3: copying the rows of post into its rebuilt table…"), "\(result.stderr)")
+        #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"strata_new_a\"\"b\" (\"x\")\nSELECT 1") == "a\"b")
+        #expect(SQLiteRebuildProgress.copiedTable("-- a note\n\nINSERT INTO \"strata_new_post\" (\"x\") SELECT 1") == "post")
+        #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"post\" (\"x\") VALUES (1)") == nil)
     }
 
     @Test func verifySpeaksJSONAndReportsProgressOnStandardError() throws {

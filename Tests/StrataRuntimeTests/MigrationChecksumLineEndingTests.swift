@@ -39,15 +39,19 @@ struct MigrationChecksumLineEndingTests {
         }
     }
 
-    @Test("progress is reported before and after each version")
+    @Test("progress is reported before and after each version, and before each statement")
     func progress() throws {
         var events: [String] = []
         try Self.migrator { $0 }.migrate(try DatabaseQueue()) { event in
             switch event {
             case .willApply(let migration, let position, let count): events.append("will \(migration.version) \(position)/\(count)")
+            case .willRun(let migration, let statement):
+                // The statement's SQL as SQLite splits it: with the comment lines before it.
+                let code = statement.split(separator: "\n").first { !$0.hasPrefix("--") } ?? ""
+                events.append("run \(migration.version) \(code.prefix(12))")
             case .didApply(let migration, _): events.append("did \(migration.version)")
             }
         }
-        #expect(events == ["will 1 1/2", "did 1", "will 2 2/2", "did 2"])
+        #expect(events == ["will 1 1/2", "run 1 CREATE TABLE", "did 1", "will 2 2/2", "run 2 ALTER TABLE ", "did 2"])
     }
 }
