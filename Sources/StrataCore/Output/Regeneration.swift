@@ -20,14 +20,6 @@ public enum Regeneration: String, CaseIterable, Sendable {
         }
     }
 
-    /// The command that checks them without writing (for CI).
-    public var checkCommand: String {
-        switch self {
-        case .commandLine: "strata check"
-        case .plugin: "swift package --allow-writing-to-package-directory strata-generate --check"
-        }
-    }
-
     /// The reader this process renders for (default: the command line).
     public static var current: Regeneration {
         get { state.withLock { $0 } }
