@@ -10,8 +10,12 @@ struct Migrate: ParsableCommand {
         abstract: "Apply a model's pending migrations to a SQLite database file (created if absent).",
         discussion: """
             Applied versions are recorded with their checksum in the table strata_migrations. Each
-            version runs in its own transaction; re-running applies nothing. A database newer than the
-            model, or whose applied migrations were since edited, is refused and left untouched.
+            version runs in its own transaction, reported on standard error as it goes; re-running
+            applies nothing. A database newer than the model, or whose applied migrations were since
+            edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
+            rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
+            With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
+            [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
             """
     )
 
@@ -20,56 +24,131 @@ struct Migrate: ParsableCommand {
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
+    @OptionGroup var formatOptions: FormatOptions
+
+    /// What the command did, for its report.
+    struct Outcome {
+        var from: Int?
+        var to: Int?
+        var applied: [StrataMigration] = []
+        var pending: [StrataMigration] = []
+        var error: String?
+    }
 
     func run() throws {
-        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas)
+        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
         let migrator = StrataMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map { StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum) })
+        var outcome = Outcome()
+        var status = StrataExitCode.success
         do {
             if dryRun {
-                let pending: [StrataMigration]
-                if FileManager.default.fileExists(atPath: database) {
-                    var configuration = Configuration()
-                    configuration.readonly = true
-                    pending = try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
-                } else {
-                    pending = try migrator.migrations.filter { $0.version <= (to ?? migrator.latestVersion) }
-                        .map { $0 }
-                    _ = try migrator.pending(in: try DatabaseQueue(), to: to)
+                outcome.pending = try pending(migrator)
+                outcome.from = outcome.pending.first.map { $0.version - 1 }
+                outcome.to = outcome.pending.last?.version
+            } else {
+                let queue = try DatabaseQueue(path: database)
+                let before = try migrator.currentVersion(in: queue)
+                outcome.from = before
+                outcome.applied = try migrator.migrate(queue, to: to) { event in
+                    var stream = StandardError()
+                    switch event {
+                    case .willApply(let migration, let position, let count):
+                        print("\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
+                    case .willRun(let migration, let statement):
+                        if let table = SQLiteRebuildProgress.copiedTable(statement) {
+                            print("\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…", to: &stream)
+                        }
+                    case .didApply(let migration, let duration):
+                        print("\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+                    }
                 }
-                if pending.isEmpty { print("\(database) is at the requested version of \(history.model): nothing to apply.") }
-                for migration in pending {
+                outcome.to = outcome.applied.last?.version ?? before
+            }
+        } catch let error as StrataMigrationError {
+            outcome.error = "\(database): \(error.description)"
+            status = .problemsFound
+        } catch let error as DatabaseError {
+            status = Self.status(of: error)
+            outcome.error =
+                status == .couldNotRun
+                ? "\(database): cannot use the database: \(error.message ?? "\(error)")"
+                : "\(database): the migration failed and was rolled back; the database is unchanged: \(error.message ?? "\(error)")"
+        }
+        report(outcome, model: history.model)
+        if status != .success { throw status.exitCode }
+    }
+
+    /// The migrations a dry run shows, read from a database that is only opened read-only (or
+    /// from an empty one when the file does not exist).
+    private func pending(_ migrator: StrataMigrator) throws -> [StrataMigration] {
+        if FileManager.default.fileExists(atPath: database) {
+            var configuration = Configuration()
+            configuration.readonly = true
+            return try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
+        }
+        return try migrator.pending(in: try DatabaseQueue(), to: to)
+    }
+
+    private func report(_ outcome: Outcome, model: String) {
+        switch formatOptions.format {
+        case .json:
+            let output: JSONValue = .object([
+                ("database", .string(database)), ("model", .string(model)),
+                ("from", outcome.from.map(JSONValue.int) ?? .null), ("to", outcome.to.map(JSONValue.int) ?? .null),
+                ("dryRun", .bool(dryRun)),
+                ("applied", .array(outcome.applied.map { .object([("version", .int($0.version)), ("checksum", .string($0.checksum))]) })),
+                ("pending", .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })),
+                ("error", .string(outcome.error)),
+            ])
+            print(output.rendered)
+        case .text:
+            if let error = outcome.error {
+                Console.error(error)
+            } else if dryRun {
+                if outcome.pending.isEmpty { print("\(database) is at the requested version of \(model): nothing to apply.") }
+                for migration in outcome.pending {
                     print("-- version \(migration.version)")
                     print(migration.sql)
                 }
-                return
-            }
-            let queue = try DatabaseQueue(path: database)
-            let before = try migrator.currentVersion(in: queue)
-            let applied = try migrator.migrate(queue, to: to)
-            if applied.isEmpty {
-                print("\(database) is at version \(before) of \(history.model): nothing to apply.")
+            } else if outcome.applied.isEmpty {
+                print("\(database) is at version \(outcome.from ?? 0) of \(model): nothing to apply.")
             } else {
-                print("\(database): \(history.model) migrated from version \(before) to \(applied.last?.version ?? before) (applied \(applied.map { "v\($0.version)" }.joined(separator: ", "))).")
+                print(
+                    "\(database): \(model) migrated from version \(outcome.from ?? 0) to \(outcome.to ?? 0) (applied \(outcome.applied.map { "v\($0.version)" }.joined(separator: ", ")))."
+                )
             }
-        } catch let error as StrataMigrationError {
-            Console.error("\(database): \(error.description)")
-            throw ExitCode.failure
-        } catch let error as DatabaseError {
-            Console.error("\(database): the migration failed and was rolled back; the database is unchanged: \(error.message ?? "\(error)")")
-            throw ExitCode.failure
         }
+    }
+
+    /// 2 for a database that cannot be used (not a database, unreadable, locked, full); 1 for a
+    /// migration whose SQL failed (it was rolled back).
+    static func status(of error: DatabaseError) -> StrataExitCode {
+        let cannotUse: [ResultCode] = [
+            .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM,
+            .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_AUTH, .SQLITE_NOMEM,
+        ]
+        return cannotUse.contains(error.resultCode) ? .couldNotRun : .problemsFound
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return String(format: "%.2f s", Double(milliseconds) / 1000)
     }
 }
 
 /// Picks the model a command works on.
 enum ModelSelection {
-    static func history(_ name: String?, schemas: String) throws -> SchemaHistory {
+    static func history(_ name: String?, schemas: String, format: OutputFormat = .text) throws -> SchemaHistory {
         let plan = Workspace.plan(schemas: schemas, output: "", render: false)
         if plan.hasErrors {
-            Console.report(plan.diagnostics)
-            throw ExitCode.failure
+            if format == .json {
+                print(JSONValue.object([("diagnostics", .diagnostics(plan.diagnostics)), ("error", .string("the schemas have errors"))]).rendered)
+            } else {
+                Console.report(plan.diagnostics)
+            }
+            throw StrataExitCode.problemsFound.exitCode
         }
         if let name {
             guard let history = plan.histories.first(where: { $0.model == name }) else {

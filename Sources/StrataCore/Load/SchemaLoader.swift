@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Reads `Schemas/<Model>/vN.yaml` from disk into validated histories.
 public enum SchemaLoader {
@@ -8,7 +9,7 @@ public enum SchemaLoader {
         public var histories: [SchemaHistory]
         /// The diagnostics, sorted by location.
         public var diagnostics: [Diagnostic]
-        /// The raw bytes' checksums, per model, per version number.
+        /// The checksums of the version files' text (`NormalizedText`), per model, per version number.
         public var checksums: [String: [Int: String]]
 
         /// True when any diagnostic is an error.
@@ -100,7 +101,7 @@ public enum SchemaLoader {
     private struct LoadedVersion: Sendable {
         var number: Int
         var fileName: String
-        /// The SHA-256 of the file's bytes; nil when it could not be read.
+        /// The SHA-256 of the file's text (`NormalizedText`); nil when it could not be read.
         var checksum: String?
         var schema: Schema?
         var diagnostics: [Diagnostic]
@@ -114,8 +115,9 @@ public enum SchemaLoader {
             loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
             return loaded
         }
-        loaded.checksum = SHA256.hex(data)
-        guard let text = String(data: data, encoding: .utf8) else {
+        let normalized = NormalizedText.bytes(data)
+        loaded.checksum = SHA256.hex(normalized)
+        guard let text = String(bytes: normalized, encoding: .utf8) else {
             loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
             return loaded
         }
@@ -131,7 +133,8 @@ public enum SchemaLoader {
         return number
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    /// `directory/name`, without doubling a `/`.
+    public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 

@@ -135,6 +135,6 @@ public enum Workspace {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = String(decoding: handle.readData(ofLength: 512), as: UTF8.self)
-        return head.split(separator: "\n", maxSplits: 1).first?.contains(FileHeader.marker) ?? false
+        return head.split(separator: "\n", maxSplits: 1).first.map(FileHeader.isHeader) ?? false
     }
 }

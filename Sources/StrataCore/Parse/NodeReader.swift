@@ -134,7 +134,7 @@ struct NodeReader {
             return DialectSQL(sqlite: sql, postgres: sql, location: where_)
         }
         guard let entries = mapping(node, what) else { return nil }
-        checkKeys(entries, allowed: ["sql", "sqlite", "postgres"], in: what)
+        checkKeys(entries, allowed: SchemaKeys.dialectSQL, in: what)
         var result = DialectSQL(sqlite: nil, postgres: nil, location: where_)
         for entry in entries {
             switch entry.key {

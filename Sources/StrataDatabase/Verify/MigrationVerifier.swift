@@ -14,6 +14,9 @@ public struct MigrationVerifier: Sendable {
     public var seeder: RowSeeder
     /// At most this many data differences are listed per step.
     public var differenceLimit = 20
+    /// Told what the verifier is doing as it goes (`strata verify` prints it on standard error):
+    /// the fresh schema, then each version of the chain.
+    public var progress: @Sendable (String) -> Void = { _ in }
 
     /// A verifier.
     public init(seeder: RowSeeder = RowSeeder()) { self.seeder = seeder }
@@ -27,8 +30,11 @@ public struct MigrationVerifier: Sendable {
             return VerificationReport(model: history.model, dialect: dialect, latestVersion: 0)
         }
         var report = VerificationReport(model: history.model, dialect: dialect, latestVersion: latest.version)
+        let prefix = "\(history.model) on \(dialect.displayName)"
+        progress("\(prefix): creating a fresh v\(latest.version)…")
         try await fresh.execute(SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
 
+        progress("\(prefix): applying v1 and seeding rows…")
         try await chain.applyMigration(version: 1, sql: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
         for statement in seeder.inserts(for: first, dialect: dialect) { try await chain.execute(statement) }
         for entity in first.entities {
@@ -37,8 +43,10 @@ public struct MigrationVerifier: Sendable {
         }
 
         for plan in Generator.migrationPlans(for: history) {
+            progress("\(prefix): applying v\(plan.to.version) and comparing rows…")
             try await step(plan, on: chain, report: &report)
         }
+        progress("\(prefix): comparing the migrated schema with the fresh one…")
 
         let comparison = SchemaComparison(comparesColumnOrder: false)
         let chained = try await chain.schema()
