@@ -25,7 +25,11 @@ public enum MigrationLedger {
     /// a version outside `Int`) throws ``StrataMigrationError/unreadableLedger(row:column:found:)``
     /// naming the row and column; nothing is written before the ledger has been read.
     public static func entries(_ db: Database) throws -> [AppliedStrataMigration] {
-        guard try db.tableExists(tableName) else { return [] }
+        // Asked of SQLite, not GRDB's schema cache: another process may have created the ledger since
+        // this connection last looked (two `strata migrate` started together).
+        let exists = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [tableName])
+        guard exists == true else { return [] }
         let rows: [Row]
         do {
             rows = try Row.fetchAll(

@@ -35,6 +35,34 @@ struct Migrate: ParsableCommand {
         var error: String?
     }
 
+    func validate() throws {
+        // An in-memory or temporary database would be migrated, reported, and gone when strata exits.
+        let trimmed = database.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
+            throw ValidationError(
+                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits")
+        }
+    }
+
+    /// Waits for another connection that holds the write lock (another `strata migrate`, or the
+    /// app), saying so once on standard error, for up to `waitLimit` seconds.
+    static let waitLimit = 600.0
+
+    static func configuration(database: String) -> Configuration {
+        var configuration = Configuration()
+        let interval = 0.05
+        configuration.busyMode = .callback { attempts in
+            if attempts == 0 {
+                var stream = StandardError()
+                print("\(database): another process is writing to the database; waiting for it to finish…", to: &stream)
+            }
+            guard Double(attempts) * interval < waitLimit else { return false }
+            Thread.sleep(forTimeInterval: interval)
+            return true
+        }
+        return configuration
+    }
+
     func run() throws {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
         let migrator = StrataMigrator(
@@ -48,7 +76,7 @@ struct Migrate: ParsableCommand {
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
             } else {
-                let queue = try DatabaseQueue(path: database)
+                let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
                 let before = try migrator.currentVersion(in: queue)
                 outcome.from = before
                 outcome.applied = try migrator.migrate(queue, to: to) { event in
