@@ -9,17 +9,35 @@ public struct Lockfile: Equatable, Sendable {
     /// Creates a lock file.
     public init(checksums: [Int: String]) { self.checksums = checksums }
 
-    /// Parses the text of a lock file; unreadable lines are ignored (the file is rewritten by `generate`).
+    /// Parses the text of a lock file; lines that are not comments, blank, or `vN.yaml sha256:…`
+    /// are ignored here and listed by ``malformedLines(in:)``.
     public init(parsing text: String) {
+        self.checksums = Self.parse(text).checksums
+    }
+
+    /// The 1-based numbers of the lines of `text` that are not comments, blank, or `vN.yaml sha256:<64 hex>`.
+    public static func malformedLines(in text: String) -> [Int] {
+        parse(text).malformed
+    }
+
+    private static func parse(_ text: String) -> (checksums: [Int: String], malformed: [Int]) {
         var checksums: [Int: String] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        var malformed: [Int] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.hasPrefix("#") || line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let parts = line.split(separator: " ")
             guard parts.count == 2, let number = SchemaLoader.versionNumber(ofFileName: String(parts[0])),
-                parts[1].hasPrefix("sha256:")
-            else { continue }
+                parts[1].hasPrefix("sha256:"), parts[1].count == "sha256:".count + 64,
+                parts[1].dropFirst("sha256:".count).allSatisfy(\.isHexDigit)
+            else {
+                malformed.append(index + 1)
+                continue
+            }
             checksums[number] = String(parts[1].dropFirst("sha256:".count))
         }
-        self.checksums = checksums
+        return (checksums, malformed)
     }
 
     /// The text of the lock file of `model`.

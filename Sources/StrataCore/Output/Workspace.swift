@@ -42,9 +42,25 @@ public enum Workspace {
         for (model, sums) in loaded.checksums.sorted(by: { $0.key < $1.key }) {
             let folder = SchemaLoader.join(schemas, model)
             let lockPath = SchemaLoader.join(folder, Lockfile.fileName)
-            let recorded = (try? String(contentsOfFile: lockPath, encoding: .utf8)).map(Lockfile.init(parsing:))
-            if let recorded {
-                bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+            // A lock that exists but cannot be read is an error, never taken for an absent one:
+            // that would accept an edited frozen version and record it for good.
+            if FileManager.default.fileExists(atPath: lockPath) {
+                do {
+                    let text = try String(contentsOfFile: lockPath, encoding: .utf8)
+                    for line in Lockfile.malformedLines(in: text) {
+                        bag.error(
+                            "this line of \(Lockfile.fileName) is not 'vN.yaml sha256:<checksum>'; restore the file from version "
+                                + "control (frozen versions cannot be checked without it)",
+                            at: SourceLocation(file: lockPath, line: line, column: 1))
+                    }
+                    let recorded = Lockfile(parsing: text)
+                    bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+                } catch {
+                    bag.error(
+                        "cannot read \(Lockfile.fileName) (\(OutputTransaction.reason(error))): frozen versions cannot be checked "
+                            + "without it; make it readable or restore it from version control",
+                        at: .file(lockPath))
+                }
             }
             files.append(GeneratedFile(path: lockPath, contents: Lockfile(checksums: sums).rendered(model: model)))
         }
@@ -65,28 +81,20 @@ public enum Workspace {
     public static func write(_ plan: GenerationPlan) throws -> [String] {
         guard !plan.hasErrors else { return [] }
         let manager = FileManager.default
-        var changed: [String] = []
-        var staged: [(temporary: String, final: String)] = []
+        var writes: [OutputTransaction.Write] = []
         for file in plan.files {
             let data = Data(file.contents.utf8)
             if manager.contents(atPath: file.path) == data { continue }
-            let folder = (file.path as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            let temporary = folder.isEmpty ? ".\(UUID().uuidString).strata-tmp" : "\(folder)/.\(UUID().uuidString).strata-tmp"
-            try data.write(to: URL(fileURLWithPath: temporary))
-            staged.append((temporary, file.path))
+            writes.append(OutputTransaction.Write(path: file.path, data: data))
         }
-        // Everything is rendered and staged before the first file is replaced.
-        for item in staged {
-            if manager.fileExists(atPath: item.final) { try manager.removeItem(atPath: item.final) }
-            try manager.moveItem(atPath: item.temporary, toPath: item.final)
-            changed.append(item.final)
-        }
-        for path in extraFiles(plan) {
-            try manager.removeItem(atPath: path)
-            changed.append(path)
-        }
-        return changed
+        let removals = extraFiles(plan)
+        try OutputTransaction.run(writes: writes, removals: removals, isOurs: isOurs)
+        return writes.map(\.path) + removals
+    }
+
+    /// True for a file Strata wrote: a generated file with its header, or a `strata.lock`.
+    static func isOurs(_ path: String) -> Bool {
+        isGenerated(path) || ((path as NSString).lastPathComponent == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
@@ -132,9 +140,14 @@ public enum Workspace {
     }
 
     private static func isGenerated(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        FileHeader.isHeader(Substring(firstLine(path)))
+    }
+
+    /// The first line of a file (at most 512 bytes), empty when it cannot be read.
+    private static func firstLine(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         let head = String(decoding: handle.readData(ofLength: 512), as: UTF8.self)
-        return head.split(separator: "\n", maxSplits: 1).first.map(FileHeader.isHeader) ?? false
+        return head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
     }
 }
