@@ -9,11 +9,6 @@ public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
     public init(sql: String) {
         self.sql = sql
     }
-
-    /// The column named `name` in the database (quoted here).
-    public init(_ name: String) {
-        self.sql = StrataTable.quoted(name)
-    }
 }
 
 extension StrataColumn where Value: StrataSortableColumnValue {

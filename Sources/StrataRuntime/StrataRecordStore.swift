@@ -55,13 +55,19 @@ extension StrataRecordStore {
     @inlinable
     @discardableResult
     public func upsert(_ record: Record) throws -> Record {
-        try write { db in
-            let table = Record.strataTable
-            return try Self.run(record.strataKey == nil ? table.insert : table.upsert, storing: record, in: db)
+        // Without a key (an autoincremented one not yet assigned) it is an insert. With one, the
+        // record keeps it: after an update, SQLite's last inserted rowid is another row's.
+        guard record.strataKey != nil else { return try insert(record) }
+        return try write { db in
+            let statement = try StrataStatement(db, sql: Record.strataTable.upsert)
+            var arguments = StrataSQLiteArguments(statement.handle)
+            try record.bind(to: &arguments)
+            try statement.execute()
+            return record
         }
     }
 
-    /// Runs an insert or upsert statement bound to `record`; returns it with the assigned key.
+    /// Runs an insert statement bound to `record`; returns it with the assigned key.
     @inlinable
     static func run(_ sql: String, storing record: Record, in db: Database) throws -> Record {
         let statement = try StrataStatement(db, sql: sql)

@@ -38,9 +38,15 @@ import Testing
         expectFragment(
             """
             extension Note: StrataSQLiteRecord {
-                public typealias Columns = NoteColumns
-
-                public static let strataTable = StrataTable("note", columns: ["id", "title", "body"], primaryKey: ["id"])
+                public static let strataTable = StrataTable<Note>(
+                    "note",
+                    columns: [
+                        (\\.id, "id"),
+                        (\\.title, "title"),
+                        (\\.body, "body"),
+                    ],
+                    primaryKey: ["id"]
+                )
 
                 public var strataKey: UUID? { id }
 
@@ -52,7 +58,6 @@ import Testing
                     try arguments.bind(id, title, body)
                 }
             """, in: swift)
-        expectFragment("    public let body = StrataColumn<Note, String?>(\"body\")", in: swift)
         // An optional field's new value is doubly optional: `.some(nil)` stores NULL.
         expectFragment(
             """
@@ -74,12 +79,14 @@ import Testing
                   id: { type: Int32, autoincrement: true }
                   name: String
             """, file: "SnipRepositories.swift")
-        // Past 120 columns, the writer puts one argument per line.
         expectFragment(
             """
-                public static let strataTable = StrataTable(
+                public static let strataTable = StrataTable<Counter>(
                     "counter",
-                    columns: ["id", "name"],
+                    columns: [
+                        (\\.id, "id"),
+                        (\\.name, "name"),
+                    ],
                     primaryKey: ["id"],
                     assignsKey: true
                 )

@@ -11,31 +11,17 @@ extension Priority: StrataEnumColumnValue, StrataSQLiteValue {
 
 // MARK: - TODOItem
 
-/// The columns of `TODOItem` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct TODOItemColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<TODOItem, UUID>("id")
-    /// The `title` column (`title`).
-    public let title = StrataColumn<TODOItem, String>("title")
-    /// The `detail` column (`detail`).
-    public let detail = StrataColumn<TODOItem, String>("detail")
-    /// The `isDone` column (`is_done`).
-    public let isDone = StrataColumn<TODOItem, Bool>("is_done")
-    /// The `priority` column (`priority`).
-    public let priority = StrataColumn<TODOItem, Priority>("priority")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
 extension TODOItem: StrataSQLiteRecord {
-    public typealias Columns = TODOItemColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<TODOItem>(
         "todo_item",
-        columns: ["id", "title", "detail", "is_done", "priority"],
+        columns: [
+            (\.id, "id"),
+            (\.title, "title"),
+            (\.detail, "detail"),
+            (\.isDone, "is_done"),
+            (\.priority, "priority"),
+        ],
         primaryKey: ["id"]
     )
 

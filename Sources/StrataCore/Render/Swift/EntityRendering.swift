@@ -15,7 +15,6 @@ struct EntityRendering {
     var types: SwiftFieldTypes { SwiftFieldTypes(schema: schema) }
 
     var record: String { names.record(entity) }
-    var columns: String { names.columns(entity) }
 
     /// The primary key fields, in key order (validation makes sure every entity has one).
     var keyFields: [Field] { entity.primaryKeyFields }
@@ -87,12 +86,12 @@ struct EntityRendering {
 
     /// The closure parameter types of filters, sorts and assignments of `entity`'s records.
     func filterType(_ entity: Entity) -> String {
-        "((\(names.columns(entity))) -> StrataPredicate<\(names.record(entity))>)?"
+        "((StrataColumns<\(names.record(entity))>) -> StrataPredicate<\(names.record(entity))>)?"
     }
     func orderType(_ entity: Entity) -> String {
-        "((\(names.columns(entity))) -> [StrataOrdering<\(names.record(entity))>])?"
+        "((StrataColumns<\(names.record(entity))>) -> [StrataOrdering<\(names.record(entity))>])?"
     }
-    var assignmentsType: String { "(\(columns)) -> [StrataAssignment<\(record)>]" }
+    var assignmentsType: String { "(StrataColumns<\(record)>) -> [StrataAssignment<\(record)>]" }
 }
 
 extension SwiftWriter {

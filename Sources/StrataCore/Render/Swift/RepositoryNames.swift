@@ -21,8 +21,6 @@ struct RepositoryNames {
 
     /// `TODOItem`: the record type.
     func record(_ entity: Entity) -> String { SwiftNames.identifier(entity.name) }
-    /// `TODOItemColumns`: the column set for filters and sorts.
-    func columns(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Columns") }
 
     /// The property of the database and access types that reaches an entity: `todoItems`.
     /// Unique among the model's entities.

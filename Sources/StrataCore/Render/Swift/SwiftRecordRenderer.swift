@@ -1,31 +1,12 @@
-/// Renders an entity's column set and its `StrataSQLiteRecord` conformance: what the runtime's
-/// generic operations need to know about the entity, and nothing else.
+/// Renders an entity's `StrataSQLiteRecord` conformance: what the runtime's generic operations
+/// need to know about the entity (its table, the column of each stored property, its key, how
+/// its columns are bound and read), and nothing else. Filters and sorts reach the columns by the
+/// properties' key paths (`$0.isDone`), through the runtime's `StrataColumns`.
 struct SwiftRecordRenderer {
     let rendering: EntityRendering
 
     func render(into writer: inout SwiftWriter) {
-        renderColumns(into: &writer)
-        writer.line()
         renderConformance(into: &writer)
-    }
-
-    private func renderColumns(into writer: inout SwiftWriter) {
-        let r = rendering
-        let example = SwiftNames.identifier(r.entity.fields.first?.name ?? "id")
-        writer.line("/// The columns of `\(r.entity.name)` for filters and sorts: `{ $0.\(example) == … }`,")
-        writer.line(
-            "/// `{ [$0.\(example).ascending] }`. Comparing a column with a value of another type does not compile.")
-        writer.block("public struct \(r.columns): StrataColumnSet") { w in
-            for field in r.entity.fields {
-                w.line("/// The `\(field.name)` column (`\(field.column)`).")
-                w.lines(RepositoryNames.lintExemptions(member: field.name))
-                let type = "StrataColumn<\(r.record), \(r.types.columnType(of: field))>"
-                w.line("public let \(SwiftNames.identifier(field.name)) = \(type)(\(SwiftNames.stringLiteral(field.column)))")
-            }
-            w.line()
-            w.line("/// The column set.")
-            w.line("public init() {}")
-        }
     }
 
     private func renderConformance(into writer: inout SwiftWriter) {
@@ -33,18 +14,27 @@ struct SwiftRecordRenderer {
         let properties = r.entity.fields.map { "\(SwiftNames.identifier($0.name))" }
         writer.line("/// `\(r.entity.name)` records are rows of `\(r.entity.table)`, bound and read by index in field order.")
         writer.block("extension \(r.record): StrataSQLiteRecord") { w in
-            w.line("public typealias Columns = \(r.columns)")
+            let key = "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]"
+            let columns = r.entity.fields.map { "(\\.\(SwiftNames.identifier($0.name)), \(SwiftNames.stringLiteral($0.column)))" }
+            let table = "public static let strataTable = StrataTable<\(r.record)>"
+            let assigns = r.autoincrement != nil ? ", assignsKey: true" : ""
+            let single = "\(table)(\(SwiftNames.stringLiteral(r.entity.table)), columns: [\(columns.joined(separator: ", "))], \(key)\(assigns))"
+            if w.fits(single) {
+                w.line(single)
+            } else {
+                w.line("\(table)(")
+                w.line("    \(SwiftNames.stringLiteral(r.entity.table)),")
+                w.line("    columns: [")
+                w.lines(columns.map { "        \($0)," })
+                w.line("    ],")
+                w.line("    \(key)\(assigns.isEmpty ? "" : ",")")
+                if !assigns.isEmpty { w.line("    assignsKey: true") }
+                w.line(")")
+            }
             w.line()
-            var table = [
-                SwiftNames.stringLiteral(r.entity.table),
-                "columns: [" + r.entity.fields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]",
-                "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]",
-            ]
-            if r.autoincrement != nil { table.append("assignsKey: true") }
-            w.wrapped("public static let strataTable = StrataTable", table)
-            w.line()
-            let key = r.keyFields.map { SwiftNames.identifier($0.name) }
-            w.line("public var strataKey: \(r.keyType)? { \(key.count == 1 ? key[0] : "(" + key.joined(separator: ", ") + ")") }")
+            let keyProperties = r.keyFields.map { SwiftNames.identifier($0.name) }
+            let keyValue = keyProperties.count == 1 ? keyProperties[0] : "(" + keyProperties.joined(separator: ", ") + ")"
+            w.line("public var strataKey: \(r.keyType)? { \(keyValue) }")
             w.line()
             w.block("public init(row: StrataSQLiteRow) throws") { w in
                 w.wrapped(

@@ -11,41 +11,22 @@ extension Category: StrataEnumColumnValue, StrataSQLiteValue {
 
 // MARK: - Sample
 
-/// The columns of `Sample` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct SampleColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Sample, UUID>("id")
-    /// The `name` column (`name`).
-    public let name = StrataColumn<Sample, String>("name")
-    /// The `note` column (`note`).
-    public let note = StrataColumn<Sample, String?>("note")
-    /// The `quantity` column (`quantity`).
-    public let quantity = StrataColumn<Sample, Int>("quantity")
-    /// The `score` column (`score`).
-    public let score = StrataColumn<Sample, Double>("score")
-    /// The `isActive` column (`is_active`).
-    public let isActive = StrataColumn<Sample, Bool>("is_active")
-    /// The `category` column (`category`).
-    public let category = StrataColumn<Sample, Category>("category")
-    /// The `createdAt` column (`created_at`).
-    public let createdAt = StrataColumn<Sample, Date>("created_at")
-    /// The `payload` column (`payload`).
-    public let payload = StrataColumn<Sample, Data>("payload")
-    /// The `rank` column (`rank`).
-    public let rank = StrataColumn<Sample, Int32>("rank")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Sample` records are rows of `sample`, bound and read by index in field order.
 extension Sample: StrataSQLiteRecord {
-    public typealias Columns = SampleColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Sample>(
         "sample",
-        columns: ["id", "name", "note", "quantity", "score", "is_active", "category", "created_at", "payload", "rank"],
+        columns: [
+            (\.id, "id"),
+            (\.name, "name"),
+            (\.note, "note"),
+            (\.quantity, "quantity"),
+            (\.score, "score"),
+            (\.isActive, "is_active"),
+            (\.category, "category"),
+            (\.createdAt, "created_at"),
+            (\.payload, "payload"),
+            (\.rank, "rank"),
+        ],
         primaryKey: ["id"]
     )
 

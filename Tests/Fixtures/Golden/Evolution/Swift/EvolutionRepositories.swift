@@ -13,31 +13,17 @@ extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
 
 // MARK: - Writer
 
-/// The columns of `Writer` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct WriterColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Writer, Int64>("id")
-    /// The `displayName` column (`display_name`).
-    public let displayName = StrataColumn<Writer, String>("display_name")
-    /// The `email` column (`email`).
-    public let email = StrataColumn<Writer, String>("email")
-    /// The `slug` column (`slug`).
-    public let slug = StrataColumn<Writer, String>("slug")
-    /// The `bio` column (`bio`).
-    public let bio = StrataColumn<Writer, String>("bio")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Writer` records are rows of `writer`, bound and read by index in field order.
 extension Writer: StrataSQLiteRecord {
-    public typealias Columns = WriterColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Writer>(
         "writer",
-        columns: ["id", "display_name", "email", "slug", "bio"],
+        columns: [
+            (\.id, "id"),
+            (\.displayName, "display_name"),
+            (\.email, "email"),
+            (\.slug, "slug"),
+            (\.bio, "bio"),
+        ],
         primaryKey: ["id"],
         assignsKey: true
     )
@@ -86,8 +72,8 @@ extension StrataRecordStore where Record == Writer {
     /// The `Post` records whose `author` refers to `record`, matching `filter`, sorted by `order`.
     public func posts(
         of record: Writer,
-        where filter: ((PostColumns) -> StrataPredicate<Post>)? = nil,
-        orderBy order: ((PostColumns) -> [StrataOrdering<Post>])? = nil
+        where filter: ((StrataColumns<Post>) -> StrataPredicate<Post>)? = nil,
+        orderBy order: ((StrataColumns<Post>) -> [StrataOrdering<Post>])? = nil
     ) throws -> [Post] {
         guard let key = record.strataKey else { return [] }
         return try read {
@@ -101,39 +87,21 @@ extension StrataRecordStore where Record == Writer {
 
 // MARK: - Post
 
-/// The columns of `Post` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct PostColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Post, UUID>("id")
-    /// The `author` column (`author`).
-    public let author = StrataColumn<Post, Int64>("author")
-    /// The `title` column (`title`).
-    public let title = StrataColumn<Post, String?>("title")
-    /// The `content` column (`content`).
-    public let content = StrataColumn<Post, String>("content")
-    /// The `views` column (`views`).
-    public let views = StrataColumn<Post, Int64>("views")
-    /// The `rating` column (`rating`).
-    public let rating = StrataColumn<Post, Int16?>("rating")
-    /// The `status` column (`status`).
-    public let status = StrataColumn<Post, Status>("status")
-    /// The `level` column (`level`).
-    public let level = StrataColumn<Post, Level>("level")
-    /// The `score` column (`score`).
-    public let score = StrataColumn<Post, Decimal>("score")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Post` records are rows of `post`, bound and read by index in field order.
 extension Post: StrataSQLiteRecord {
-    public typealias Columns = PostColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Post>(
         "post",
-        columns: ["id", "author", "title", "content", "views", "rating", "status", "level", "score"],
+        columns: [
+            (\.id, "id"),
+            (\.author, "author"),
+            (\.title, "title"),
+            (\.content, "content"),
+            (\.views, "views"),
+            (\.rating, "rating"),
+            (\.status, "status"),
+            (\.level, "level"),
+            (\.score, "score"),
+        ],
         primaryKey: ["id"]
     )
 
@@ -200,25 +168,17 @@ extension StrataRecordStore where Record == Post {
 
 // MARK: - Comment
 
-/// The columns of `Comment` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct CommentColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Comment, UUID>("id")
-    /// The `post` column (`post`).
-    public let post = StrataColumn<Comment, UUID>("post")
-    /// The `text` column (`text`).
-    public let text = StrataColumn<Comment, String>("text")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Comment` records are rows of `comment`, bound and read by index in field order.
 extension Comment: StrataSQLiteRecord {
-    public typealias Columns = CommentColumns
-
-    public static let strataTable = StrataTable("comment", columns: ["id", "post", "text"], primaryKey: ["id"])
+    public static let strataTable = StrataTable<Comment>(
+        "comment",
+        columns: [
+            (\.id, "id"),
+            (\.post, "post"),
+            (\.text, "text"),
+        ],
+        primaryKey: ["id"]
+    )
 
     public var strataKey: UUID? { id }
 

@@ -13,37 +13,20 @@ extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
 
 // MARK: - Customer
 
-/// The columns of `Customer` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct CustomerColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Customer, Int64>("id")
-    /// The `displayName` column (`display_name`).
-    public let displayName = StrataColumn<Customer, String>("display_name")
-    /// The `email` column (`email`).
-    public let email = StrataColumn<Customer, String>("email")
-    /// The `nickname` column (`nickname`).
-    public let nickname = StrataColumn<Customer, String?>("nickname")
-    /// The `joined` column (`joined`).
-    public let joined = StrataColumn<Customer, Date>("joined")
-    /// The `isVIP` column (`vip`).
-    public let isVIP = StrataColumn<Customer, Bool>("vip")
-    /// The `since` column (`since`).
-    public let since = StrataColumn<Customer, Date>("since")
-    /// The `token` column (`token`).
-    public let token = StrataColumn<Customer, UUID>("token")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Customer` records are rows of `customer`, bound and read by index in field order.
 extension Customer: StrataSQLiteRecord {
-    public typealias Columns = CustomerColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Customer>(
         "customer",
-        columns: ["id", "display_name", "email", "nickname", "joined", "vip", "since", "token"],
+        columns: [
+            (\.id, "id"),
+            (\.displayName, "display_name"),
+            (\.email, "email"),
+            (\.nickname, "nickname"),
+            (\.joined, "joined"),
+            (\.isVIP, "vip"),
+            (\.since, "since"),
+            (\.token, "token"),
+        ],
         primaryKey: ["id"],
         assignsKey: true
     )
@@ -107,33 +90,18 @@ extension StrataRecordStore where Record == Customer {
 
 // MARK: - Order
 
-/// The columns of `Order` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct OrderColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<Order, UUID>("id")
-    /// The `customer` column (`customer`).
-    public let customer = StrataColumn<Order, Int64>("customer")
-    /// The `status` column (`status`).
-    public let status = StrataColumn<Order, Status>("status")
-    /// The `total` column (`total`).
-    public let total = StrataColumn<Order, Decimal>("total")
-    /// The `note` column (`note`).
-    public let note = StrataColumn<Order, String>("note")
-    /// The `itemCount` column (`item_count`).
-    public let itemCount = StrataColumn<Order, Int>("item_count")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Order` records are rows of `order`, bound and read by index in field order.
 extension Order: StrataSQLiteRecord {
-    public typealias Columns = OrderColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Order>(
         "order",
-        columns: ["id", "customer", "status", "total", "note", "item_count"],
+        columns: [
+            (\.id, "id"),
+            (\.customer, "customer"),
+            (\.status, "status"),
+            (\.total, "total"),
+            (\.note, "note"),
+            (\.itemCount, "item_count"),
+        ],
         primaryKey: ["id"]
     )
 
@@ -184,8 +152,8 @@ extension StrataRecordStore where Record == Order {
     /// The `OrderLine` records whose `order` refers to `record`, matching `filter`, sorted by `order`.
     public func lines(
         of record: Order,
-        where filter: ((OrderLineColumns) -> StrataPredicate<OrderLine>)? = nil,
-        orderBy order: ((OrderLineColumns) -> [StrataOrdering<OrderLine>])? = nil
+        where filter: ((StrataColumns<OrderLine>) -> StrataPredicate<OrderLine>)? = nil,
+        orderBy order: ((StrataColumns<OrderLine>) -> [StrataOrdering<OrderLine>])? = nil
     ) throws -> [OrderLine] {
         guard let key = record.strataKey else { return [] }
         return try read {
@@ -199,33 +167,18 @@ extension StrataRecordStore where Record == Order {
 
 // MARK: - OrderLine
 
-/// The columns of `OrderLine` for filters and sorts: `{ $0.order == … }`,
-/// `{ [$0.order.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct OrderLineColumns: StrataColumnSet {
-    /// The `order` column (`order`).
-    public let order = StrataColumn<OrderLine, UUID>("order")
-    /// The `position` column (`position`).
-    public let position = StrataColumn<OrderLine, Int16>("position")
-    /// The `quantity` column (`quantity`).
-    public let quantity = StrataColumn<OrderLine, Int32>("quantity")
-    /// The `weight` column (`weight`).
-    public let weight = StrataColumn<OrderLine, Double>("weight")
-    /// The `level` column (`level`).
-    public let level = StrataColumn<OrderLine, Level>("level")
-    /// The `payload` column (`payload`).
-    public let payload = StrataColumn<OrderLine, Data?>("payload")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `OrderLine` records are rows of `order_line`, bound and read by index in field order.
 extension OrderLine: StrataSQLiteRecord {
-    public typealias Columns = OrderLineColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<OrderLine>(
         "order_line",
-        columns: ["order", "position", "quantity", "weight", "level", "payload"],
+        columns: [
+            (\.order, "order"),
+            (\.position, "position"),
+            (\.quantity, "quantity"),
+            (\.weight, "weight"),
+            (\.level, "level"),
+            (\.payload, "payload"),
+        ],
         primaryKey: ["order", "position"]
     )
 
@@ -276,7 +229,7 @@ extension StrataRecordStore where Record == OrderLine {
     public func update(
         order key1: UUID,
         position key2: Int16,
-        set assignments: (OrderLineColumns) -> [StrataAssignment<OrderLine>]
+        set assignments: (StrataColumns<OrderLine>) -> [StrataAssignment<OrderLine>]
     ) throws -> OrderLine? {
         try update(id: (key1, key2), set: assignments)
     }
@@ -302,33 +255,17 @@ extension StrataRepository where Record == OrderLine {
 
 // MARK: - Keywords
 
-/// The columns of `Keywords` for filters and sorts: `{ $0.`default` == … }`,
-/// `{ [$0.`default`.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct KeywordsColumns: StrataColumnSet {
-    /// The `default` column (`default`).
-    public let `default` = StrataColumn<Keywords, Int>("default")
-    /// The `class` column (`class`).
-    public let `class` = StrataColumn<Keywords, String>("class")
-    /// The `protocol` column (`protocol`).
-    public let `protocol` = StrataColumn<Keywords, String?>("protocol")
-    /// The `self_check` column (`self_check`).
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    public let self_check = StrataColumn<Keywords, Bool>("self_check")
-    /// The `Upper` column (`upper`).
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    public let Upper = StrataColumn<Keywords, Int16>("upper")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `Keywords` records are rows of `keywords`, bound and read by index in field order.
 extension Keywords: StrataSQLiteRecord {
-    public typealias Columns = KeywordsColumns
-
-    public static let strataTable = StrataTable(
+    public static let strataTable = StrataTable<Keywords>(
         "keywords",
-        columns: ["default", "class", "protocol", "self_check", "upper"],
+        columns: [
+            (\.`default`, "default"),
+            (\.`class`, "class"),
+            (\.`protocol`, "protocol"),
+            (\.self_check, "self_check"),
+            (\.Upper, "upper"),
+        ],
         primaryKey: ["default"]
     )
 
@@ -379,7 +316,7 @@ extension StrataRecordStore where Record == Keywords {
     @discardableResult
     public func update(
         default key: Int,
-        set assignments: (KeywordsColumns) -> [StrataAssignment<Keywords>]
+        set assignments: (StrataColumns<Keywords>) -> [StrataAssignment<Keywords>]
     ) throws -> Keywords? {
         try update(id: key, set: assignments)
     }

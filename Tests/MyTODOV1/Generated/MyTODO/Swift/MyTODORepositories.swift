@@ -6,25 +6,17 @@ import StrataRuntime
 
 // MARK: - TODOItem
 
-/// The columns of `TODOItem` for filters and sorts: `{ $0.id == … }`,
-/// `{ [$0.id.ascending] }`. Comparing a column with a value of another type does not compile.
-public struct TODOItemColumns: StrataColumnSet {
-    /// The `id` column (`id`).
-    public let id = StrataColumn<TODOItem, UUID>("id")
-    /// The `title` column (`title`).
-    public let title = StrataColumn<TODOItem, String>("title")
-    /// The `detail` column (`detail`).
-    public let detail = StrataColumn<TODOItem, String>("detail")
-
-    /// The column set.
-    public init() {}
-}
-
 /// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
 extension TODOItem: StrataSQLiteRecord {
-    public typealias Columns = TODOItemColumns
-
-    public static let strataTable = StrataTable("todo_item", columns: ["id", "title", "detail"], primaryKey: ["id"])
+    public static let strataTable = StrataTable<TODOItem>(
+        "todo_item",
+        columns: [
+            (\.id, "id"),
+            (\.title, "title"),
+            (\.detail, "detail"),
+        ],
+        primaryKey: ["id"]
+    )
 
     public var strataKey: UUID? { id }
 
