@@ -19,23 +19,62 @@ public enum MigrationLedger {
         """
 
     /// Every recorded migration, ordered by version (empty when the database has no ledger).
+    ///
+    /// The ledger is read defensively: it is data from a file, which any tool may have written. A
+    /// value of another type than Strata writes (text for a version, a REAL version, a BLOB, NULL,
+    /// a version outside `Int`) throws ``StrataMigrationError/unreadableLedger(row:column:found:)``
+    /// naming the row and column; nothing is written before the ledger has been read.
     public static func entries(_ db: Database) throws -> [AppliedStrataMigration] {
         guard try db.tableExists(tableName) else { return [] }
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT "model", "version", "checksum", "applied_at" FROM "strata_migrations"
-                ORDER BY "version", "model"
-                """
-        )
+        let rows: [Row]
+        do {
+            rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, "model", "version", "checksum", "applied_at" FROM "strata_migrations"
+                    ORDER BY "version", "model"
+                    """
+            )
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw StrataMigrationError.unreadableLedgerTable(reason: error.message ?? "\(error)")
+        }
         return try rows.map { row in
-            guard
-                let model = row[0] as String?, let version = row[1] as Int?, let checksum = row[2] as String?,
-                let appliedAt = row[3] as Double?
-            else {
-                throw DatabaseError(message: "the table strata_migrations holds a row with NULL values")
+            let rowID: Int64 = {
+                if case .int64(let value) = (row[0] as DatabaseValue).storage { return value }
+                return 0
+            }()
+            func text(_ index: Int, _ column: String) throws -> String {
+                let value: DatabaseValue = row[index]
+                guard case .string(let text) = value.storage else {
+                    throw StrataMigrationError.unreadableLedger(row: rowID, column: column, found: describe(value))
+                }
+                return text
             }
-            return AppliedStrataMigration(model: model, version: version, checksum: checksum, appliedAt: appliedAt)
+            let versionValue: DatabaseValue = row[2]
+            guard case .int64(let number) = versionValue.storage, let version = Int(exactly: number) else {
+                throw StrataMigrationError.unreadableLedger(row: rowID, column: "version", found: describe(versionValue))
+            }
+            let appliedValue: DatabaseValue = row[4]
+            let appliedAt: Double
+            switch appliedValue.storage {
+            case .double(let seconds) where seconds.isFinite: appliedAt = seconds
+            case .int64(let seconds): appliedAt = Double(seconds)
+            default:
+                throw StrataMigrationError.unreadableLedger(row: rowID, column: "applied_at", found: describe(appliedValue))
+            }
+            return AppliedStrataMigration(
+                model: try text(1, "model"), version: version, checksum: try text(3, "checksum"), appliedAt: appliedAt)
+        }
+    }
+
+    /// A stored value, for messages: its type, and the value when it is short.
+    static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let number): return "the integer \(number)"
+        case .double(let number): return "the real \(number)"
+        case .string(let text): return text.count <= 40 ? "the text '\(text)'" : "a text of \(text.count) characters"
+        case .blob(let data): return "a blob of \(data.count) bytes"
         }
     }
 
