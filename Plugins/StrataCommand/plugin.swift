@@ -122,7 +122,7 @@ enum StrataCommandError: Error, CustomStringConvertible {
         case .usage(let message): message
         case .failed(let status): "strata failed (exit status \(status)); nothing was written"
         case .stale:
-            "Generated/ or strata.lock is not current (the diff is above): run `swift package --allow-writing-to-package-directory strata-generate` and commit the result"
+            "strata-generate --check: Generated/ or strata.lock is not current"
         }
     }
 }

@@ -22,7 +22,10 @@ package struct Generate: ParsableCommand {
         guard !plan.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
         let changed = try Workspace.write(plan)
         let generated = plan.files.count
-        print(changed.isEmpty ? "Generated/ is up to date (\(generated) files)." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
+        print(
+            changed.isEmpty
+                ? "Generated/ is up to date (\(generated) files)."
+                : changed.map { "wrote \($0)" }.joined(separator: "\n"))
     }
 }
 
@@ -49,7 +52,10 @@ package struct Check: ParsableCommand {
         switch formatOptions.format {
         case .json:
             let stale = findings.map { finding -> JSONValue in
-                .object([("path", .string(finding.path)), ("kind", .string(finding.kind.rawValue)), ("diff", .string(finding.diff))])
+                .object([
+                    ("path", .string(finding.path)), ("kind", .string(finding.kind.rawValue)),
+                    ("diff", .string(finding.diff)),
+                ])
             }
             let output: JSONValue = .object([
                 ("current", .bool(current)), ("files", .int(plan.files.count)),
@@ -63,7 +69,8 @@ package struct Check: ParsableCommand {
             }
             if !findings.isEmpty {
                 for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
-                Console.error("generated files are not current: run `\(Regeneration.current.command)` and commit the result")
+                Console.error(
+                    "generated files are not current: run `\(Regeneration.current.command)` and commit the result")
             } else if current {
                 print("Generated/ and strata.lock are current (\(plan.files.count) files).")
             }

@@ -16,7 +16,8 @@ package struct Plan: ParsableCommand {
 
     @Argument(help: "The model (a folder under the schemas folder).") var model: String
     @OptionGroup var schemaOptions: SchemaOptions
-    @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from: Int?
+    @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from:
+        Int?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
     @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: SQLDialect = .sqlite
     @OptionGroup var formatOptions: FormatOptions
@@ -33,7 +34,9 @@ package struct Plan: ParsableCommand {
 
     package func run() throws {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: SchemaLoader.join(schemaOptions.schemas, model), isDirectory: &isFolder), isFolder.boolValue
+        guard
+            FileManager.default.fileExists(
+                atPath: SchemaLoader.join(schemaOptions.schemas, model), isDirectory: &isFolder), isFolder.boolValue
         else {
             throw ValidationError("no model '\(model)' in '\(schemaOptions.schemas)'")
         }
@@ -45,9 +48,13 @@ package struct Plan: ParsableCommand {
         let target = to ?? latest.version
         let start = from ?? max(0, target - 1)
         guard (1...latest.version).contains(target), (0...target).contains(start) else {
-            throw ValidationError("versions of \(model) run from 1 to \(latest.version); --from must be at most --to (got \(start) to \(target))")
+            throw ValidationError(
+                "versions of \(model) run from 1 to \(latest.version); --from must be at most --to (got \(start) to \(target))"
+            )
         }
-        let plans = Generator.migrationPlans(for: history).filter { $0.from.version >= start && $0.to.version <= target }
+        let plans = Generator.migrationPlans(for: history).filter {
+            $0.from.version >= start && $0.to.version <= target
+        }
         var migrations: [Shown] = []
         if start == 0, let first = history.version(1) {
             migrations.append(
@@ -72,7 +79,10 @@ package struct Plan: ParsableCommand {
         case .json:
             let items = migrations.map { shown -> JSONValue in
                 let steps = shown.steps.map { step -> JSONValue in
-                    .object([("description", .string(step.line)), ("destructive", .bool(step.destructive)), ("allowedBy", .string(step.allowedBy))])
+                    .object([
+                        ("description", .string(step.line)), ("destructive", .bool(step.destructive)),
+                        ("allowedBy", .string(step.allowedBy)),
+                    ])
                 }
                 return .object([
                     ("from", .int(shown.from)), ("to", .int(shown.to)), ("steps", .array(steps)),
@@ -80,7 +90,8 @@ package struct Plan: ParsableCommand {
                 ])
             }
             let output: JSONValue = .object([
-                ("model", .string(model)), ("dialect", .string(dialect.rawValue)), ("from", .int(start)), ("to", .int(target)),
+                ("model", .string(model)), ("dialect", .string(dialect.rawValue)), ("from", .int(start)),
+                ("to", .int(target)),
                 ("diagnostics", .diagnostics(diagnostics)), ("migrations", .array(items)),
             ])
             print(output.rendered)
@@ -95,7 +106,9 @@ package struct Plan: ParsableCommand {
                 guard !shown.sql.isEmpty else { continue }
                 print("  SQL:")
                 for statement in shown.sql {
-                    for line in statement.split(separator: "\n", omittingEmptySubsequences: false) { print("    \(line)") }
+                    for line in statement.split(separator: "\n", omittingEmptySubsequences: false) {
+                        print("    \(line)")
+                    }
                 }
             }
         }

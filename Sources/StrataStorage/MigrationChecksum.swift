@@ -19,7 +19,9 @@ public enum MigrationChecksum {
     /// before files carried it must not look edited.
     public static func of(_ sql: String) -> String {
         let text = NormalizedText.string(sql)
-        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            Substring($0)
+        }
         var state = LexicalState.code
         var significant: [Substring] = []
         for line in lines {

@@ -67,7 +67,9 @@ struct Migrate: ParsableCommand {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
         let migrator = StrataMigrator(
             model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map { StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum) })
+            migrations: MigrationSources.sqlite(for: history).map {
+                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+            })
         var outcome = Outcome()
         var status = StrataExitCode.success
         do {
@@ -83,13 +85,17 @@ struct Migrate: ParsableCommand {
                     var stream = StandardError()
                     switch event {
                     case .willApply(let migration, let position, let count):
-                        print("\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
+                        print(
+                            "\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
                     case .willRun(let migration, let statement):
                         if let table = SQLiteRebuildProgress.copiedTable(statement) {
-                            print("\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…", to: &stream)
+                            print(
+                                "\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…",
+                                to: &stream)
                         }
                     case .didApply(let migration, let duration):
-                        print("\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+                        print(
+                            "\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
                     }
                 }
                 outcome.to = outcome.applied.last?.version ?? before
@@ -126,8 +132,17 @@ struct Migrate: ParsableCommand {
                 ("database", .string(database)), ("model", .string(model)),
                 ("from", outcome.from.map(JSONValue.int) ?? .null), ("to", outcome.to.map(JSONValue.int) ?? .null),
                 ("dryRun", .bool(dryRun)),
-                ("applied", .array(outcome.applied.map { .object([("version", .int($0.version)), ("checksum", .string($0.checksum))]) })),
-                ("pending", .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })),
+                (
+                    "applied",
+                    .array(
+                        outcome.applied.map {
+                            .object([("version", .int($0.version)), ("checksum", .string($0.checksum))])
+                        })
+                ),
+                (
+                    "pending",
+                    .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })
+                ),
                 ("error", .string(outcome.error)),
             ])
             print(output.rendered)
@@ -135,7 +150,9 @@ struct Migrate: ParsableCommand {
             if let error = outcome.error {
                 Console.error(error)
             } else if dryRun {
-                if outcome.pending.isEmpty { print("\(database) is at the requested version of \(model): nothing to apply.") }
+                if outcome.pending.isEmpty {
+                    print("\(database) is at the requested version of \(model): nothing to apply.")
+                }
                 for migration in outcome.pending {
                     print("-- version \(migration.version)")
                     print(migration.sql)
@@ -172,7 +189,10 @@ enum ModelSelection {
         let plan = Workspace.plan(schemas: schemas, output: "", render: false)
         if plan.hasErrors {
             if format == .json {
-                print(JSONValue.object([("diagnostics", .diagnostics(plan.diagnostics)), ("error", .string("the schemas have errors"))]).rendered)
+                print(
+                    JSONValue.object([
+                        ("diagnostics", .diagnostics(plan.diagnostics)), ("error", .string("the schemas have errors")),
+                    ]).rendered)
             } else {
                 Console.report(plan.diagnostics)
             }
@@ -180,12 +200,16 @@ enum ModelSelection {
         }
         if let name {
             guard let history = plan.histories.first(where: { $0.model == name }) else {
-                throw ValidationError("no model '\(name)' in '\(schemas)'; models: \(plan.histories.map(\.model).joined(separator: ", "))")
+                throw ValidationError(
+                    "no model '\(name)' in '\(schemas)'; models: \(plan.histories.map(\.model).joined(separator: ", "))"
+                )
             }
             return history
         }
         guard plan.histories.count == 1, let only = plan.histories.first else {
-            throw ValidationError("'\(schemas)' holds \(plan.histories.count) models (\(plan.histories.map(\.model).joined(separator: ", "))): choose one with --model")
+            throw ValidationError(
+                "'\(schemas)' holds \(plan.histories.count) models (\(plan.histories.map(\.model).joined(separator: ", "))): choose one with --model"
+            )
         }
         return only
     }

@@ -19,7 +19,10 @@ struct Verify: AsyncParsableCommand {
     )
 
     @OptionGroup var schemaOptions: SchemaOptions
-    @Option(help: ArgumentHelp("A PostgreSQL URL (also STRATA_POSTGRES_URL), e.g. postgres://user@127.0.0.1:5432/postgres.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL URL (also STRATA_POSTGRES_URL), e.g. postgres://user@127.0.0.1:5432/postgres.",
+            valueName: "url"))
     var postgres: String?
     @Option(help: "Rows seeded per table at version 1.") var rows = 200
     @OptionGroup var formatOptions: FormatOptions
@@ -29,7 +32,11 @@ struct Verify: AsyncParsableCommand {
         let json = formatOptions.format == .json
         if plan.hasErrors {
             if json {
-                print(JSONValue.object([("passed", .bool(false)), ("diagnostics", .diagnostics(plan.diagnostics)), ("reports", .array([]))]).rendered)
+                print(
+                    JSONValue.object([
+                        ("passed", .bool(false)), ("diagnostics", .diagnostics(plan.diagnostics)),
+                        ("reports", .array([])),
+                    ]).rendered)
             } else {
                 Console.report(plan.diagnostics)
             }
@@ -45,7 +52,8 @@ struct Verify: AsyncParsableCommand {
         var reports: [VerificationReport] = []
         for history in plan.histories {
             let report = try await verifier.verify(
-                history, chain: try SQLiteVerificationDatabase(model: history.model), fresh: try SQLiteVerificationDatabase(model: history.model))
+                history, chain: try SQLiteVerificationDatabase(model: history.model),
+                fresh: try SQLiteVerificationDatabase(model: history.model))
             if !json { report.lines.forEach { print($0) } }
             reports.append(report)
             if let url {
@@ -63,9 +71,11 @@ struct Verify: AsyncParsableCommand {
         if json {
             let items = reports.map { report -> JSONValue in
                 .object([
-                    ("model", .string(report.model)), ("dialect", .string(report.dialect.rawValue)), ("passed", .bool(report.passed)),
+                    ("model", .string(report.model)), ("dialect", .string(report.dialect.rawValue)),
+                    ("passed", .bool(report.passed)),
                     ("latestVersion", .int(report.latestVersion)), ("tablesCompared", .int(report.tablesCompared)),
-                    ("rowsSeeded", .int(report.rowsSeeded.map(\.count).reduce(0, +))), ("rowsFollowed", .int(report.rowsFollowed)),
+                    ("rowsSeeded", .int(report.rowsSeeded.map(\.count).reduce(0, +))),
+                    ("rowsFollowed", .int(report.rowsFollowed)),
                     ("valuesCompared", .int(report.valuesCompared)),
                     ("schemaDifferences", .array(report.schemaDifferences.map(JSONValue.string))),
                     ("dataProblems", .array(report.dataProblems.map(JSONValue.string))),
@@ -74,7 +84,8 @@ struct Verify: AsyncParsableCommand {
             }
             print(
                 JSONValue.object([
-                    ("passed", .bool(passed)), ("postgresChecked", .bool(url != nil)), ("diagnostics", .diagnostics(plan.diagnostics)),
+                    ("passed", .bool(passed)), ("postgresChecked", .bool(url != nil)),
+                    ("diagnostics", .diagnostics(plan.diagnostics)),
                     ("reports", .array(items)),
                 ]).rendered)
         } else if url == nil {

@@ -11,13 +11,16 @@ import Testing
 
     static func todoCopy() throws -> URL {
         let root = try TestPaths.temporaryFolder()
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
         return root
     }
 
     static func json(_ result: Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     }
 
     @Test(arguments: ["strata", "strata-generator"])
@@ -31,11 +34,13 @@ import Testing
         let root = try Self.todoCopy()
         for arguments in [
             ["generate", "--no-such-flag"], ["check", "--format", "yaml"], ["lint", "extra"], ["plan"],
-            ["plan", "NoSuchModel"], ["plan", "MyTODO", "--to", "9"], ["migrate"], ["migrate", "--database", "x.sqlite", "--model", "Nope"],
+            ["plan", "NoSuchModel"], ["plan", "MyTODO", "--to", "9"], ["migrate"],
+            ["migrate", "--database", "x.sqlite", "--model", "Nope"],
             ["verify", "--rows", "many"], ["no-such-command"],
         ] {
             let result = try CLITests.strata(arguments, in: root)
-            #expect(result.status == 64, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
+            #expect(
+                result.status == 64, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
         }
         #expect(try CLITests.run("strata-generator", ["generate", "--no-such-flag"]).status == 64)
     }
@@ -60,13 +65,15 @@ import Testing
         #expect(generate.status == 2, "\(generate.stderr)")
         #expect(generate.stderr.contains("error: "))
         // A file that is not a SQLite database.
-        try String(repeating: "not a database ", count: 100).write(to: root.appendingPathComponent("notes.sqlite"), atomically: true, encoding: .utf8)
+        try String(repeating: "not a database ", count: 100).write(
+            to: root.appendingPathComponent("notes.sqlite"), atomically: true, encoding: .utf8)
         for format in ["text", "json"] {
             let migrate = try CLITests.strata(["migrate", "--database", "notes.sqlite", "--format", format], in: root)
             #expect(migrate.status == 2, "\(migrate.stdout)\(migrate.stderr)")
         }
         // A PostgreSQL server that is not there.
-        let verify = try CLITests.strata(["verify", "--postgres", "postgres://nobody@127.0.0.1:1/postgres", "--rows", "2"], in: root)
+        let verify = try CLITests.strata(
+            ["verify", "--postgres", "postgres://nobody@127.0.0.1:1/postgres", "--rows", "2"], in: root)
         #expect(verify.status == 2, "\(verify.stderr)")
     }
 
@@ -75,7 +82,11 @@ import Testing
         let missing = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))
         #expect(missing["current"] as? Bool == false)
         let stale = try #require(missing["stale"] as? [[String: Any]])
-        #expect(stale.contains { $0["path"] as? String == "Generated/MyTODO/Swift/MyTODOModels.swift" && $0["kind"] as? String == "missing" })
+        #expect(
+            stale.contains {
+                $0["path"] as? String == "Generated/MyTODO/Swift/MyTODOModels.swift"
+                    && $0["kind"] as? String == "missing"
+            })
         #expect(try CLITests.strata(["generate"], in: root).status == 0)
         let current = try CLITests.strata(["check", "--format", "json"], in: root)
         #expect(current.status == 0)
@@ -97,7 +108,9 @@ import Testing
         let steps = try #require(migrations[1]["steps"] as? [[String: Any]])
         #expect(steps.first?["description"] as? String == "add field TODOItem.isDone (filled with its default false)")
         #expect(steps.first?["destructive"] as? Bool == false)
-        #expect((migrations[1]["sql"] as? [String])?.first?.hasPrefix("ALTER TABLE \"todo_item\" ADD COLUMN \"is_done\"") == true)
+        #expect(
+            (migrations[1]["sql"] as? [String])?.first?.hasPrefix("ALTER TABLE \"todo_item\" ADD COLUMN \"is_done\"")
+                == true)
     }
 
     @Test func migrateSpeaksJSONAndReportsEachVersionOnStandardError() throws {
@@ -121,12 +134,17 @@ import Testing
 
     @Test func migrateReportsEachRebuiltTableAsItCopiesIt() throws {
         let root = try TestPaths.temporaryFolder()
-        try FileManager.default.copyItem(at: TestPaths.models.appendingPathComponent("Evolution"), to: root.appendingPathComponent("Evolution"))
+        try FileManager.default.copyItem(
+            at: TestPaths.models.appendingPathComponent("Evolution"), to: root.appendingPathComponent("Evolution"))
         let result = try CLITests.strata(["migrate", "--database", "evolution.sqlite", "--schemas", "."], in: root)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Evolution: v3: copying the rows of post into its rebuilt table…"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Evolution: v3: copying the rows of post into its rebuilt table…"),
+            "\(result.stderr)")
         #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"strata_new_a\"\"b\" (\"x\")\nSELECT 1") == "a\"b")
-        #expect(SQLiteRebuildProgress.copiedTable("-- a note\n\nINSERT INTO \"strata_new_post\" (\"x\") SELECT 1") == "post")
+        #expect(
+            SQLiteRebuildProgress.copiedTable("-- a note\n\nINSERT INTO \"strata_new_post\" (\"x\") SELECT 1") == "post"
+        )
         #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"post\" (\"x\") VALUES (1)") == nil)
     }
 
@@ -146,15 +164,26 @@ import Testing
     @Test func headersAndHintsNameTheReadersCommand() throws {
         let root = try Self.todoCopy()
         #expect(try CLITests.strata(["generate"], in: root).status == 0)
-        let cli = try String(contentsOf: root.appendingPathComponent("Generated/MyTODO/Swift/MyTODOModels.swift"), encoding: .utf8)
-        #expect(cli.hasPrefix("// Generated by Strata \(StrataVersion.current) from MyTODO/v3.yaml. Do not edit.\n// Change the schema and run `strata generate`.\n"))
+        let cli = try String(
+            contentsOf: root.appendingPathComponent("Generated/MyTODO/Swift/MyTODOModels.swift"), encoding: .utf8)
+        #expect(
+            cli.hasPrefix(
+                "// Generated by Strata \(StrataVersion.current) from MyTODO/v3.yaml. Do not edit.\n// Change the schema and run `strata generate`.\n"
+            ))
         // The plugins' tool names the command plugin, in files and in hints.
-        let plugin = try CLITests.run("strata-generator", ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
+        let plugin = try CLITests.run(
+            "strata-generator", ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
         #expect(plugin.status == 0, "\(plugin.stderr)")
-        let pluginFile = try String(contentsOf: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), encoding: .utf8)
-        #expect(pluginFile.contains("-- Change the schema and run `swift package --allow-writing-to-package-directory strata-generate`.\n"))
-        try "-- stale\n".write(to: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), atomically: true, encoding: .utf8)
-        let check = try CLITests.run("strata-generator", ["generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
+        let pluginFile = try String(
+            contentsOf: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), encoding: .utf8)
+        #expect(
+            pluginFile.contains(
+                "-- Change the schema and run `swift package --allow-writing-to-package-directory strata-generate`.\n"))
+        try "-- stale\n".write(
+            to: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), atomically: true, encoding: .utf8)
+        let check = try CLITests.run(
+            "strata-generator",
+            ["generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
         #expect(check.status == 1)
         #expect(check.stdout.contains("--- Plugin/MyTODO/sqlite/schema.sql"))
         #expect(check.stderr.contains("run `swift package --allow-writing-to-package-directory strata-generate`"))

@@ -28,7 +28,8 @@ import Testing
     static func objectSchemas(_ value: Value, at path: String = "$") -> [(path: String, schema: Value)] {
         switch value {
         case .object(let members):
-            let own: [(String, Value)] = value["properties"] != nil && value["type"] == .string("object") ? [(path, value)] : []
+            let own: [(String, Value)] =
+                value["properties"] != nil && value["type"] == .string("object") ? [(path, value)] : []
             return own + members.flatMap { objectSchemas($0.1, at: "\(path)/\($0.0)") }
         case .array(let items):
             return items.enumerated().flatMap { objectSchemas($0.element, at: "\(path)[\($0.offset)]") }
@@ -75,8 +76,10 @@ import Testing
         ]
         return roots.flatMap { root -> [URL] in
             let folder = TestPaths.packageRoot.appendingPathComponent(root)
-            return TestPaths.files(under: folder).filter { StrataConfig.isVersionFileName(($0 as NSString).lastPathComponent) }
-                .map { folder.appendingPathComponent($0) }
+            return TestPaths.files(under: folder).filter {
+                StrataConfig.isVersionFileName(($0 as NSString).lastPathComponent)
+            }
+            .map { folder.appendingPathComponent($0) }
         }
     }
 
@@ -95,7 +98,8 @@ import Testing
         var checked = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: TestPaths.bad.path).sorted() {
             let folder = TestPaths.bad.appendingPathComponent(name)
-            guard let expected = try? String(contentsOf: folder.appendingPathComponent("expected.txt"), encoding: .utf8),
+            guard
+                let expected = try? String(contentsOf: folder.appendingPathComponent("expected.txt"), encoding: .utf8),
                 expected.contains(": error: unknown key '")
             else { continue }
             let keyed = expected.split(separator: "\n").filter { $0.contains(": error: unknown key '") }
@@ -152,12 +156,15 @@ import Testing
         #expect(!plan.diagnostics.contains { $0.message.contains("unknown key") }, "\(plan.diagnostics)")
 
         for (original, misspelled) in [
-            ("naming: verbatim", "nameing: verbatim"), ("unknown: red", "unknwon: red"), ("table: lists", "tabel: lists"),
-            ("column: list_id", "colum: list_id"), ("unique: true, name:", "unique: true, nam:"), ("via: list", "by: list"),
+            ("naming: verbatim", "nameing: verbatim"), ("unknown: red", "unknwon: red"),
+            ("table: lists", "tabel: lists"),
+            ("column: list_id", "colum: list_id"), ("unique: true, name:", "unique: true, nam:"),
+            ("via: list", "by: list"),
             ("before: \"SELECT 1\"", "befor: \"SELECT 1\""), ("postgres: \"''\"", "postgresql: \"''\""),
         ] {
             #expect(valid.contains(original))
-            let problems = validator.problems(try Value.yaml(valid.replacingOccurrences(of: original, with: misspelled)))
+            let problems = validator.problems(
+                try Value.yaml(valid.replacingOccurrences(of: original, with: misspelled)))
             #expect(!problems.isEmpty, "\(misspelled) is accepted by the JSON Schema")
         }
     }

@@ -14,14 +14,16 @@ struct MigrationChecksumLineEndingTests {
 
     static func migrator(_ transform: (String) -> String) -> StrataMigrator {
         StrataMigrator(
-            model: "Notes", migrations: lf.enumerated().map { StrataMigration(version: $0.offset + 1, sql: transform($0.element)) })
+            model: "Notes",
+            migrations: lf.enumerated().map { StrataMigration(version: $0.offset + 1, sql: transform($0.element)) })
     }
 
     @Test("CRLF, CR and a byte order mark give the LF checksum")
     func sameChecksums() {
         let lf = Self.migrator { $0 }
         for transform: (String) -> String in [
-            { $0.replacingOccurrences(of: "\n", with: "\r\n") }, { $0.replacingOccurrences(of: "\n", with: "\r") }, { "\u{FEFF}" + $0 },
+            { $0.replacingOccurrences(of: "\n", with: "\r\n") }, { $0.replacingOccurrences(of: "\n", with: "\r") },
+            { "\u{FEFF}" + $0 },
         ] {
             #expect(Self.migrator(transform).migrations.map(\.checksum) == lf.migrations.map(\.checksum))
         }
@@ -31,7 +33,9 @@ struct MigrationChecksumLineEndingTests {
     @Test("a database migrated from an LF checkout opens with CRLF SQL, and the reverse")
     func noRefusal() throws {
         let crlf: (String) -> String = { $0.replacingOccurrences(of: "\n", with: "\r\n") }
-        for (first, second) in [(Self.migrator { $0 }, Self.migrator(crlf)), (Self.migrator(crlf), Self.migrator { $0 })] {
+        for (first, second) in [
+            (Self.migrator { $0 }, Self.migrator(crlf)), (Self.migrator(crlf), Self.migrator { $0 }),
+        ] {
             let queue = try DatabaseQueue()
             try first.migrate(queue, to: 1)
             #expect(try second.migrate(queue).map(\.version) == [2])
@@ -44,7 +48,8 @@ struct MigrationChecksumLineEndingTests {
         var events: [String] = []
         try Self.migrator { $0 }.migrate(try DatabaseQueue()) { event in
             switch event {
-            case .willApply(let migration, let position, let count): events.append("will \(migration.version) \(position)/\(count)")
+            case .willApply(let migration, let position, let count):
+                events.append("will \(migration.version) \(position)/\(count)")
             case .willRun(let migration, let statement):
                 // The statement's SQL as SQLite splits it: with the comment lines before it.
                 let code = statement.split(separator: "\n").first { !$0.hasPrefix("--") } ?? ""

@@ -32,7 +32,8 @@ import Testing
         #expect(violations.isEmpty, "\(history.model) through \(how): foreign key violations \(violations)")
         let actual = try queue.read { db in try SQLiteIntrospector.schema(of: db) }
         let latest = try #require(history.latest)
-        let report = SchemaComparison(comparesColumnOrder: false).report(expected: ExpectedSchema.of(latest, dialect: .sqlite), actual: actual)
+        let report = SchemaComparison(comparesColumnOrder: false).report(
+            expected: ExpectedSchema.of(latest, dialect: .sqlite), actual: actual)
         #expect(report.isEmpty, "\(history.model) through \(how):\n\(report)")
     }
 
@@ -47,10 +48,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: database) }
         let files = Self.migrationFiles(history)
         for (offset, file) in files.enumerated() {
-            let result = try ProcessRunner.run([sqlite3, "-bail", "-batch", "-cmd", "PRAGMA foreign_keys = ON", database], input: file)
+            let result = try ProcessRunner.run(
+                [sqlite3, "-bail", "-batch", "-cmd", "PRAGMA foreign_keys = ON", database], input: file)
             #expect(result.status == 0, "\(source.model) v\(offset + 1).sql failed in sqlite3:\n\(result.output)")
             if offset == 0 {
-                let seeded = try ProcessRunner.run([sqlite3, "-bail", "-batch", "-cmd", "PRAGMA foreign_keys = ON", database], input: try Self.seed(history))
+                let seeded = try ProcessRunner.run(
+                    [sqlite3, "-bail", "-batch", "-cmd", "PRAGMA foreign_keys = ON", database],
+                    input: try Self.seed(history))
                 #expect(seeded.status == 0, "seeding \(source.model):\n\(seeded.output)")
             }
         }
@@ -70,9 +74,14 @@ import Testing
                 do {
                     try db.execute(sql: file)
                 } catch {
-                    Issue.record("\(source.model) v\(offset + 1).sql failed through GRDB with foreign keys on: \(error)")
+                    Issue.record(
+                        "\(source.model) v\(offset + 1).sql failed through GRDB with foreign keys on: \(error)")
                 }
-                if offset == 0 { try db.inTransaction { try db.execute(sql: try Self.seed(history)); return .commit } }
+                if offset == 0 {
+                    try db.inTransaction {
+                        try db.execute(sql: try Self.seed(history)); return .commit
+                    }
+                }
             }
         }
         try queue.close()

@@ -94,7 +94,8 @@ public struct JSONSchemaValidator {
             let names: [String]
             switch types {
             case .string(let name): names = [name]
-            case .array(let items): names = items.compactMap { if case .string(let name) = $0 { return name } else { return nil } }
+            case .array(let items):
+                names = items.compactMap { if case .string(let name) = $0 { return name } else { return nil } }
             default: names = []
             }
             if !names.contains(where: { Self.matches(value, type: $0) }) {
@@ -108,7 +109,9 @@ public struct JSONSchemaValidator {
             let matching = options.filter { problems(value, against: $0, at: path).isEmpty }
             if matching.count != 1 {
                 let details = matching.isEmpty ? options.flatMap { problems(value, against: $0, at: path) } : []
-                found.append("\(path): matches \(matching.count) of the \(options.count) forms, not exactly one" + (details.isEmpty ? "" : " (" + details.joined(separator: "; ") + ")"))
+                found.append(
+                    "\(path): matches \(matching.count) of the \(options.count) forms, not exactly one"
+                        + (details.isEmpty ? "" : " (" + details.joined(separator: "; ") + ")"))
             }
         }
         switch value {
@@ -138,7 +141,9 @@ public struct JSONSchemaValidator {
                 found.append("\(path): needs at least \(minimum) items")
             }
             if let itemSchema = schema["items"] {
-                for (offset, item) in items.enumerated() { found += problems(item, against: itemSchema, at: "\(path)[\(offset)]") }
+                for (offset, item) in items.enumerated() {
+                    found += problems(item, against: itemSchema, at: "\(path)[\(offset)]")
+                }
             }
         case .string(let text):
             if case .integer(let minimum)? = schema["minLength"], text.count < minimum {
