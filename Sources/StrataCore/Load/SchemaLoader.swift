@@ -111,6 +111,12 @@ public enum SchemaLoader {
     private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
         let path = join(folder, fileName)
         var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Limits.versionFileBytes {
+            loaded.diagnostics = [
+                Diagnostic(.error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes", at: .file(path))
+            ]
+            return loaded
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
             return loaded

@@ -63,6 +63,14 @@ public enum MigrationPlanner {
                     Conversion.isLossless(from: fromType, to: toType) && enumConversionIsLossless(old, new, from: from, to: to)
                 {
                     step.detail = fromType == toType ? "same stored values" : "cast from \(fromType.name) to \(toType.name) without loss"
+                    // A value becoming a reference keeps its bits, but now must name a row: existing
+                    // values that match no row of the target fail the migration when it runs.
+                    if case .reference(let target) = new.type, old.referencedEntity != target {
+                        step.detail = "same stored values, which must each name a row of \(target): the migration fails if one does not"
+                        bag.warning(
+                            "'\(entityName).\(new.name)' becomes a reference to \(target): if existing rows hold values that name no \(target), the migration fails and the database stays at version \(from.version)",
+                            at: new.typeLocation)
+                    }
                 } else {
                     bag.error(
                         "the type of '\(entityName).\(new.name)' changes from \(old.type) to \(new.type), and no lossless conversion is known: give it a 'transform' that computes the new value",

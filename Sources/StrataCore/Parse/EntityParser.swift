@@ -136,6 +136,9 @@ extension SchemaParser {
             field.type = .enumeration(text)
         } else if scope.entityNames.contains(text) {
             field.type = .reference(text)
+        } else if text.count > Limits.nameLength {
+            reader.error("the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'", at: node)
+            return false
         } else {
             reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
             return false

@@ -53,6 +53,12 @@ struct NodeReader {
                 error("keys of \(what) must be names, found \(Self.kind(of: key))", at: key)
                 continue
             }
+            guard scalar.string.count <= Limits.nameLength else {
+                error(
+                    "the name '\(Limits.shown(scalar.string))' in \(what) is longer than \(Limits.nameLength) characters",
+                    at: key)
+                continue
+            }
             entries.append(Entry(key: scalar.string, keyLocation: location(key), value: value))
         }
         return entries

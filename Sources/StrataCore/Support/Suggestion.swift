@@ -1,12 +1,17 @@
 /// "did you mean" suggestions by edit distance.
 enum Suggestion {
     /// The candidate nearest to `word`, if it is near enough to be a plausible typo.
+    /// Only names of similar length are compared (a suggestion is at most 3 edits away), and none
+    /// for a word longer than ``Limits/nameLength``: the work is bounded whatever the input.
     static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let length = word.unicodeScalars.count
+        guard length <= Limits.nameLength else { return nil }
         let lowered = word.lowercased()
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        for candidate in candidates
+        where abs(candidate.unicodeScalars.count - length) <= Limits.suggestionLengthDifference {
             let distance = editDistance(lowered, candidate.lowercased())
-            if best == nil || distance < best!.distance {
+            if distance < best?.distance ?? Int.max {
                 best = (candidate, distance)
             }
         }

@@ -1,0 +1,62 @@
+import Foundation
+import StrataCore
+import Testing
+
+/// Bounds on any input, and guards that say what a migration may do to existing rows.
+@Suite struct HardeningTests {
+    /// A model folder `M` with the given version files, in a temporary folder.
+    static func model(_ versions: [String]) throws -> URL {
+        let root = try TestPaths.temporaryFolder()
+        let folder = root.appendingPathComponent("M")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (offset, text) in versions.enumerated() {
+            try text.write(to: folder.appendingPathComponent("v\(offset + 1).yaml"), atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    @Test("an integer that becomes a reference gets a warning, and plan says the values must name rows")
+    func integerBecomingReferenceWarns() throws {
+        let v1 = "model: M\nversion: 1\nentities:\n  A:\n    fields:\n      id: Int64\n  B:\n    fields:\n      id: UUID\n      a: Int64\n"
+        let v2 = "model: M\nversion: 2\nentities:\n  A:\n    fields:\n      id: Int64\n  B:\n    fields:\n      id: UUID\n      a: A\n"
+        let root = try Self.model([v1, v2])
+        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        #expect(lint.status == 0)
+        #expect(
+            lint.stderr.contains(
+                "./M/v2.yaml:10:10: warning: 'B.a' becomes a reference to A: if existing rows hold values that name no A, the migration fails and the database stays at version 1"
+            ), "\(lint.stderr)")
+        let plan = try CLITests.strata(["plan", "M", "--schemas", "."], in: root)
+        #expect(plan.stdout.contains("must each name a row of A"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("(same stored values)"), "\(plan.stdout)")
+    }
+
+    @Test("a name past the length limit is a located error, computed without suggestions, in bounded time")
+    func longNamesAreBounded() throws {
+        let long = String(repeating: "Q", count: 2_000_000)
+        // (YAML itself limits a plain mapping key to 1,024 characters.)
+        let key = String(repeating: "K", count: 500)
+        let text = "model: M\nversion: 1\nentities:\n  A:\n    fields:\n      id: UUID\n      x: \(long)\n      \(key): String\n"
+        let root = try Self.model([text])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        let elapsed = clock.now - start
+        #expect(lint.status == 1)
+        #expect(lint.stderr.contains("./M/v1.yaml:7:10: error: the type of field 'x' is longer than 128 characters"), "\(lint.stderr.prefix(500))")
+        #expect(lint.stderr.contains("./M/v1.yaml:8:7: error: the name 'KKKK"), "\(lint.stderr.prefix(500))")
+        #expect(lint.stderr.utf8.count < 1_000, "messages do not repeat a long name")
+        // A bound, not a benchmark: minutes before the limits, seconds now, even in a debug build.
+        #expect(elapsed < .seconds(20))
+    }
+
+    @Test("a version file above the size limit is a located error")
+    func largeFilesAreRefused() throws {
+        let padding = String(repeating: "# padding\n", count: Limits.versionFileBytes / 10 + 1)
+        let root = try Self.model(["model: M\nversion: 1\n" + padding])
+        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        #expect(lint.status == 1)
+        #expect(lint.stderr.contains("./M/v1.yaml:1:1: error: './M/v1.yaml' is"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("version files are limited to 10485760 bytes"), "\(lint.stderr)")
+    }
+}
