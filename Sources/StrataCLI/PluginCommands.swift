@@ -114,7 +114,7 @@ package enum ModelPlanner {
     package static func plan(modelFolder: String, output: String) -> GenerationPlan {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = SchemaLoader.parent(of: folder)
         var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output)
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)

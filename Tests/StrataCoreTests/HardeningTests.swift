@@ -59,4 +59,24 @@ import Testing
         #expect(lint.stderr.contains("./M/v1.yaml:1:1: error: './M/v1.yaml' is"), "\(lint.stderr)")
         #expect(lint.stderr.contains("version files are limited to 10485760 bytes"), "\(lint.stderr)")
     }
+
+    @Test("misleading messages: a symbolic-link loop, deep nesting, a duplicate key in a CRLF file")
+    func messagesSayWhatHappened() throws {
+        let root = try TestPaths.temporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a").path, withDestinationPath: "b")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("b").path, withDestinationPath: "a")
+        let loop = try CLITests.strata(["lint", "--schemas", "a"], in: root)
+        #expect(loop.stderr.contains("a:1:1: error: schemas folder 'a' is a symbolic link that leads back to itself"), "\(loop.stderr)")
+
+        let nested = try Self.model(["model: M\nversion: 1\nentities: " + String(repeating: "[", count: 2_000) + "\n"])
+        let deep = try CLITests.strata(["lint", "--schemas", "."], in: nested)
+        #expect(deep.stderr.contains("error: malformed YAML: collections are nested too deeply"), "\(deep.stderr)")
+        #expect(!deep.stderr.contains("yaml_set_max_nest_level"))
+
+        let crlf = try Self.model([
+            "model: M\r\nversion: 1\r\nentities:\r\n  A:\r\n    fields:\r\n      id: UUID\r\n  A:\r\n    fields:\r\n      id: UUID\r\n"
+        ])
+        let duplicate = try CLITests.strata(["lint", "--schemas", "."], in: crlf)
+        #expect(duplicate.stderr.contains("./M/v1.yaml:7:3: error: duplicate key 'A'"), "\(duplicate.stderr)")
+    }
 }

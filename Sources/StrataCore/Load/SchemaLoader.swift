@@ -21,12 +21,17 @@ public enum SchemaLoader {
         var bag = DiagnosticBag()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            bag.error("schemas folder '\(directory)' does not exist", at: .file(directory))
+            bag.error("schemas folder '\(directory)' \(missingReason(directory))", at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }
-            .sorted()
+        let listing: [String]
+        do {
+            listing = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            bag.error("cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))", at: .file(directory))
+            return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
+        }
+        let names = listing.filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }.sorted()
         if names.isEmpty {
             bag.error("no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
         }
@@ -45,7 +50,13 @@ public enum SchemaLoader {
     public static func loadModel(named model: String, in directory: String) -> (SchemaHistory?, [Int: String], [Diagnostic]) {
         var bag = DiagnosticBag()
         let folder = join(directory, model)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            bag.error("cannot read the model folder '\(folder)': \(OutputTransaction.reason(error))", at: .file(folder))
+            return (nil, [:], bag.all)
+        }
         var numbered: [Int: String] = [:]
         for file in files where file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
             if let number = versionNumber(ofFileName: file) {
@@ -142,6 +153,43 @@ public enum SchemaLoader {
     /// `directory/name`, without doubling a `/`.
     public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// Why a path that should be a folder is not one: missing, a file, or a link that leads nowhere.
+    static func missingReason(_ path: String) -> String {
+        let manager = FileManager.default
+        if let destination = try? manager.destinationOfSymbolicLink(atPath: path) {
+            // A link whose target cannot be reached: missing, or links that lead back to themselves.
+            var seen: Set<String> = [path]
+            func resolve(_ link: String, from path: String) -> String {
+                guard !link.hasPrefix("/") else { return link }
+                let parent = parent(of: path)
+                return parent.isEmpty ? link : join(parent, link)
+            }
+            var current = resolve(destination, from: path)
+            while let next = try? manager.destinationOfSymbolicLink(atPath: current) {
+                if !seen.insert(current).inserted || seen.count > 40 { return "is a symbolic link that leads back to itself" }
+                current = resolve(next, from: current)
+            }
+            return "is a symbolic link to '\(destination)', which does not exist"
+        }
+        return manager.fileExists(atPath: path) ? "is a file, not a folder" : "does not exist"
+    }
+
+    /// The folder part of a path (`a/b` -> `a`, `b` -> ``, `/b` -> `/`), computed on the text:
+    /// Foundation's `deletingLastPathComponent` traps on Linux for some one-character paths (`a`).
+    public static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last part of a path (`a/b` -> `b`), computed on the text (see ``parent(of:)``).
+    public static func name(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? String(path)
     }
 
     static func isFolder(_ path: String) -> Bool {

@@ -62,7 +62,7 @@ struct OutputTransaction {
     }
 
     private mutating func stage(_ write: Write) throws {
-        let folder = (write.path as NSString).deletingLastPathComponent
+        let folder = SchemaLoader.parent(of: write.path)
         if !folder.isEmpty {
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -125,9 +125,9 @@ struct OutputTransaction {
 
     /// A hidden file next to `path`: `.<name>.<UUID>.<suffix>`.
     private static func sibling(of path: String, suffix: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = ".\((path as NSString).lastPathComponent).\(UUID().uuidString).\(suffix)"
-        return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+        let folder = SchemaLoader.parent(of: path)
+        let name = ".\(SchemaLoader.name(of: path)).\(UUID().uuidString).\(suffix)"
+        return folder.isEmpty ? name : SchemaLoader.join(folder, name)
     }
 
     /// The reason of a file-system error in words, without Foundation's domain and code dump.

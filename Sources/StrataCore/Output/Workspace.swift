@@ -94,7 +94,7 @@ public enum Workspace {
 
     /// True for a file Strata wrote: a generated file with its header, or a `strata.lock`.
     static func isOurs(_ path: String) -> Bool {
-        isGenerated(path) || ((path as NSString).lastPathComponent == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
+        isGenerated(path) || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.

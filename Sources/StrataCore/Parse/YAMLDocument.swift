@@ -90,6 +90,10 @@ struct YAMLDocument {
         case .scanner(let context, let problem, _, _),
             .parser(let context, let problem, _, _),
             .composer(let context, let problem, _, _):
+            if problem.contains("Maximum nesting level") {
+                // libyaml's own words name its C API; say what it means for a schema.
+                return "malformed YAML: collections are nested too deeply (libyaml stops at 1,000 levels; a schema needs a few)"
+            }
             let prefix = context.map { "\($0.text) " } ?? ""
             return "malformed YAML: \(prefix)\(problem)"
         case .reader(let problem, _, _, _):
