@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // `swift package generate-documentation --target StrataRuntime` (the DocC catalog); a
+        // command plugin only, nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // How each schema type is stored: shared by the DDL and the runtime so they cannot drift.
@@ -38,7 +41,7 @@ let package = Package(
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
         .target(
             name: "StrataCLI",
-            dependencies: ["StrataCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The `strata` command-line tool: the generator commands, plus migrate and verify.
         .executableTarget(
@@ -46,6 +49,7 @@ let package = Package(
             dependencies: [
                 "StrataCLI",
                 "StrataCore",
+                "StrataStorage",
                 "StrataRuntime",
                 "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,7 +60,7 @@ let package = Package(
         // builds no database client for the host.
         .executableTarget(
             name: "strata-generator",
-            dependencies: ["StrataCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCLI", "StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Build tool plugin: a target's strata.yaml names its schemas; its Swift is generated at build time.
         .plugin(
@@ -64,7 +68,7 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["strata-generator"]
         ),
-        // `swift package --allow-writing-to-package-directory strata-generate [--target T]`.
+        // `swift package --allow-writing-to-package-directory strata-generate [--check] [--target T]`.
         .plugin(
             name: "StrataCommand",
             capability: .command(
@@ -82,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCoreTests",
-            dependencies: ["StrataCore", "strata"]
+            dependencies: ["StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator"]
         ),
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(
@@ -103,7 +107,7 @@ let package = Package(
         // Test helpers shared by the database tests: a throwaway PostgreSQL server.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["StrataDatabase"],
+            dependencies: ["StrataDatabase", .product(name: "Yams", package: "Yams")],
             path: "Tests/StrataTestSupport"
         ),
         // The SQL DDL: reference files, and every SQL file executed on SQLite and PostgreSQL.
@@ -111,6 +115,7 @@ let package = Package(
             name: "StrataSQLTests",
             dependencies: [
                 "StrataCore",
+                "StrataStorage",
                 "StrataDatabase",
                 "StrataTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -10,14 +10,18 @@ import PackagePlugin
 /// - `--target <name>` (repeatable) limits it to the models named by those targets'
 ///   `strata.yaml`: each is written to `Generated/<Model>/`, its checksums to its `strata.lock`,
 ///   and no other model's files are touched.
+/// - `--check` writes nothing: it fails with a unified diff of every stale, missing or extra file
+///   when `Generated/` or a `strata.lock` is not what the command would write, for CI. SwiftPM
+///   still asks for the plugin's permission, so CI passes `--allow-writing-to-package-directory`.
 @main
 struct StrataCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
+        let check = extractor.extractFlag(named: "check") > 0
         guard extractor.remainingArguments.isEmpty else {
             throw StrataCommandError.usage(
-                "unexpected argument(s) \(extractor.remainingArguments.joined(separator: " ")); usage: strata-generate [--target <name>]…")
+                "unexpected argument(s) \(extractor.remainingArguments.joined(separator: " ")); usage: strata-generate [--check] [--target <name>]…")
         }
         let tool = try context.tool(named: GeneratorTool.name).url
         let package = context.package.directoryURL.path(percentEncoded: false)
@@ -27,7 +31,7 @@ struct StrataCommand: CommandPlugin {
             let schemas = packageFolder + "/Schemas"
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: schemas, isDirectory: &isDirectory), isDirectory.boolValue {
-                try run(tool, ["generate", "--schemas", "Schemas", "--output", "Generated"], in: packageFolder)
+                try run(tool, [check ? "check" : "generate", "--schemas", "Schemas", "--output", "Generated"], in: packageFolder, check: check)
                 for (target, folder) in try configuredModels(of: context.package.targets, optional: true)
                 where !folder.path.hasPrefix(schemas + "/") {
                     log("note: model \(folder.model) of target \(target) is not under Schemas/; run 'strata-generate --target \(target)' to generate it")
@@ -39,13 +43,13 @@ struct StrataCommand: CommandPlugin {
                 throw StrataCommandError.usage(
                     "nothing to generate: the package has no Schemas/ folder and no target has a \(StrataConfig.fileName)")
             }
-            try generate(models.map(\.folder), tool: tool, package: packageFolder)
+            try generate(models.map(\.folder), tool: tool, package: packageFolder, check: check)
             return
         }
 
         let targets = try context.package.targets(named: targetNames)
         let models = try configuredModels(of: targets, optional: false)
-        try generate(models.map(\.folder), tool: tool, package: packageFolder)
+        try generate(models.map(\.folder), tool: tool, package: packageFolder, check: check)
     }
 
     /// The model folders named by the targets' `strata.yaml`, with the target's name.
@@ -76,18 +80,19 @@ struct StrataCommand: CommandPlugin {
     }
 
     /// Runs `strata generate-models` for the folders, with package-relative paths where possible.
-    private func generate(_ folders: [StrataConfig.ModelFolder], tool: URL, package: String) throws {
-        var arguments = ["generate-models"]
+    private func generate(_ folders: [StrataConfig.ModelFolder], tool: URL, package: String, check: Bool) throws {
+        var arguments = ["generate-models"] + (check ? ["--check"] : [])
         for folder in folders {
             let relative = folder.path.hasPrefix(package + "/") ? String(folder.path.dropFirst(package.count + 1)) : folder.path
             arguments += ["--model-folder", relative]
         }
         arguments += ["--output", "Generated"]
-        try run(tool, arguments, in: package)
+        try run(tool, arguments, in: package, check: check)
     }
 
     /// Runs the tool in `folder`, its output going to ours; throws when it fails.
-    private func run(_ tool: URL, _ arguments: [String], in folder: String) throws {
+    /// With `check`, exit status 1 of the tool means stale files.
+    private func run(_ tool: URL, _ arguments: [String], in folder: String, check: Bool) throws {
         log("strata \(arguments.joined(separator: " "))")
         let process = Process()
         process.executableURL = tool
@@ -96,6 +101,7 @@ struct StrataCommand: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            if check && process.terminationStatus == 1 { throw StrataCommandError.stale }
             throw StrataCommandError.failed(status: process.terminationStatus)
         }
     }
@@ -109,11 +115,14 @@ struct StrataCommand: CommandPlugin {
 enum StrataCommandError: Error, CustomStringConvertible {
     case usage(String)
     case failed(status: Int32)
+    case stale
 
     var description: String {
         switch self {
         case .usage(let message): message
         case .failed(let status): "strata failed (exit status \(status)); nothing was written"
+        case .stale:
+            "strata-generate --check: Generated/ or strata.lock is not current"
         }
     }
 }

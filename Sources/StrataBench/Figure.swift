@@ -90,4 +90,6 @@ public enum Section: String, Codable, Sendable, CaseIterable {
     case plugin
     /// Peak resident memory.
     case memory
+    /// What generated code costs the user's build: `swift build` of it against the model structs alone.
+    case compile
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Wall-clock timing for the benchmarks.
 public enum Stopwatch {
     /// How long `body` takes, in seconds.
@@ -6,6 +8,25 @@ public enum Stopwatch {
         let start = clock.now
         try body()
         return seconds(clock.now - start)
+    }
+
+    /// The CPU time (user + system, every thread of this process) `body` takes, in seconds.
+    public static func cpuTime(_ body: () throws -> Void) rethrows -> Double {
+        let start = processCPUSeconds()
+        try body()
+        return processCPUSeconds() - start
+    }
+
+    /// The CPU time this process has used so far (user + system), in seconds.
+    public static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// A duration in seconds.

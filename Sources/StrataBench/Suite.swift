@@ -44,6 +44,9 @@ public struct Suite: Sendable {
     /// The memory section's rows fetched.
     public var memoryRows: Int { quick ? 10_000 : 100_000 }
 
+    /// The compile section's model size.
+    public var compileEntities: Int { quick ? 20 : 100 }
+
     /// What the run is configured to do, for the report.
     public var settings: [String: String] {
         var settings = ["mode": quick ? "quick" : "full", "sections": sections.map(\.rawValue).joined(separator: ",")]
@@ -60,6 +63,8 @@ public struct Suite: Sendable {
                 settings["plugin"] = "fastest of \(pluginRepetitions) builds"
             case .memory:
                 settings["memory"] = "\(Format.count(memoryEntities)) entities, \(Format.count(memoryRows)) rows"
+            case .compile:
+                settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(pluginRepetitions - 1)"
             }
         }
         #if DEBUG
@@ -108,6 +113,12 @@ public struct Suite: Sendable {
             figures += try MemoryBenchmark(
                 entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
                 executable: executable
+            ).run(progress: progress)
+        case .compile:
+            let work = ((consumerWork as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".build-bench-compile")
+            figures += try CompileBenchmark(
+                root: root, work: work, entities: compileEntities, configurations: quick ? ["debug"] : ["debug", "release"],
+                repetitions: pluginRepetitions - 1
             ).run(progress: progress)
         }
         return figures

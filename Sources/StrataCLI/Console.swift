@@ -3,6 +3,8 @@ import StrataCore
 
 /// Writes to standard error.
 package struct StandardError: TextOutputStream {
+    package init() {}
+
     package mutating func write(_ string: String) {
         FileHandle.standardError.write(Data(string.utf8))
     }

@@ -6,7 +6,8 @@ package struct Generate: ParsableCommand {
         abstract: "Write Generated/ from Schemas/ and record the version checksums in strata.lock.",
         discussion: """
             Writes a file only when its bytes change, removes generated files that no longer belong,
-            and writes nothing at all when any schema has an error.
+            and writes nothing at all when any schema has an error (exit status 1). Exit status 2 when
+            a file cannot be written.
             """
     )
 
@@ -18,70 +19,86 @@ package struct Generate: ParsableCommand {
     package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
         Console.report(plan.diagnostics)
-        guard !plan.hasErrors else { throw ExitCode.failure }
-        let changed: [String]
-        do {
-            changed = try Workspace.write(plan)
-        } catch let error as FileWriteError {
-            Console.error(error.description)
-            throw ExitCode.failure
-        }
+        guard !plan.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
+        let changed = try Workspace.write(plan)
         let generated = plan.files.count
-        print(changed.isEmpty ? "Generated/ is up to date (\(generated) files)." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
+        print(
+            changed.isEmpty
+                ? "Generated/ is up to date (\(generated) files)."
+                : changed.map { "wrote \($0)" }.joined(separator: "\n"))
     }
 }
 
 package struct Check: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Verify that Generated/ and strata.lock are current and that frozen versions are unchanged.",
-        discussion: "Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file."
+        discussion: """
+            Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file, or with
+            the diagnostics of the schemas. With --format json: one object, {"current", "files",
+            "diagnostics", "stale": [{"path", "kind", "diff"}]}.
+            """
     )
 
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var formatOptions: FormatOptions
 
     package init() {}
 
     package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
-        Console.report(plan.diagnostics)
-        guard !plan.hasErrors else { throw ExitCode.failure }
-        let findings = Workspace.check(plan)
-        for finding in findings {
-            print(finding.diff, terminator: "")
+        let findings = plan.hasErrors ? [] : Workspace.check(plan)
+        let current = !plan.hasErrors && findings.isEmpty
+        switch formatOptions.format {
+        case .json:
+            let stale = findings.map { finding -> JSONValue in
+                .object([
+                    ("path", .string(finding.path)), ("kind", .string(finding.kind.rawValue)),
+                    ("diff", .string(finding.diff)),
+                ])
+            }
+            let output: JSONValue = .object([
+                ("current", .bool(current)), ("files", .int(plan.files.count)),
+                ("diagnostics", .diagnostics(plan.diagnostics)), ("stale", .array(stale)),
+            ])
+            print(output.rendered)
+        case .text:
+            Console.report(plan.diagnostics)
+            for finding in findings {
+                print(finding.diff, terminator: "")
+            }
+            if !findings.isEmpty {
+                for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
+                Console.error(
+                    "generated files are not current: run `\(Regeneration.current.command)` and commit the result")
+            } else if current {
+                print("Generated/ and strata.lock are current (\(plan.files.count) files).")
+            }
         }
-        guard findings.isEmpty else {
-            for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
-            Console.error("generated files are not current: run `swift run strata generate` and commit the result")
-            throw ExitCode.failure
-        }
-        print("Generated/ and strata.lock are current (\(plan.files.count) files).")
+        guard current else { throw StrataExitCode.problemsFound.exitCode }
     }
 }
 
 package struct Lint: ParsableCommand {
     package static let configuration = CommandConfiguration(
-        abstract: "Report every problem in the schemas, and nothing else.")
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-    }
+        abstract: "Report every problem in the schemas, and nothing else.",
+        discussion: "With --format json: the diagnostics as a JSON array of {file, line, column, severity, message}."
+    )
 
     @OptionGroup var schemaOptions: SchemaOptions
-    @Option(help: "Output format.") var format: Format = .text
+    @OptionGroup var formatOptions: FormatOptions
 
     package init() {}
 
     package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "", render: false)
-        switch format {
+        switch formatOptions.format {
         case .text:
             Console.report(plan.diagnostics)
             if plan.diagnostics.isEmpty { print("No problems in \(plan.histories.count) model(s).") }
         case .json:
             print(DiagnosticJSON.render(plan.diagnostics))
         }
-        if plan.hasErrors { throw ExitCode.failure }
+        if plan.hasErrors { throw StrataExitCode.problemsFound.exitCode }
     }
 }

@@ -15,3 +15,13 @@ package struct OutputOptions: ParsableArguments {
 
     package init() {}
 }
+
+/// `--format text|json`, for the commands a tool may read.
+package struct FormatOptions: ParsableArguments {
+    @Option(help: "Output format: text (for people) or json (one JSON value on standard output, for tools).")
+    package var format: OutputFormat = .text
+
+    package init() {}
+}
+
+extension OutputFormat: ExpressibleByArgument {}

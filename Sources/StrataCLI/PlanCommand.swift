@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StrataCore
 
 package struct Plan: ParsableCommand {
@@ -7,58 +8,111 @@ package struct Plan: ParsableCommand {
         discussion: """
             Destructive steps are marked, with the allowDataLoss entry that allowed them. Guard errors
             (a required field without a default, a removal not allowed…) are reported as diagnostics
-            and make the command exit 1. Version 0 is the empty database.
+            and make the command exit 1. Version 0 is the empty database. With --format json: one
+            object, {"model", "dialect", "from", "to", "diagnostics", "migrations": [{"from", "to",
+            "steps": [{"description", "destructive", "allowedBy"}], "sql": [statements]}]}.
             """
     )
 
     @Argument(help: "The model (a folder under the schemas folder).") var model: String
     @OptionGroup var schemaOptions: SchemaOptions
-    @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from: Int?
+    @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from:
+        Int?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
-    @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: DialectOption = .sqlite
-
-    enum DialectOption: String, ExpressibleByArgument, CaseIterable {
-        case sqlite
-        case postgres
-        var dialect: SQLDialect { self == .sqlite ? .sqlite : .postgres }
-    }
+    @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: SQLDialect = .sqlite
+    @OptionGroup var formatOptions: FormatOptions
 
     package init() {}
 
+    /// One version's migration as the command shows it.
+    struct Shown {
+        var from: Int
+        var to: Int
+        var steps: [(line: String, destructive: Bool, allowedBy: String?)]
+        var sql: [String]
+    }
+
     package func run() throws {
-        let (history, _, diagnostics) = SchemaLoader.loadModel(named: model, in: schemaOptions.schemas)
+        var isFolder: ObjCBool = false
+        guard
+            FileManager.default.fileExists(
+                atPath: SchemaLoader.join(schemaOptions.schemas, model), isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw ValidationError("no model '\(model)' in '\(schemaOptions.schemas)'")
+        }
+        let (history, _, loadDiagnostics) = SchemaLoader.loadModel(named: model, in: schemaOptions.schemas)
         guard let history, let latest = history.latest else {
-            Console.report(diagnostics.isEmpty ? [Diagnostic(.error, "no model '\(model)' in '\(schemaOptions.schemas)'", at: .file(schemaOptions.schemas))] : diagnostics)
-            throw ExitCode.failure
+            report(loadDiagnostics, migrations: [], start: from ?? 0, target: to ?? 0)
+            throw StrataExitCode.problemsFound.exitCode
         }
         let target = to ?? latest.version
         let start = from ?? max(0, target - 1)
         guard (1...latest.version).contains(target), (0...target).contains(start) else {
-            throw ValidationError("versions of \(model) run from 1 to \(latest.version); --from must be at most --to (got \(start) to \(target))")
+            throw ValidationError(
+                "versions of \(model) run from 1 to \(latest.version); --from must be at most --to (got \(start) to \(target))"
+            )
         }
-        let plans = Generator.migrationPlans(for: history)
-        let shown = plans.filter { $0.from.version >= start && $0.to.version <= target }
-        Console.report(diagnostics + shown.flatMap(\.diagnostics))
-        print("\(model): version \(start) -> \(target) (\(dialect.dialect.displayName))")
+        let plans = Generator.migrationPlans(for: history).filter {
+            $0.from.version >= start && $0.to.version <= target
+        }
+        var migrations: [Shown] = []
         if start == 0, let first = history.version(1) {
-            print("\nv0 -> v1: create every table")
-            for entity in first.entities { print("  - create \(entity.name) (table \(entity.table))") }
-            printSQL(SQLSchemaRenderer.createStatements(for: first, dialect: dialect.dialect))
+            migrations.append(
+                Shown(
+                    from: 0, to: 1, steps: first.entities.map { ("create \($0.name) (table \($0.table))", false, nil) },
+                    sql: SQLSchemaRenderer.createStatements(for: first, dialect: dialect).map(\.rendered)))
         }
-        for plan in shown {
-            print("\nv\(plan.from.version) -> v\(plan.to.version):")
-            if plan.isEmpty { print("  (no changes)") }
-            for step in plan.steps { print("  - \(step.line)") }
-            printSQL(MigrationSQLRenderer.statements(for: plan, dialect: dialect.dialect))
+        for plan in plans {
+            migrations.append(
+                Shown(
+                    from: plan.from.version, to: plan.to.version,
+                    steps: plan.steps.map { ($0.line, $0.isDestructive, $0.allowedBy?.spelled) },
+                    sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
         }
-        if (diagnostics + shown.flatMap(\.diagnostics)).contains(where: { $0.severity == .error }) { throw ExitCode.failure }
+        let diagnostics = loadDiagnostics + plans.flatMap(\.diagnostics)
+        report(diagnostics, migrations: migrations, start: start, target: target)
+        if diagnostics.contains(where: { $0.severity == .error }) { throw StrataExitCode.problemsFound.exitCode }
     }
 
-    private func printSQL(_ statements: [SQLStatement]) {
-        guard !statements.isEmpty else { return }
-        print("  SQL:")
-        for statement in statements {
-            for line in statement.rendered.split(separator: "\n", omittingEmptySubsequences: false) { print("    \(line)") }
+    private func report(_ diagnostics: [Diagnostic], migrations: [Shown], start: Int, target: Int) {
+        switch formatOptions.format {
+        case .json:
+            let items = migrations.map { shown -> JSONValue in
+                let steps = shown.steps.map { step -> JSONValue in
+                    .object([
+                        ("description", .string(step.line)), ("destructive", .bool(step.destructive)),
+                        ("allowedBy", .string(step.allowedBy)),
+                    ])
+                }
+                return .object([
+                    ("from", .int(shown.from)), ("to", .int(shown.to)), ("steps", .array(steps)),
+                    ("sql", .array(shown.sql.map(JSONValue.string))),
+                ])
+            }
+            let output: JSONValue = .object([
+                ("model", .string(model)), ("dialect", .string(dialect.rawValue)), ("from", .int(start)),
+                ("to", .int(target)),
+                ("diagnostics", .diagnostics(diagnostics)), ("migrations", .array(items)),
+            ])
+            print(output.rendered)
+        case .text:
+            Console.report(diagnostics)
+            guard !migrations.isEmpty || !diagnostics.contains(where: { $0.severity == .error }) else { return }
+            print("\(model): version \(start) -> \(target) (\(dialect.displayName))")
+            for shown in migrations {
+                print(shown.from == 0 ? "\nv0 -> v1: create every table" : "\nv\(shown.from) -> v\(shown.to):")
+                if shown.steps.isEmpty && shown.sql.isEmpty { print("  (no changes)") }
+                for step in shown.steps { print("  - \(step.line)") }
+                guard !shown.sql.isEmpty else { continue }
+                print("  SQL:")
+                for statement in shown.sql {
+                    for line in statement.split(separator: "\n", omittingEmptySubsequences: false) {
+                        print("    \(line)")
+                    }
+                }
+            }
         }
     }
 }
+
+extension SQLDialect: ExpressibleByArgument {}

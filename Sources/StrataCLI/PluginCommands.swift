@@ -31,7 +31,7 @@ package struct BuildPlugin: ParsableCommand {
     package func run() throws {
         var plan = ModelPlanner.plan(modelFolder: modelFolder, output: output)
         Console.report(plan.diagnostics)
-        guard !plan.hasErrors, let history = plan.histories.first else { throw ExitCode.failure }
+        guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
         let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
         let declared = OutputLayout.swiftFiles(model: history.model).map { ModelPlanner.join(swiftFolder, $0) }
@@ -39,8 +39,7 @@ package struct BuildPlugin: ParsableCommand {
         plan.outputFolder = swiftFolder
         let missing = Set(declared).subtracting(plan.files.map(\.path))
         guard missing.isEmpty else {
-            Console.error("internal error: the generator did not render \(missing.sorted().joined(separator: ", ")), which OutputLayout declares")
-            throw ExitCode.failure
+            throw CouldNotRun("internal error: the generator did not render \(missing.sorted().joined(separator: ", ")), which OutputLayout declares")
         }
         try Workspace.write(plan)
     }
@@ -58,7 +57,8 @@ package struct GenerateModels: ParsableCommand {
         discussion: """
             Run by the StrataCommand plugin for `--target`. Each --model-folder is a folder holding
             v1.yaml, v2.yaml, …; its outputs go to <output>/<Model>/ and its checksums to
-            <model folder>/strata.lock. Writes nothing at all when any model has an error.
+            <model folder>/strata.lock. Writes nothing at all when any model has an error. With
+            --check it writes nothing and exits 1 with a unified diff when those files are stale.
             """,
         shouldDisplay: false
     )
@@ -67,6 +67,7 @@ package struct GenerateModels: ParsableCommand {
     var modelFolder: [String]
 
     @OptionGroup var outputOptions: OutputOptions
+    @Flag(help: "Write nothing: exit 1 with a unified diff when the files are not current.") var check = false
 
     package init() {}
 
@@ -81,7 +82,18 @@ package struct GenerateModels: ParsableCommand {
     package func run() throws {
         let plans = modelFolder.map { ModelPlanner.plan(modelFolder: $0, output: outputOptions.output) }
         Console.report(plans.flatMap(\.diagnostics))
-        guard !plans.contains(where: \.hasErrors) else { throw ExitCode.failure }
+        guard !plans.contains(where: \.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
+        if check {
+            let findings = plans.flatMap(Workspace.check)
+            for finding in findings { print(finding.diff, terminator: "") }
+            guard findings.isEmpty else {
+                for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
+                Console.error("generated files are not current: run `\(Regeneration.current.command)` and commit the result")
+                throw StrataExitCode.problemsFound.exitCode
+            }
+            print("\(plans.reduce(0) { $0 + $1.files.count }) generated files are current.")
+            return
+        }
         var changed: [String] = []
         for plan in plans {
             changed += try Workspace.write(plan)
@@ -102,7 +114,7 @@ package enum ModelPlanner {
     package static func plan(modelFolder: String, output: String) -> GenerationPlan {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = SchemaLoader.parent(of: folder)
         var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output)
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)

@@ -19,64 +19,65 @@ public enum MigrationLedger {
         """
 
     /// Every recorded migration, ordered by version (empty when the database has no ledger).
+    ///
+    /// The ledger is read defensively: it is data from a file, which any tool may have written. A
+    /// value of another type than Strata writes (text for a version, a REAL version, a BLOB, NULL,
+    /// a version outside `Int`) throws ``StrataMigrationError/unreadableLedger(row:column:found:)``
+    /// naming the row and column; nothing is written before the ledger has been read.
     public static func entries(_ db: Database) throws -> [AppliedStrataMigration] {
-        guard try db.tableExists(tableName) else { return [] }
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT "model", "version", "checksum", "applied_at" FROM "strata_migrations"
-                ORDER BY "version", "model"
-                """
-        )
-        return try rows.enumerated().map { offset, row in
-            let number = offset + 1
-            return AppliedStrataMigration(
-                model: try text(row[0], row: number, column: "model"),
-                version: try version(row[1], row: number),
-                checksum: try text(row[2], row: number, column: "checksum"),
-                appliedAt: try timestamp(row[3], row: number)
+        // Asked of SQLite, not GRDB's schema cache: another process may have created the ledger since
+        // this connection last looked (two `strata migrate` started together).
+        let exists = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [tableName])
+        guard exists == true else { return [] }
+        let rows: [Row]
+        do {
+            rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, "model", "version", "checksum", "applied_at" FROM "strata_migrations"
+                    ORDER BY "version", "model"
+                    """
             )
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw StrataMigrationError.unreadableLedgerTable(reason: error.message ?? "\(error)")
+        }
+        return try rows.map { row in
+            let rowID: Int64 = {
+                if case .int64(let value) = (row[0] as DatabaseValue).storage { return value }
+                return 0
+            }()
+            func text(_ index: Int, _ column: String) throws -> String {
+                let value: DatabaseValue = row[index]
+                guard case .string(let text) = value.storage else {
+                    throw StrataMigrationError.unreadableLedger(row: rowID, column: column, found: describe(value))
+                }
+                return text
+            }
+            let versionValue: DatabaseValue = row[2]
+            guard case .int64(let number) = versionValue.storage, let version = Int(exactly: number) else {
+                throw StrataMigrationError.unreadableLedger(row: rowID, column: "version", found: describe(versionValue))
+            }
+            let appliedValue: DatabaseValue = row[4]
+            let appliedAt: Double
+            switch appliedValue.storage {
+            case .double(let seconds) where seconds.isFinite: appliedAt = seconds
+            case .int64(let seconds): appliedAt = Double(seconds)
+            default:
+                throw StrataMigrationError.unreadableLedger(row: rowID, column: "applied_at", found: describe(appliedValue))
+            }
+            return AppliedStrataMigration(
+                model: try text(1, "model"), version: version, checksum: try text(3, "checksum"), appliedAt: appliedAt)
         }
     }
 
-    // MARK: Reading values defensively
-
-    /// The ledger is data from a file: every value is checked for its type and range rather than
-    /// converted with a subscript that traps on a mismatch.
-    private static func text(_ value: DatabaseValue, row: Int, column: String) throws -> String {
-        guard case .string(let string) = value.storage else {
-            throw malformed(row: row, column: column, value: value, expected: "text")
-        }
-        return string
-    }
-
-    private static func version(_ value: DatabaseValue, row: Int) throws -> Int {
-        guard case .int64(let integer) = value.storage, integer >= 1, integer <= Int64(Int32.max) else {
-            throw malformed(row: row, column: "version", value: value, expected: "a positive integer")
-        }
-        return Int(integer)
-    }
-
-    private static func timestamp(_ value: DatabaseValue, row: Int) throws -> Double {
-        switch value.storage {
-        case .int64(let integer): return Double(integer)
-        case .double(let double) where double.isFinite: return double
-        default: throw malformed(row: row, column: "applied_at", value: value, expected: "a number of seconds")
-        }
-    }
-
-    private static func malformed(row: Int, column: String, value: DatabaseValue, expected: String) -> StrataMigrationError {
-        .malformedLedger(table: tableName, row: row, column: column, found: describe(value), expected: expected)
-    }
-
-    private static func describe(_ value: DatabaseValue) -> String {
+    /// A stored value, for messages: its type, and the value when it is short.
+    static func describe(_ value: DatabaseValue) -> String {
         switch value.storage {
         case .null: return "NULL"
-        case .int64(let integer): return "the integer \(integer)"
-        case .double(let double): return "the real \(double)"
-        case .string(let string):
-            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
-            return "the text '\(shown)'"
+        case .int64(let number): return "the integer \(number)"
+        case .double(let number): return "the real \(number)"
+        case .string(let text): return text.count <= 40 ? "the text '\(text)'" : "a text of \(text.count) characters"
         case .blob(let data): return "a blob of \(data.count) bytes"
         }
     }

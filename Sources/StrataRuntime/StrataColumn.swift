@@ -5,7 +5,7 @@ public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
     /// The quoted SQL name of the column.
     public let sql: String
 
-    /// Creates a column from its quoted SQL name (generated code quotes it).
+    /// Creates a column from its quoted SQL name.
     public init(sql: String) {
         self.sql = sql
     }

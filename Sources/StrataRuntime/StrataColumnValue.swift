@@ -18,9 +18,16 @@ public protocol StrataSortableColumnValue: StrataColumnValue {}
 
 /// An enum stored as its raw value. Generated enums conform.
 public protocol StrataEnumColumnValue: StrataComparableColumnValue, StrataSortableColumnValue, RawRepresentable
-where RawValue: StrataColumnValue {}
+where RawValue: StrataColumnValue {
+    /// The case that a stored raw value matching no case reads as (the schema's `unknown`), or nil
+    /// when such a value is an error.
+    static var strataUnknownCase: Self? { get }
+}
 
 extension StrataEnumColumnValue {
+    /// No `unknown` case: a raw value that matches no case is an error when read.
+    public static var strataUnknownCase: Self? { nil }
+
     /// The raw value, as stored.
     public var strataSQLValue: StrataSQLValue { rawValue.strataSQLValue }
 }

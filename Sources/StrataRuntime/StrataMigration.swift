@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// One version's migration of a model: the SQLite SQL that takes the database from version
 /// `version - 1` (empty for version 1) to `version`, and the checksum recorded in the ledger.
 ///
@@ -18,6 +20,14 @@ public struct StrataMigration: Hashable, Sendable {
         self.version = version
         self.sql = sql
         self.checksum = checksum
+    }
+
+    /// Creates a migration whose checksum is computed from `sql` as the generator computes it
+    /// (`MigrationChecksum.of`: comments, blank lines and trailing white space do not count; CRLF
+    /// and CR read as LF), e.g. for SQL read from a generated `migrations/vN.sql` file, whatever
+    /// line endings its checkout gave it.
+    public init(version: Int, sql: String) {
+        self.init(version: version, sql: sql, checksum: MigrationChecksum.of(sql))
     }
 }
 

@@ -17,9 +17,11 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
     case ledgerHasGap(model: String, missing: Int)
     /// Migrating left rows that break a foreign key; the version was rolled back.
     case foreignKeyViolation(model: String, version: Int, table: String)
-    /// A ledger value has the wrong type or is out of range (the file was edited or damaged).
-    /// `row` counts the ledger's rows from 1 in version order.
-    case malformedLedger(table: String, row: Int, column: String, found: String, expected: String)
+    /// A value of the ledger table is not what Strata writes there (another type, NULL, out of
+    /// range): the ledger was written by something else or damaged. `row` is the row's rowid.
+    case unreadableLedger(row: Int64, column: String, found: String)
+    /// The ledger table cannot be read as Strata's (a column missing, another table by its name).
+    case unreadableLedgerTable(reason: String)
 
     public var description: String {
         switch self {
@@ -40,12 +42,15 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
             return "the database is at \(model) v\(databaseVersion); migrating to v\(target) would go backwards"
         case .ledgerHasGap(let model, let missing):
             return "the migration ledger of \(model) lacks v\(missing) below later versions; it was left untouched"
+        case .unreadableLedger(let row, let column, let found):
+            return "the table strata_migrations holds \(found) in column \(column) of row \(row), where Strata writes "
+                + (column == "applied_at" ? "a number of seconds" : column == "version" ? "a version number" : "text")
+                + "; the ledger was changed by something else. The database was left untouched"
+        case .unreadableLedgerTable(let reason):
+            return "the table strata_migrations is not Strata's migration ledger (\(reason)); the database was left untouched"
         case .foreignKeyViolation(let model, let version, let table):
             return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
                 + "v\(version) was rolled back"
-        case .malformedLedger(let table, let row, let column, let found, let expected):
-            return "the table \(table) is damaged: row \(row), column \(column) holds \(found) where \(expected) "
-                + "is expected; the database was left untouched"
         }
     }
 }

@@ -53,18 +53,29 @@ public struct StrataMigrator: Sendable {
 
     /// Applies every pending migration up to `target` (default: the latest version), each in its
     /// own transaction, and returns the ones applied.
+    /// `progress` is told before and after each version, as it goes.
     @discardableResult
-    public func migrate(_ writer: some DatabaseWriter, to target: Int? = nil) throws -> [StrataMigration] {
-        try writer.writeWithoutTransaction { db in try migrate(db, to: target) }
+    public func migrate(
+        _ writer: some DatabaseWriter, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
+        try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
     }
 
-    /// Applies every pending migration on a connection that is not inside a transaction.
+    /// Applies every pending migration on a connection that is not inside a transaction;
+    /// `progress` is told before and after each version, as it goes.
     @discardableResult
-    public func migrate(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
+    public func migrate(
+        _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
         let pending = try pending(db, to: target)
         var applied: [StrataMigration] = []
-        for migration in pending {
-            if try apply(migration, db) { applied.append(migration) }
+        for (offset, migration) in pending.enumerated() {
+            progress(.willApply(migration, position: offset + 1, count: pending.count))
+            let start = ContinuousClock.now
+            if try apply(migration, db, progress: progress) {
+                applied.append(migration)
+                progress(.didApply(migration, duration: ContinuousClock.now - start))
+            }
         }
         return applied
     }
@@ -73,7 +84,9 @@ public struct StrataMigrator: Sendable {
 
     /// Runs one migration in an immediate transaction. Returns false when another connection
     /// applied it in the meantime.
-    private func apply(_ migration: StrataMigration, _ db: Database) throws -> Bool {
+    private func apply(
+        _ migration: StrataMigration, _ db: Database, progress: (StrataMigrationProgress) -> Void
+    ) throws -> Bool {
         let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
         if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
         defer {
@@ -88,7 +101,12 @@ public struct StrataMigrator: Sendable {
                 throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)
             }
             try MigrationLedger.create(db)
-            try db.execute(sql: migration.sql)
+            // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
+            let statements = try db.allStatements(sql: migration.sql)
+            while let statement = try statements.next() {
+                progress(.willRun(migration, statement: statement.sql))
+                try statement.execute()
+            }
             if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
                 let table: String = violation[0] ?? "?"
                 throw StrataMigrationError.foreignKeyViolation(model: model, version: migration.version, table: table)

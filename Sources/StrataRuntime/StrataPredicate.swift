@@ -21,6 +21,11 @@ public struct StrataPredicate<Root>: Sendable {
         StrataPredicate(sql: "(\(lhs.sql)) AND (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments)
     }
 
+    /// This condition and `other`, when there is one.
+    public func and(_ other: StrataPredicate?) -> StrataPredicate {
+        other.map { self && $0 } ?? self
+    }
+
     /// Either condition.
     public static func || (lhs: StrataPredicate, rhs: StrataPredicate) -> StrataPredicate {
         StrataPredicate(sql: "(\(lhs.sql)) OR (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments)

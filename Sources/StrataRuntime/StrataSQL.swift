@@ -33,6 +33,27 @@ public struct StrataSQL: Hashable, Sendable {
         return query
     }
 
+    /// `SELECT` of the columns of `Record`'s table, for the rows matching `filter`, sorted by `order`.
+    @inlinable
+    public static func select<Record: StrataRecord>(
+        _ type: Record.Type,
+        where filter: ((Record.Columns) -> StrataPredicate<Record>)?,
+        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])?,
+        limit: Int? = nil,
+        offset: Int? = nil
+    ) -> StrataSQL {
+        let columns = Record.Columns()
+        let table = Record.strataTable
+        return select(
+            table.selection,
+            from: table.quotedName,
+            where: filter?(columns),
+            orderBy: order?(columns) ?? [],
+            limit: limit,
+            offset: offset
+        )
+    }
+
     /// `SELECT COUNT(*) FROM table [WHERE …]`.
     public static func count<Root>(from table: String, where predicate: StrataPredicate<Root>?) -> StrataSQL {
         var query = StrataSQL(sql: "SELECT COUNT(*) FROM \(table)")
@@ -94,5 +115,11 @@ extension StrataColumn {
     /// Sets the column to `value` in an update.
     public func set(_ value: Value) -> StrataAssignment<Root> {
         StrataAssignment(column: sql, value: value.strataSQLValue)
+    }
+
+    /// Sets the column to `value` when there is one (nil changes nothing; for an optional column,
+    /// `.some(nil)` stores NULL): the arguments of the generated `update(_:field:…)` methods.
+    public func set(ifGiven value: Value?) -> StrataAssignment<Root>? {
+        value.map(set)
     }
 }

@@ -10,8 +10,12 @@ struct Migrate: ParsableCommand {
         abstract: "Apply a model's pending migrations to a SQLite database file (created if absent).",
         discussion: """
             Applied versions are recorded with their checksum in the table strata_migrations. Each
-            version runs in its own transaction; re-running applies nothing. A database newer than the
-            model, or whose applied migrations were since edited, is refused and left untouched.
+            version runs in its own transaction, reported on standard error as it goes; re-running
+            applies nothing. A database newer than the model, or whose applied migrations were since
+            edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
+            rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
+            With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
+            [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
             """
     )
 
@@ -20,103 +24,192 @@ struct Migrate: ParsableCommand {
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
+    @OptionGroup var formatOptions: FormatOptions
 
-    func run() throws {
-        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas)
-        let migrator = StrataMigrator(
-            model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map { StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum) })
-        do {
-            if dryRun {
-                let pending: [StrataMigration]
-                if FileManager.default.fileExists(atPath: database) {
-                    var configuration = Configuration()
-                    configuration.readonly = true
-                    pending = try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
-                } else {
-                    pending = try migrator.migrations.filter { $0.version <= (to ?? migrator.latestVersion) }
-                        .map { $0 }
-                    _ = try migrator.pending(in: try DatabaseQueue(), to: to)
-                }
-                if pending.isEmpty { print("\(database) is at the requested version of \(history.model): nothing to apply.") }
-                for migration in pending {
-                    print("-- version \(migration.version)")
-                    print(migration.sql)
-                }
-                return
-            }
-            let queue: DatabaseQueue
-            do {
-                queue = try DatabaseQueue(path: database, configuration: Self.waitingConfiguration(database))
-            } catch let error as DatabaseError {
-                Console.error("\(database): could not be opened: \(error.message ?? "\(error)"); nothing was changed")
-                throw ExitCode.failure
-            }
-            let before = try migrator.currentVersion(in: queue)
-            do {
-                let applied = try migrator.migrate(queue, to: to)
-                if applied.isEmpty {
-                    let now = try migrator.currentVersion(in: queue)
-                    print("\(database) is at version \(now) of \(history.model): nothing to apply.")
-                } else {
-                    print("\(database): \(history.model) migrated from version \(before) to \(applied.last?.version ?? before) (applied \(applied.map { "v\($0.version)" }.joined(separator: ", "))).")
-                }
-            } catch let error as DatabaseError {
-                // Each version runs in its own transaction: the failing one was rolled back, the
-                // ones before it stay applied. Say where the database now is.
-                let now = (try? migrator.currentVersion(in: queue)).map { "; the database is at version \($0)" } ?? ""
-                Console.error("\(database): the migration failed and its transaction was rolled back\(now): \(error.message ?? "\(error)")")
-                throw ExitCode.failure
-            }
-        } catch let error as StrataMigrationError {
-            Console.error("\(database): \(error.description)")
-            throw ExitCode.failure
-        } catch let error as DatabaseError {
-            Console.error("\(database): could not be read: \(error.message ?? "\(error)"); nothing was changed")
-            throw ExitCode.failure
-        }
+    /// What the command did, for its report.
+    struct Outcome {
+        var from: Int?
+        var to: Int?
+        var applied: [StrataMigration] = []
+        var pending: [StrataMigration] = []
+        var error: String?
     }
 
     func validate() throws {
-        if database.isEmpty || database == ":memory:" || database.hasPrefix("file::memory:") {
-            throw ValidationError("--database needs a file path; '\(database)' names a temporary database that vanishes when strata exits")
+        // An in-memory or temporary database would be migrated, reported, and gone when strata exits.
+        let trimmed = database.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
+            throw ValidationError(
+                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits")
         }
     }
 
-    /// How long a second `migrate` waits for the lock of a first one before giving up.
-    static let lockTimeout: TimeInterval = 600
+    /// Waits for another connection that holds the write lock (another `strata migrate`, or the
+    /// app), saying so once on standard error, for up to `waitLimit` seconds.
+    static let waitLimit = 600.0
 
-    /// A connection that waits for another process's lock, saying once that it waits.
-    static func waitingConfiguration(_ path: String) -> Configuration {
+    static func configuration(database: String) -> Configuration {
         var configuration = Configuration()
-        let pause = 0.05
-        configuration.busyMode = .callback { retries in
-            if retries == 0 {
-                Console.error("\(path): another process is changing the database; waiting for it (up to \(Int(lockTimeout)) s)…")
+        let interval = 0.05
+        configuration.busyMode = .callback { attempts in
+            if attempts == 0 {
+                var stream = StandardError()
+                print("\(database): another process is writing to the database; waiting for it to finish…", to: &stream)
             }
-            Thread.sleep(forTimeInterval: pause)
-            return Double(retries) * pause < lockTimeout
+            guard Double(attempts) * interval < waitLimit else { return false }
+            Thread.sleep(forTimeInterval: interval)
+            return true
         }
         return configuration
+    }
+
+    func run() throws {
+        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
+        let migrator = StrataMigrator(
+            model: history.model,
+            migrations: MigrationSources.sqlite(for: history).map {
+                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+            })
+        var outcome = Outcome()
+        var status = StrataExitCode.success
+        do {
+            if dryRun {
+                outcome.pending = try pending(migrator)
+                outcome.from = outcome.pending.first.map { $0.version - 1 }
+                outcome.to = outcome.pending.last?.version
+            } else {
+                let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
+                let before = try migrator.currentVersion(in: queue)
+                outcome.from = before
+                outcome.applied = try migrator.migrate(queue, to: to) { event in
+                    var stream = StandardError()
+                    switch event {
+                    case .willApply(let migration, let position, let count):
+                        print(
+                            "\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
+                    case .willRun(let migration, let statement):
+                        if let table = SQLiteRebuildProgress.copiedTable(statement) {
+                            print(
+                                "\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…",
+                                to: &stream)
+                        }
+                    case .didApply(let migration, let duration):
+                        print(
+                            "\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+                    }
+                }
+                outcome.to = outcome.applied.last?.version ?? before
+            }
+        } catch let error as StrataMigrationError {
+            outcome.error = "\(database): \(error.description)"
+            status = .problemsFound
+        } catch let error as DatabaseError {
+            status = Self.status(of: error)
+            outcome.error =
+                status == .couldNotRun
+                ? "\(database): cannot use the database: \(error.message ?? "\(error)")"
+                : "\(database): the migration failed and was rolled back; the database is unchanged: \(error.message ?? "\(error)")"
+        }
+        report(outcome, model: history.model)
+        if status != .success { throw status.exitCode }
+    }
+
+    /// The migrations a dry run shows, read from a database that is only opened read-only (or
+    /// from an empty one when the file does not exist).
+    private func pending(_ migrator: StrataMigrator) throws -> [StrataMigration] {
+        if FileManager.default.fileExists(atPath: database) {
+            var configuration = Configuration()
+            configuration.readonly = true
+            return try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
+        }
+        return try migrator.pending(in: try DatabaseQueue(), to: to)
+    }
+
+    private func report(_ outcome: Outcome, model: String) {
+        switch formatOptions.format {
+        case .json:
+            let output: JSONValue = .object([
+                ("database", .string(database)), ("model", .string(model)),
+                ("from", outcome.from.map(JSONValue.int) ?? .null), ("to", outcome.to.map(JSONValue.int) ?? .null),
+                ("dryRun", .bool(dryRun)),
+                (
+                    "applied",
+                    .array(
+                        outcome.applied.map {
+                            .object([("version", .int($0.version)), ("checksum", .string($0.checksum))])
+                        })
+                ),
+                (
+                    "pending",
+                    .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })
+                ),
+                ("error", .string(outcome.error)),
+            ])
+            print(output.rendered)
+        case .text:
+            if let error = outcome.error {
+                Console.error(error)
+            } else if dryRun {
+                if outcome.pending.isEmpty {
+                    print("\(database) is at the requested version of \(model): nothing to apply.")
+                }
+                for migration in outcome.pending {
+                    print("-- version \(migration.version)")
+                    print(migration.sql)
+                }
+            } else if outcome.applied.isEmpty {
+                print("\(database) is at version \(outcome.from ?? 0) of \(model): nothing to apply.")
+            } else {
+                print(
+                    "\(database): \(model) migrated from version \(outcome.from ?? 0) to \(outcome.to ?? 0) (applied \(outcome.applied.map { "v\($0.version)" }.joined(separator: ", ")))."
+                )
+            }
+        }
+    }
+
+    /// 2 for a database that cannot be used (not a database, unreadable, locked, full); 1 for a
+    /// migration whose SQL failed (it was rolled back).
+    static func status(of error: DatabaseError) -> StrataExitCode {
+        let cannotUse: [ResultCode] = [
+            .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM,
+            .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_AUTH, .SQLITE_NOMEM,
+        ]
+        return cannotUse.contains(error.resultCode) ? .couldNotRun : .problemsFound
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return String(format: "%.2f s", Double(milliseconds) / 1000)
     }
 }
 
 /// Picks the model a command works on.
 enum ModelSelection {
-    static func history(_ name: String?, schemas: String) throws -> SchemaHistory {
+    static func history(_ name: String?, schemas: String, format: OutputFormat = .text) throws -> SchemaHistory {
         let plan = Workspace.plan(schemas: schemas, output: "", render: false)
         if plan.hasErrors {
-            Console.report(plan.diagnostics)
-            throw ExitCode.failure
+            if format == .json {
+                print(
+                    JSONValue.object([
+                        ("diagnostics", .diagnostics(plan.diagnostics)), ("error", .string("the schemas have errors")),
+                    ]).rendered)
+            } else {
+                Console.report(plan.diagnostics)
+            }
+            throw StrataExitCode.problemsFound.exitCode
         }
         if let name {
             guard let history = plan.histories.first(where: { $0.model == name }) else {
-                throw ValidationError("no model '\(name)' in '\(schemas)'; models: \(plan.histories.map(\.model).joined(separator: ", "))")
+                throw ValidationError(
+                    "no model '\(name)' in '\(schemas)'; models: \(plan.histories.map(\.model).joined(separator: ", "))"
+                )
             }
             return history
         }
         guard plan.histories.count == 1, let only = plan.histories.first else {
-            throw ValidationError("'\(schemas)' holds \(plan.histories.count) models (\(plan.histories.map(\.model).joined(separator: ", "))): choose one with --model")
+            throw ValidationError(
+                "'\(schemas)' holds \(plan.histories.count) models (\(plan.histories.map(\.model).joined(separator: ", "))): choose one with --model"
+            )
         }
         return only
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Foundation
 import StrataCLI
+import StrataStorage
 
 /// The `strata` command-line tool.
-@main
 struct Strata: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
@@ -11,7 +12,20 @@ struct Strata: AsyncParsableCommand {
             Each model is a folder of versions, Schemas/<Model>/v1.yaml, v2.yaml, …; the highest is the
             current one and every earlier version is frozen (its checksum is in strata.lock).
             Generated output goes to Generated/<Model>/.
+
+            Exit status (every command): 0 success; 1 problems found (diagnostics, stale output, a
+            refused or failed migration, a failed verification); 2 could not run (I/O, a database
+            that cannot be opened, a connection); 64 usage.
             """,
+        version: StrataVersion.current,
         subcommands: GeneratorCommands.visible + [Migrate.self, Verify.self] + GeneratorCommands.plugin
     )
+}
+
+/// Runs `strata` with the exit-status contract of `StrataExitCode`.
+@main
+enum StrataMain {
+    static func main() async {
+        exit(await CommandRunner.run(Strata.self))
+    }
 }

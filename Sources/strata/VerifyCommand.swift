@@ -12,34 +12,85 @@ struct Verify: AsyncParsableCommand {
             vN (tables, columns, types, nullability, defaults, keys, indexes, constraints and their names);
             (b) rows seeded at v1 in every table are all present after every step, with every value what
             the step defines. PostgreSQL checks run in two scratch databases created on the server and
-            dropped afterwards. Exits 1 with the differences.
+            dropped afterwards. Progress goes to standard error as it goes. Exits 1 with the
+            differences, 2 when the server cannot be reached. With --format json: one object,
+            {"passed", "postgresChecked", "diagnostics", "reports": [{"model", "dialect", "passed", …}]}.
             """
     )
 
     @OptionGroup var schemaOptions: SchemaOptions
-    @Option(help: ArgumentHelp("A PostgreSQL URL (also STRATA_POSTGRES_URL), e.g. postgres://user@127.0.0.1:5432/postgres.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL URL (also STRATA_POSTGRES_URL), e.g. postgres://user@127.0.0.1:5432/postgres.",
+            valueName: "url"))
     var postgres: String?
     @Option(help: "Rows seeded per table at version 1.") var rows = 200
+    @OptionGroup var formatOptions: FormatOptions
 
     func run() async throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "", render: false)
-        Console.report(plan.diagnostics)
-        if plan.hasErrors { throw ExitCode.failure }
+        let json = formatOptions.format == .json
+        if plan.hasErrors {
+            if json {
+                print(
+                    JSONValue.object([
+                        ("passed", .bool(false)), ("diagnostics", .diagnostics(plan.diagnostics)),
+                        ("reports", .array([])),
+                    ]).rendered)
+            } else {
+                Console.report(plan.diagnostics)
+            }
+            throw StrataExitCode.problemsFound.exitCode
+        }
+        if !json { Console.report(plan.diagnostics) }
         let url = postgres ?? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"]
-        let verifier = MigrationVerifier(seeder: RowSeeder(rowsPerTable: rows))
-        var failed = false
+        var verifier = MigrationVerifier(seeder: RowSeeder(rowsPerTable: rows))
+        verifier.progress = { message in
+            var stream = StandardError()
+            print(message, to: &stream)
+        }
+        var reports: [VerificationReport] = []
         for history in plan.histories {
             let report = try await verifier.verify(
-                history, chain: try SQLiteVerificationDatabase(model: history.model), fresh: try SQLiteVerificationDatabase(model: history.model))
-            report.lines.forEach { print($0) }
-            failed = failed || !report.passed
+                history, chain: try SQLiteVerificationDatabase(model: history.model),
+                fresh: try SQLiteVerificationDatabase(model: history.model))
+            if !json { report.lines.forEach { print($0) } }
+            reports.append(report)
             if let url {
-                let report = try await PostgresScratch.verify(history, url: url, verifier: verifier)
-                report.lines.forEach { print($0) }
-                failed = failed || !report.passed
+                let report: VerificationReport
+                do {
+                    report = try await PostgresScratch.verify(history, url: url, verifier: verifier)
+                } catch {
+                    throw CouldNotRun("PostgreSQL at \(url): \(error)")
+                }
+                if !json { report.lines.forEach { print($0) } }
+                reports.append(report)
             }
         }
-        if url == nil { print("PostgreSQL not checked: pass --postgres URL or set STRATA_POSTGRES_URL.") }
-        if failed { throw ExitCode.failure }
+        let passed = reports.allSatisfy(\.passed)
+        if json {
+            let items = reports.map { report -> JSONValue in
+                .object([
+                    ("model", .string(report.model)), ("dialect", .string(report.dialect.rawValue)),
+                    ("passed", .bool(report.passed)),
+                    ("latestVersion", .int(report.latestVersion)), ("tablesCompared", .int(report.tablesCompared)),
+                    ("rowsSeeded", .int(report.rowsSeeded.map(\.count).reduce(0, +))),
+                    ("rowsFollowed", .int(report.rowsFollowed)),
+                    ("valuesCompared", .int(report.valuesCompared)),
+                    ("schemaDifferences", .array(report.schemaDifferences.map(JSONValue.string))),
+                    ("dataProblems", .array(report.dataProblems.map(JSONValue.string))),
+                    ("notes", .array(report.notes.map(JSONValue.string))),
+                ])
+            }
+            print(
+                JSONValue.object([
+                    ("passed", .bool(passed)), ("postgresChecked", .bool(url != nil)),
+                    ("diagnostics", .diagnostics(plan.diagnostics)),
+                    ("reports", .array(items)),
+                ]).rendered)
+        } else if url == nil {
+            print("PostgreSQL not checked: pass --postgres URL or set STRATA_POSTGRES_URL.")
+        }
+        if !passed { throw StrataExitCode.problemsFound.exitCode }
     }
 }

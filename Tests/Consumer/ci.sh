@@ -5,7 +5,8 @@
 # 2. The command plugin: `strata-generate` (and `--target Notebook`) writes Generated/ and keeps
 #    the committed strata.lock as it is; the Swift it writes is byte for byte what the build
 #    plugin generated.
-# 3. A typo in the latest schema version fails `swift build`, with the `path:line:column: error:`
+# 3. `strata-generate --check` passes on current files and fails with a unified diff on a stale one.
+# 4. A typo in the latest schema version fails `swift build`, with the `path:line:column: error:`
 #    line in its output; once it is fixed the build succeeds again.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +27,31 @@ plugin_output="$(find .build/plugins/outputs -type d -path '*/Notebook/destinati
 [ -n "$plugin_output" ] || { echo "error: no StrataPlugin output for Notebook under .build/plugins/outputs" >&2; exit 1; }
 diff -r "$plugin_output" Generated/Notebook/Swift
 echo "Generated/Notebook/Swift is identical to the build plugin's output"
+
+step "strata-generate --check (the CI guard of packages using the plugins)"
+# Current files pass; a stale generated file makes it exit 1 with a unified diff, and
+# regenerating makes it pass again.
+swift package --allow-writing-to-package-directory strata-generate --check
+swift package --allow-writing-to-package-directory strata-generate --check --target Notebook
+stale=Generated/Notebook/sqlite/schema.sql
+echo "-- an edit" >> "$stale"
+if swift package --allow-writing-to-package-directory strata-generate --check > .build/check.log 2>&1; then
+    cat .build/check.log
+    echo "error: strata-generate --check passed with a stale $stale" >&2
+    exit 1
+fi
+grep -F -- "--- $stale" .build/check.log > /dev/null && grep -F -- "-- an edit" .build/check.log > /dev/null || {
+    cat .build/check.log
+    echo "error: strata-generate --check printed no unified diff of $stale" >&2
+    exit 1
+}
+if swift package --allow-writing-to-package-directory strata-generate --check --target Notebook > /dev/null 2>&1; then
+    echo "error: strata-generate --check --target Notebook passed with a stale $stale" >&2
+    exit 1
+fi
+swift package --allow-writing-to-package-directory strata-generate
+swift package --allow-writing-to-package-directory strata-generate --check
+echo "strata-generate --check fails with a diff on a stale file and passes once it is regenerated"
 
 step "a schema error fails swift build at its line"
 # The latest version is the one being edited: a typo in it must stop the build at its line and

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import Testing
 
 /// Wrong uses of the generated filter API are compile errors. The test type-checks two small
@@ -76,5 +77,15 @@ struct TypeSafetyTests {
             "let raw: Int16 = 3; _ = try database.todoItems.count(where: { $0.priority >= raw })")
         #expect(bad.status != 0)
         #expect(bad.output.contains("cannot be applied to operands"), "\(bad.output)")
+    }
+
+    @Test("code generated for another runtime API does not compile, and the message names both versions")
+    func codeForAnotherRuntimeAPIDoesNotCompile() throws {
+        let good = try Self.typeCheck("enum Current: StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}")
+        #expect(good.status == 0, "\(good.output)")
+        let bad = try Self.typeCheck("enum Older: StrataRuntimeAPI1 {}")
+        #expect(bad.status != 0)
+        #expect(
+            bad.output.contains("generated for StrataRuntime API 1") && bad.output.contains("has API 2"), "\(bad.output)")
     }
 }

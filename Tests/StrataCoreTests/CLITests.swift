@@ -11,7 +11,12 @@ import Testing
 
     /// Runs the `strata` built next to the test bundle.
     static func strata(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata")
+        try run("strata", arguments, in: directory)
+    }
+
+    /// Runs an executable of this package (`strata`, `strata-generator`) built next to the test bundle.
+    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -9,7 +9,8 @@ public enum DiagnosticJSON {
         return "[" + items.joined(separator: ",") + "]"
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

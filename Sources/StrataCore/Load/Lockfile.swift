@@ -1,5 +1,3 @@
-import Foundation
-
 /// `Schemas/<Model>/strata.lock`: the checksum of every version, so that frozen versions stay frozen.
 public struct Lockfile: Equatable, Sendable {
     /// The file name inside the model folder.
@@ -11,49 +9,35 @@ public struct Lockfile: Equatable, Sendable {
     /// Creates a lock file.
     public init(checksums: [Int: String]) { self.checksums = checksums }
 
-    /// Parses the text of a lock file; unreadable lines are ignored (the file is rewritten by `generate`).
+    /// Parses the text of a lock file; lines that are not comments, blank, or `vN.yaml sha256:…`
+    /// are ignored here and listed by ``malformedLines(in:)``.
     public init(parsing text: String) {
+        self.checksums = Self.parse(text).checksums
+    }
+
+    /// The 1-based numbers of the lines of `text` that are not comments, blank, or `vN.yaml sha256:<64 hex>`.
+    public static func malformedLines(in text: String) -> [Int] {
+        parse(text).malformed
+    }
+
+    private static func parse(_ text: String) -> (checksums: [Int: String], malformed: [Int]) {
         var checksums: [Int: String] = [:]
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+        var malformed: [Int] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.hasPrefix("#") || line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let parts = line.split(separator: " ")
             guard parts.count == 2, let number = SchemaLoader.versionNumber(ofFileName: String(parts[0])),
-                parts[1].hasPrefix("sha256:")
-            else { continue }
+                parts[1].hasPrefix("sha256:"), parts[1].count == "sha256:".count + 64,
+                parts[1].dropFirst("sha256:".count).allSatisfy(\.isHexDigit)
+            else {
+                malformed.append(index + 1)
+                continue
+            }
             checksums[number] = String(parts[1].dropFirst("sha256:".count))
         }
-        self.checksums = checksums
-    }
-
-    /// What reading a lock file found.
-    public enum ReadResult: Equatable, Sendable {
-        /// No file (nor link) at the path.
-        case absent
-        /// The file, parsed.
-        case read(Lockfile)
-        /// Something is at the path but cannot be read as UTF-8 text; the reason.
-        case unreadable(String)
-    }
-
-    /// Reads the lock file at `path`, telling an absent file from one that cannot be read.
-    public static func read(at path: String) -> ReadResult {
-        let manager = FileManager.default
-        let present = manager.fileExists(atPath: path) || (try? manager.destinationOfSymbolicLink(atPath: path)) != nil
-        guard present else { return .absent }
-        if let problem = FileErrorReason.brokenLink(path), !manager.fileExists(atPath: path) { return .unreadable(problem) }
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let text = String(data: data, encoding: .utf8) else { return .unreadable("not UTF-8 text") }
-            return .read(Lockfile(parsing: text))
-        } catch {
-            return .unreadable(FileErrorReason.of(error))
-        }
-    }
-
-    /// True when the file at `path` starts like a lock file Strata writes (only such a file is replaced).
-    static func isWrittenByStrata(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return String(decoding: handle.readData(ofLength: 64), as: UTF8.self).hasPrefix("# strata.lock")
+        return (checksums, malformed)
     }
 
     /// The text of the lock file of `model`.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Reads `Schemas/<Model>/vN.yaml` from disk into validated histories.
 public enum SchemaLoader {
@@ -8,7 +9,7 @@ public enum SchemaLoader {
         public var histories: [SchemaHistory]
         /// The diagnostics, sorted by location.
         public var diagnostics: [Diagnostic]
-        /// The raw bytes' checksums, per model, per version number.
+        /// The checksums of the version files' text (`NormalizedText`), per model, per version number.
         public var checksums: [String: [Int: String]]
 
         /// True when any diagnostic is an error.
@@ -20,27 +21,17 @@ public enum SchemaLoader {
         var bag = DiagnosticBag()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            let problem = FileErrorReason.brokenLink(directory)
-                ?? (FileManager.default.fileExists(atPath: directory)
-                    ? "schemas folder '\(directory)' is a file, not a folder" : "schemas folder '\(directory)' does not exist")
-            bag.error(problem, at: .file(directory))
+            bag.error("schemas folder '\(directory)' \(missingReason(directory))", at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
         let listing: [String]
         do {
             listing = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            bag.error("cannot read schemas folder '\(directory)': \(FileErrorReason.of(error))", at: .file(directory))
+            bag.error("cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))", at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
-        for name in listing.sorted() where !name.hasPrefix(".") {
-            if let problem = FileErrorReason.brokenLink(join(directory, name)), !isFolder(join(directory, name)) {
-                bag.error(problem, at: .file(join(directory, name)))
-            }
-        }
-        let names = listing
-            .filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }
-            .sorted()
+        let names = listing.filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }.sorted()
         if names.isEmpty {
             bag.error("no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
         }
@@ -63,7 +54,7 @@ public enum SchemaLoader {
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         } catch {
-            bag.error("cannot read model folder '\(folder)': \(FileErrorReason.of(error))", at: .file(folder))
+            bag.error("cannot read the model folder '\(folder)': \(OutputTransaction.reason(error))", at: .file(folder))
             return (nil, [:], bag.all)
         }
         var numbered: [Int: String] = [:]
@@ -121,7 +112,7 @@ public enum SchemaLoader {
     private struct LoadedVersion: Sendable {
         var number: Int
         var fileName: String
-        /// The SHA-256 of the file's bytes; nil when it could not be read.
+        /// The SHA-256 of the file's text (`NormalizedText`); nil when it could not be read.
         var checksum: String?
         var schema: Schema?
         var diagnostics: [Diagnostic]
@@ -131,27 +122,19 @@ public enum SchemaLoader {
     private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
         let path = join(folder, fileName)
         var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-            size > SchemaLimits.maximumFileSize
-        {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Limits.versionFileBytes {
             loaded.diagnostics = [
-                Diagnostic(
-                    .error,
-                    "'\(path)' is \(size) bytes, larger than the limit of \(SchemaLimits.maximumFileSize) bytes for a version file",
-                    at: .file(path))
+                Diagnostic(.error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes", at: .file(path))
             ]
             return loaded
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileErrorReason.brokenLink(path) ?? "cannot read '\(path)': \(FileErrorReason.of(error))"
-            loaded.diagnostics = [Diagnostic(.error, reason, at: .file(path))]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
             return loaded
         }
-        loaded.checksum = SHA256.hex(data)
-        guard let text = String(data: data, encoding: .utf8) else {
+        let normalized = NormalizedText.bytes(data)
+        loaded.checksum = SHA256.hex(normalized)
+        guard let text = String(bytes: normalized, encoding: .utf8) else {
             loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
             return loaded
         }
@@ -167,8 +150,46 @@ public enum SchemaLoader {
         return number
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    /// `directory/name`, without doubling a `/`.
+    public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// Why a path that should be a folder is not one: missing, a file, or a link that leads nowhere.
+    static func missingReason(_ path: String) -> String {
+        let manager = FileManager.default
+        if let destination = try? manager.destinationOfSymbolicLink(atPath: path) {
+            // A link whose target cannot be reached: missing, or links that lead back to themselves.
+            var seen: Set<String> = [path]
+            func resolve(_ link: String, from path: String) -> String {
+                guard !link.hasPrefix("/") else { return link }
+                let parent = parent(of: path)
+                return parent.isEmpty ? link : join(parent, link)
+            }
+            var current = resolve(destination, from: path)
+            while let next = try? manager.destinationOfSymbolicLink(atPath: current) {
+                if !seen.insert(current).inserted || seen.count > 40 { return "is a symbolic link that leads back to itself" }
+                current = resolve(next, from: current)
+            }
+            return "is a symbolic link to '\(destination)', which does not exist"
+        }
+        return manager.fileExists(atPath: path) ? "is a file, not a folder" : "does not exist"
+    }
+
+    /// The folder part of a path (`a/b` -> `a`, `b` -> ``, `/b` -> `/`), computed on the text:
+    /// Foundation's `deletingLastPathComponent` traps on Linux for some one-character paths (`a`).
+    public static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last part of a path (`a/b` -> `b`), computed on the text (see ``parent(of:)``).
+    public static func name(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? String(path)
     }
 
     static func isFolder(_ path: String) -> Bool {

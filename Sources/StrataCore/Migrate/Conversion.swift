@@ -9,19 +9,7 @@ public enum Conversion: Hashable, Sendable {
 
     /// The lossless conversions Strata applies without a `transform`, by stored type.
     static func isLossless(from: ScalarType, to: ScalarType) -> Bool {
-        if from == to { return true }
-        switch (from, to) {
-        case (.int16, .int32), (.int16, .int64), (.int16, .int), (.int32, .int64), (.int32, .int), (.int, .int64), (.int64, .int):
-            return true
-        case (.float, .double), (.int16, .double), (.int32, .double), (.int16, .float):
-            return true
-        case (.int16, .decimal), (.int32, .decimal), (.int64, .decimal), (.int, .decimal):
-            return true
-        case (.int16, .string), (.int32, .string), (.int64, .string), (.int, .string), (.decimal, .string):
-            return true
-        default:
-            return false
-        }
+        from == to || from.descriptor.losslessTargets.contains(to)
     }
 }
 

@@ -63,11 +63,12 @@ public enum MigrationPlanner {
                     Conversion.isLossless(from: fromType, to: toType) && enumConversionIsLossless(old, new, from: from, to: to)
                 {
                     step.detail = fromType == toType ? "same stored values" : "cast from \(fromType.name) to \(toType.name) without loss"
-                    if case .reference(let target) = new.type, old.type != new.type {
-                        // The stored values are kept, but each must now match a row of the target.
-                        step.detail = (step.detail ?? "") + "; each must match a row of \(target)"
+                    // A value becoming a reference keeps its bits, but now must name a row: existing
+                    // values that match no row of the target fail the migration when it runs.
+                    if case .reference(let target) = new.type, old.referencedEntity != target {
+                        step.detail = "same stored values, which must each name a row of \(target): the migration fails if one does not"
                         bag.warning(
-                            "'\(entityName).\(new.name)' becomes a reference to \(target): if existing rows hold values that match no \(target) the migration fails and the database stays at version \(from.version)",
+                            "'\(entityName).\(new.name)' becomes a reference to \(target): if existing rows hold values that name no \(target), the migration fails and the database stays at version \(from.version)",
                             at: new.typeLocation)
                     }
                 } else {

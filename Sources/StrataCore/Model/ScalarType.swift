@@ -12,25 +12,13 @@ extension ColumnEncoding {
     public var encoding: ColumnEncoding { self }
 
     /// True for the integer types.
-    public var isInteger: Bool {
-        switch self {
-        case .int, .int64, .int32, .int16: return true
-        default: return false
-        }
-    }
+    public var isInteger: Bool { descriptor.integerRange != nil }
 
     /// True for the floating-point types.
-    public var isFloatingPoint: Bool { self == .double || self == .float }
+    public var isFloatingPoint: Bool { descriptor.isFloatingPoint }
 
     /// The inclusive range of an integer type.
-    public var integerRange: ClosedRange<Int64>? {
-        switch self {
-        case .int, .int64: return Int64.min...Int64.max
-        case .int32: return Int64(Int32.min)...Int64(Int32.max)
-        case .int16: return Int64(Int16.min)...Int64(Int16.max)
-        default: return nil
-        }
-    }
+    public var integerRange: ClosedRange<Int64>? { descriptor.integerRange }
 }
 
 /// The raw type of an enum.

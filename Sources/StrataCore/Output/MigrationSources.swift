@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// The SQLite migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`),
 /// with the checksum the migration ledger records.
 public struct MigrationSource: Hashable, Sendable {
@@ -40,75 +42,7 @@ public enum MigrationSources {
         return sources
     }
 
-    /// The ledger checksum of a migration: the SHA-256 (hexadecimal) of its SQL without the lines
-    /// that hold only a `--` comment and without trailing white space, so that a change to the
-    /// generated header or to comments does not make shipped databases look edited, while any
-    /// change to a statement does. Lines that continue a quoted string or identifier (a default
-    /// spanning lines) are part of a statement and count as written, even blank or starting with `--`.
-    public static func checksum(_ sql: String) -> String {
-        // Lines as `String.split` gives them: on bytes when there is no `\r` (then the same lines,
-        // faster); otherwise on characters, where `\r\n` is one character and ends no line.
-        let lines: [Substring] =
-            sql.utf8.contains(UInt8(ascii: "\r"))
-            ? sql.split(separator: "\n", omittingEmptySubsequences: false)
-            : sql.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
-        var state = LexicalState.code
-        var significant: [Substring] = []
-        for line in lines {
-            if case .quoted = state {
-                significant.append(line)
-            } else {
-                var trimmed = line.utf8[...]
-                while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-                    trimmed = trimmed.dropLast()
-                }
-                let content = trimmed.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
-                    significant.append(Substring(trimmed))
-                }
-            }
-            state = state.after(line.utf8)
-        }
-        return SHA256.hex(significant.joined(separator: "\n"))
-    }
-
-    /// Where a scan of SQL text is: in code, inside a string or identifier quoted by the given
-    /// character, or inside a `/* */` comment. The markers are ASCII, so bytes are enough.
-    private enum LexicalState: Equatable {
-        case code
-        case quoted(by: UInt8)
-        case blockComment
-
-        /// The state after `line`, starting from this one.
-        func after(_ line: Substring.UTF8View) -> LexicalState {
-            var state = self
-            var index = line.startIndex
-            while index != line.endIndex {
-                let byte = line[index]
-                let next = line.index(after: index)
-                let following = next != line.endIndex ? line[next] : 0
-                switch state {
-                case .code:
-                    if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
-                        state = .quoted(by: byte)
-                    } else if byte == UInt8(ascii: "-") && following == UInt8(ascii: "-") {
-                        return .code  // the rest of the line is a comment
-                    } else if byte == UInt8(ascii: "/") && following == UInt8(ascii: "*") {
-                        state = .blockComment
-                        index = next
-                    }
-                case .quoted(let quote):
-                    // A doubled quote leaves and enters again: the same as staying inside.
-                    if byte == quote { state = .code }
-                case .blockComment:
-                    if byte == UInt8(ascii: "*") && following == UInt8(ascii: "/") {
-                        state = .code
-                        index = next
-                    }
-                }
-                if index != line.endIndex { index = line.index(after: index) }
-            }
-            return state
-        }
-    }
+    /// The ledger checksum of a migration: ``MigrationChecksum/of(_:)`` (in StrataStorage, so
+    /// that the runtime computes the same one).
+    public static func checksum(_ sql: String) -> String { MigrationChecksum.of(sql) }
 }

@@ -42,18 +42,25 @@ public enum Workspace {
         for (model, sums) in loaded.checksums.sorted(by: { $0.key < $1.key }) {
             let folder = SchemaLoader.join(schemas, model)
             let lockPath = SchemaLoader.join(folder, Lockfile.fileName)
-            // A lock file that is there but cannot be read is an error, not an absent lock: treating
-            // it as absent would accept an edited frozen version and then record its checksum.
-            let recorded: Lockfile?
-            switch Lockfile.read(at: lockPath) {
-            case .absent: recorded = nil
-            case .read(let lockfile): recorded = lockfile
-            case .unreadable(let reason):
-                bag.error("cannot read '\(lockPath)': \(reason); frozen versions cannot be checked", at: .file(lockPath))
-                recorded = nil
-            }
-            if let recorded {
-                bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+            // A lock that exists but cannot be read is an error, never taken for an absent one:
+            // that would accept an edited frozen version and record it for good.
+            if FileManager.default.fileExists(atPath: lockPath) {
+                do {
+                    let text = try String(contentsOfFile: lockPath, encoding: .utf8)
+                    for line in Lockfile.malformedLines(in: text) {
+                        bag.error(
+                            "this line of \(Lockfile.fileName) is not 'vN.yaml sha256:<checksum>'; restore the file from version "
+                                + "control (frozen versions cannot be checked without it)",
+                            at: SourceLocation(file: lockPath, line: line, column: 1))
+                    }
+                    let recorded = Lockfile(parsing: text)
+                    bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+                } catch {
+                    bag.error(
+                        "cannot read \(Lockfile.fileName) (\(OutputTransaction.reason(error))): frozen versions cannot be checked "
+                            + "without it; make it readable or restore it from version control",
+                        at: .file(lockPath))
+                }
             }
             files.append(GeneratedFile(path: lockPath, contents: Lockfile(checksums: sums).rendered(model: model)))
         }
@@ -70,23 +77,24 @@ public enum Workspace {
 
     /// Writes the plan's files whose bytes differ from disk and removes generated files that no longer belong.
     /// Writes nothing when the plan has errors. Returns the paths written or removed.
-    ///
-    /// All or nothing: on any failure every file is as it was and a ``FileWriteError`` names the
-    /// path and the reason. A folder, or a file without Strata's header, in the way is an error.
     @discardableResult
     public static func write(_ plan: GenerationPlan) throws -> [String] {
         guard !plan.hasErrors else { return [] }
-        var changes: [FileTransaction.Change] = []
+        let manager = FileManager.default
+        var writes: [OutputTransaction.Write] = []
         for file in plan.files {
             let data = Data(file.contents.utf8)
-            if FileManager.default.contents(atPath: file.path) == data { continue }
-            changes.append(FileTransaction.Change(path: file.path, contents: data))
+            if manager.contents(atPath: file.path) == data { continue }
+            writes.append(OutputTransaction.Write(path: file.path, data: data))
         }
-        for path in extraFiles(plan) { changes.append(FileTransaction.Change(path: path, contents: nil)) }
-        let lockPaths = Set(plan.files.map(\.path).filter { ($0 as NSString).lastPathComponent == Lockfile.fileName })
-        return try FileTransaction.apply(changes) { path in
-            lockPaths.contains(path) ? Lockfile.isWrittenByStrata(path) : isGenerated(path)
-        }
+        let removals = extraFiles(plan)
+        try OutputTransaction.run(writes: writes, removals: removals, isOurs: isOurs)
+        return writes.map(\.path) + removals
+    }
+
+    /// True for a file Strata wrote: a generated file with its header, or a `strata.lock`.
+    static func isOurs(_ path: String) -> Bool {
+        isGenerated(path) || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
@@ -132,9 +140,14 @@ public enum Workspace {
     }
 
     private static func isGenerated(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        FileHeader.isHeader(Substring(firstLine(path)))
+    }
+
+    /// The first line of a file (at most 512 bytes), empty when it cannot be read.
+    private static func firstLine(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         let head = String(decoding: handle.readData(ofLength: 512), as: UTF8.self)
-        return head.split(separator: "\n", maxSplits: 1).first?.contains(FileHeader.marker) ?? false
+        return head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
     }
 }

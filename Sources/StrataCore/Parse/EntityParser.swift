@@ -136,6 +136,9 @@ extension SchemaParser {
             field.type = .enumeration(text)
         } else if scope.entityNames.contains(text) {
             field.type = .reference(text)
+        } else if text.count > Limits.nameLength {
+            reader.error("the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'", at: node)
+            return false
         } else {
             reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
             return false
@@ -163,32 +166,19 @@ extension SchemaParser {
         }
         switch field.type {
         case .scalar(let type):
-            switch type {
-            case .string:
-                return tag == .str ? .string(text) : mismatch("a string (quote it)")
-            case .int, .int64, .int32, .int16:
-                guard tag == .int, let value = Int64(text) ?? node.int.map(Int64.init) else { return mismatch("an integer") }
-                guard type.integerRange?.contains(value) ?? true else { return mismatch("an integer that fits in \(type.name)") }
-                return .integer(value)
-            case .double, .float:
-                guard tag == .int || tag == .float, let value = node.float, value.isFinite else { return mismatch("a finite number") }
-                return .double(value)
-            case .bool:
-                guard tag == .bool, let value = node.bool else { return mismatch("true or false") }
-                return .bool(value)
-            case .uuid:
-                guard tag == .str, UUID(uuidString: text) != nil else { return mismatch("a UUID string such as \"3F2504E0-4F89-11D3-9A0C-0305E82C3301\"") }
-                return .string(text.uppercased())
-            case .date:
-                guard DateLiteral.parse(text) != nil else { return mismatch("an ISO 8601 date-time string such as \"2024-01-31T12:00:00Z\"") }
-                return .string(text)
-            case .decimal:
-                guard tag == .int || tag == .float || tag == .str, DecimalLiteral.isValid(text) else {
-                    return mismatch("a decimal number such as 12.50")
+            let kind: DefaultScalar.Kind =
+                switch tag {
+                case .str: .string
+                case .int: .integer
+                case .float: .float
+                case .bool: .bool
+                default: .null
                 }
-                return .string(text)
-            case .data:
-                return mismatch("null: Data fields have no literal default")
+            let value = DefaultScalar(
+                text: text, kind: kind, integer: Int64(text) ?? node.int.map(Int64.init), number: node.float, flag: node.bool)
+            switch type.descriptor.parseDefault(value) {
+            case .success(let literal): return literal
+            case .failure(let wrong): return mismatch(wrong.expected)
             }
         case .enumeration(let name):
             guard let decl = scope.enums[name] else { return nil }

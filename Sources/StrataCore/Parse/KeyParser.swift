@@ -89,7 +89,7 @@ extension SchemaParser {
         for entry in entries {
             let what = "hasMany '\(entry.key)'"
             guard let options = reader.mapping(entry.value, "\(what) (a mapping with 'entity' and 'via')") else { continue }
-            reader.checkKeys(options, allowed: ["entity", "via"], in: what)
+            reader.checkKeys(options, allowed: SchemaKeys.hasMany, in: what)
             let target = options.first { $0.key == "entity" }.flatMap { reader.nonEmptyString($0.value, "'entity'") }
             let via = options.first { $0.key == "via" }.flatMap { reader.nonEmptyString($0.value, "'via'") }
             guard let target, let via else {

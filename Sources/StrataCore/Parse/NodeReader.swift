@@ -53,6 +53,12 @@ struct NodeReader {
                 error("keys of \(what) must be names, found \(Self.kind(of: key))", at: key)
                 continue
             }
+            guard scalar.string.count <= Limits.nameLength else {
+                error(
+                    "the name '\(Limits.shown(scalar.string))' in \(what) is longer than \(Limits.nameLength) characters",
+                    at: key)
+                continue
+            }
             entries.append(Entry(key: scalar.string, keyLocation: location(key), value: value))
         }
         return entries
@@ -134,7 +140,7 @@ struct NodeReader {
             return DialectSQL(sqlite: sql, postgres: sql, location: where_)
         }
         guard let entries = mapping(node, what) else { return nil }
-        checkKeys(entries, allowed: ["sql", "sqlite", "postgres"], in: what)
+        checkKeys(entries, allowed: SchemaKeys.dialectSQL, in: what)
         var result = DialectSQL(sqlite: nil, postgres: nil, location: where_)
         for entry in entries {
             switch entry.key {

@@ -8,15 +8,12 @@ struct SchemaParser {
     var reader: NodeReader
     let fileName: String
 
-    static let topLevelKeys = ["model", "version", "naming", "enums", "entities", "migration"]
-    static let enumKeys = ["type", "cases", "unknown", "doc"]
-    static let entityKeys = ["fields", "table", "primaryKey", "indexes", "hasMany", "renamedFrom", "doc"]
-    static let fieldKeys = [
-        "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",
-        "transform", "doc",
-    ]
-    static let indexKeys = ["fields", "unique", "name"]
-    static let migrationKeys = ["allowDataLoss", "before", "after"]
+    static let topLevelKeys = SchemaKeys.topLevel
+    static let enumKeys = SchemaKeys.enumeration
+    static let entityKeys = SchemaKeys.entity
+    static let fieldKeys = SchemaKeys.field
+    static let indexKeys = SchemaKeys.index
+    static let migrationKeys = SchemaKeys.migration
 
     /// Parses `text` read from `file` (the path as given; `fileName` is its last component).
     static func parse(_ text: String, file: String, fileName: String) -> (Schema?, [Diagnostic]) {

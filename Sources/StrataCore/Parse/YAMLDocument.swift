@@ -32,13 +32,6 @@ struct YAMLDocument {
                 at: .file(file))
             return nil
         }
-        if let root {
-            let tooLong = NameLengthCheck.errors(in: root, file: file)
-            if !tooLong.isEmpty {
-                diagnostics.append(contentsOf: tooLong)
-                return nil
-            }
-        }
         return YAMLDocument(root: root, file: file)
     }
 
@@ -73,7 +66,7 @@ struct YAMLDocument {
     /// Yams reports a duplicate key at its first occurrence; the mistake is the later one. In block style
     /// the repeat is a later line with the key at the same column, before the mapping's indentation ends.
     private static func secondOccurrence(of key: String, after first: SourceLocation, in text: String) -> SourceLocation? {
-        // "\r\n" is one Character: split at every line break, not at the "\n" Character alone.
+        // "\r\n" is one Character, so splitting at the Character "\n" would leave a CRLF file one line long.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let indent = first.column - 1
         guard first.line >= 1, first.line <= lines.count else { return nil }
@@ -98,8 +91,9 @@ struct YAMLDocument {
         case .scanner(let context, let problem, _, _),
             .parser(let context, let problem, _, _),
             .composer(let context, let problem, _, _):
-            if problem.hasPrefix("Maximum nesting level reached") {
-                return "YAML nested more than 1000 levels deep; a schema needs at most a few levels"
+            if problem.contains("Maximum nesting level") {
+                // libyaml's own words name its C API; say what it means for a schema.
+                return "malformed YAML: collections are nested too deeply (libyaml stops at 1,000 levels; a schema needs a few)"
             }
             let prefix = context.map { "\($0.text) " } ?? ""
             return "malformed YAML: \(prefix)\(problem)"

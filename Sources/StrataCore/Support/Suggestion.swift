@@ -1,22 +1,23 @@
 /// "did you mean" suggestions by edit distance.
 enum Suggestion {
     /// The candidate nearest to `word`, if it is near enough to be a plausible typo.
-    /// Only candidates whose length is within the allowed distance are compared, and a word longer
-    /// than any name may be gets no suggestion: the cost stays bounded whatever the input.
+    /// Only names of similar length are compared (a suggestion is at most 3 edits away), and none
+    /// for a word longer than ``Limits/nameLength``: the work is bounded whatever the input.
     static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let lowered = Array(word.lowercased().unicodeScalars)
-        guard lowered.count <= SchemaLimits.maximumNameLength else { return nil }
-        let limit = max(1, min(3, (lowered.count + 2) / 3))
+        let length = word.unicodeScalars.count
+        guard length <= Limits.nameLength else { return nil }
+        let lowered = word.lowercased()
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
-            let other = Array(candidate.lowercased().unicodeScalars)
-            guard abs(other.count - lowered.count) <= limit else { continue }
-            let distance = editDistance(lowered, other)
-            if distance <= limit, distance < (best?.distance ?? Int.max) {
+        for candidate in candidates
+        where abs(candidate.unicodeScalars.count - length) <= Limits.suggestionLengthDifference {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance < best?.distance ?? Int.max {
                 best = (candidate, distance)
             }
         }
-        return best?.name
+        guard let best else { return nil }
+        let limit = max(1, min(3, (word.count + 2) / 3))
+        return best.distance <= limit ? best.name : nil
     }
 
     /// `; did you mean 'x'?` or the empty string.
@@ -26,10 +27,8 @@ enum Suggestion {
 
     /// Levenshtein distance over Unicode scalars.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
-    }
-
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

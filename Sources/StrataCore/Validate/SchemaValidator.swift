@@ -108,16 +108,14 @@ enum SchemaValidator {
     /// The Swift types generated for the model besides the entities and enums themselves, each
     /// with what it is (the names `RepositoryNames` gives them).
     private static func generatedTypeNames(_ schema: Schema) -> [String: String] {
-        var names = [
+        [
             schema.model + "Access": "the generated access type of model '\(schema.model)'",
             schema.model + "Migrations": "the generated migrations of model '\(schema.model)'",
+            // The generic parameter and associated types that generated record code names.
+            "Record": "the record type parameter of the runtime's record stores",
+            "Key": "an associated type of the runtime's record protocol",
+            "Columns": "a type alias of the runtime's record protocol",
         ]
-        for entity in schema.entities {
-            for (suffix, what) in [("Columns", "column set"), ("Access", "access type"), ("Repository", "repository"), ("Statements", "statements")] {
-                names[entity.name + suffix] = "the generated \(what) of entity '\(entity.name)'"
-            }
-        }
-        return names
     }
 
     private static func checkTypeNames(_ schema: Schema, _ bag: inout DiagnosticBag) {

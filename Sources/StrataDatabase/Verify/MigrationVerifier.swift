@@ -14,6 +14,9 @@ public struct MigrationVerifier: Sendable {
     public var seeder: RowSeeder
     /// At most this many data differences are listed per step.
     public var differenceLimit = 20
+    /// Told what the verifier is doing as it goes (`strata verify` prints it on standard error):
+    /// the fresh schema, then each version of the chain.
+    public var progress: @Sendable (String) -> Void = { _ in }
 
     /// A verifier.
     public init(seeder: RowSeeder = RowSeeder()) { self.seeder = seeder }
@@ -27,8 +30,11 @@ public struct MigrationVerifier: Sendable {
             return VerificationReport(model: history.model, dialect: dialect, latestVersion: 0)
         }
         var report = VerificationReport(model: history.model, dialect: dialect, latestVersion: latest.version)
+        let prefix = "\(history.model) on \(dialect.displayName)"
+        progress("\(prefix): creating a fresh v\(latest.version)…")
         try await fresh.execute(SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
 
+        progress("\(prefix): applying v1 and seeding rows…")
         try await chain.applyMigration(version: 1, sql: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
         for statement in seeder.inserts(for: first, dialect: dialect) { try await chain.execute(statement) }
         for entity in first.entities {
@@ -37,8 +43,10 @@ public struct MigrationVerifier: Sendable {
         }
 
         for plan in Generator.migrationPlans(for: history) {
+            progress("\(prefix): applying v\(plan.to.version) and comparing rows…")
             try await step(plan, on: chain, report: &report)
         }
+        progress("\(prefix): comparing the migrated schema with the fresh one…")
 
         let comparison = SchemaComparison(comparesColumnOrder: false)
         let chained = try await chain.schema()
@@ -53,9 +61,9 @@ public struct MigrationVerifier: Sendable {
     /// One migration: the expected rows of every continued table, computed before; the rows after.
     private func step(_ plan: MigrationPlan, on database: some VerificationDatabase, report: inout VerificationReport) async throws {
         let dialect = database.dialect
-        let before = plan.to.migration.before.flatMap { dialect == .sqlite ? $0.sqlite : $0.postgres }
+        let before = plan.to.migration.before.flatMap(dialect.rules.sql)
         // Custom 'after' SQL changes values in ways only its author knows: the columns it names are not compared.
-        let after = plan.to.migration.after.flatMap { dialect == .sqlite ? $0.sqlite : $0.postgres } ?? ""
+        let after = plan.to.migration.after.flatMap(dialect.rules.sql) ?? ""
         func isTouchedByAfter(_ field: Field) -> Bool { !after.isEmpty && after.contains(field.column) }
         let untouched = plan.to.entities.flatMap { entity in entity.fields.filter(isTouchedByAfter).map { "\(entity.name).\($0.name)" } }
         if !untouched.isEmpty {

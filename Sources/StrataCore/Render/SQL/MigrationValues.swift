@@ -8,7 +8,7 @@ struct MigrationValues {
 
     /// The author's SQL for this dialect, if the fragment has some.
     func sql(_ fragment: DialectSQL) -> String? {
-        dialect == .sqlite ? fragment.sqlite : fragment.postgres
+        dialect.rules.sql(fragment)
     }
 
     /// The value of `field` for a row of the previous table (columns by their N-1 names).

@@ -3,10 +3,7 @@ import StrataStorage
 extension SQLDialect {
     /// The column type that stores values of `encoding` (decided by ``ColumnEncoding``, shared with the runtime).
     public func columnType(_ encoding: ColumnEncoding) -> String {
-        switch self {
-        case .sqlite: return encoding.sqliteType
-        case .postgres: return encoding.postgresType
-        }
+        rules.columnType(encoding)
     }
 
     /// The column type of a field: its own type, its enum's raw type, or the referenced key's type.

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// The names of the constraints Strata declares. Every constraint is named explicitly, the way
 /// PostgreSQL would name it (`<table>_pkey`, `<table>_<column>_key`, `_fkey`, `_check`), so that
 /// the names are the same in both dialects, predictable for migrations (a renamed table renames

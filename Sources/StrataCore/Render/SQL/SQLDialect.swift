@@ -14,13 +14,16 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     /// The folder name of the dialect's output (`Generated/<Model>/<folder>/`).
     public var folderName: String { rawValue }
 
-    /// A human name for headers and messages.
-    public var displayName: String {
+    /// What differs in this database: the only switch over the dialects.
+    public var rules: any SQLDialectRules {
         switch self {
-        case .sqlite: return "SQLite"
-        case .postgres: return "PostgreSQL"
+        case .sqlite: return SQLiteRules()
+        case .postgres: return PostgresRules()
         }
     }
+
+    /// A human name for headers and messages.
+    public var displayName: String { rules.displayName }
 
     /// An identifier as a quoted SQL identifier: `order` -> `"order"`, `a"b` -> `"a""b"`.
     ///
@@ -52,27 +55,15 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
                 let digits = String(byte, radix: 16, uppercase: true)
                 return digits.count == 1 ? "0" + digits : digits
             }.joined()
-            switch self {
-            case .sqlite: return "X'\(hex)'"
-            case .postgres: return quotedText("\\x" + hex) + "::" + columnType(.data)
-            }
+            return rules.blobLiteral(hex: hex)
         case .boolean(let flag):
-            switch self {
-            case .sqlite: return flag ? "1" : "0"
-            case .postgres: return flag ? "TRUE" : "FALSE"
-            }
+            return rules.booleanLiteral(flag)
         case .decimal(let text):
             // Unquoted only when the text is a plain decimal number; anything else stays a string.
             if DecimalLiteral.isValid(text) { return text }
-            switch self {
-            case .sqlite: return quotedText(text)
-            case .postgres: return quotedText(text) + "::numeric"
-            }
+            return rules.decimalTextLiteral(quoted: quotedText(text))
         case .typed(let text, let encoding):
-            switch self {
-            case .sqlite: return quotedText(text)
-            case .postgres: return quotedText(text) + "::" + columnType(encoding)
-            }
+            return rules.typedLiteral(quoted: quotedText(text), columnType: columnType(encoding))
         }
     }
 
@@ -81,18 +72,11 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
         if text.unicodeScalars.contains("\u{0}") {
             // A NUL would cut the statement short for C APIs: spell the bytes instead. SQLite keeps
             // them; PostgreSQL cannot store a NUL in text and rejects the value when it runs.
-            let hex = literal(.blob(Array(text.utf8)))
-            switch self {
-            case .sqlite: return "(CAST(\(hex) AS TEXT))"
-            case .postgres: return "(convert_from(\(hex), 'UTF8'))"
-            }
+            return rules.textWithNULLiteral(bytes: literal(.blob(Array(text.utf8))))
         }
         let quoted =
             text.utf8.contains(UInt8(ascii: "'")) ? "'" + text.replacingOccurrences(of: "'", with: "''") + "'" : "'" + text + "'"
-        if self == .postgres && text.contains("\\") {
-            return "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\")
-        }
-        return quoted
+        return rules.textLiteral(text, quoted: quoted)
     }
 
     /// A finite double in its shortest round-trip form; infinities and NaN as each dialect spells them.
@@ -102,15 +86,7 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
             // `1e-05` is a valid numeric literal in both dialects; make integral values read as reals.
             return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
         }
-        switch self {
-        case .sqlite:
-            // SQLite has no literal for these: 9e999 overflows to infinity; NaN is stored as NULL.
-            if number.isNaN { return "NULL" }
-            return number > 0 ? "9e999" : "-9e999"
-        case .postgres:
-            if number.isNaN { return "'NaN'::double precision" }
-            return number > 0 ? "'Infinity'::double precision" : "'-Infinity'::double precision"
-        }
+        return rules.nonFiniteRealLiteral(number)
     }
 
     /// Documentation as SQL line comments: one `-- ` line per line of `text`, with `indent` before each.

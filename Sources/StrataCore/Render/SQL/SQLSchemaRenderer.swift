@@ -35,7 +35,7 @@ public enum SQLSchemaRenderer {
             while firstRemaining < pending.count && isCreated[firstRemaining] { firstRemaining += 1 }
             let entity = pending[index]
             var later: Set<String> = []
-            if dialect == .postgres {
+            if dialect.rules.altersConstraints {
                 for field in entity.fields {
                     guard let target = field.referencedEntity, target != entity.name, !created.contains(target),
                         schema.entity(named: target) != nil

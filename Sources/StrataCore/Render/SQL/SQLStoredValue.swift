@@ -15,58 +15,8 @@ extension SQLDialect {
         case .enumCase(let name):
             guard let rawValue = enumDecl?.case(named: name)?.rawValue, rawValue != literal else { return nil }
             return storedValue(of: rawValue, as: encoding)
-        case .bool(let flag):
-            guard encoding == .bool else { return nil }
-            return self == .sqlite ? .integer(flag ? 1 : 0) : .boolean(flag)
-        case .integer(let number):
-            switch encoding {
-            case .int, .int64, .int32, .int16: return .integer(number)
-            case .double, .float: return .real(Double(number))
-            case .decimal: return decimal(String(number))
-            default: return nil
-            }
-        case .double(let number):
-            switch encoding {
-            case .double, .float: return .real(number)
-            case .decimal: return decimal(String(number))
-            default: return nil
-            }
-        case .string(let text):
-            return storedValue(ofText: text, as: encoding)
-        }
-    }
-
-    /// The value of a string literal (strings, and UUID, Date and Decimal written as text).
-    private func storedValue(ofText text: String, as encoding: ColumnEncoding) -> SQLValue? {
-        switch encoding {
-        case .string:
-            return .text(text)
-        case .uuid:
-            guard let uuid = UUID(uuidString: text) else { return nil }
-            switch self {
-            case .sqlite: return .blob(SQLiteStorage.bytes(of: uuid))
-            case .postgres: return .typed(uuid.uuidString.lowercased(), .uuid)
-            }
-        case .date:
-            guard let date = DateLiteral.parse(text) else { return nil }
-            switch self {
-            case .sqlite: return .real(SQLiteStorage.seconds(of: date))
-            case .postgres: return .typed(PostgresTimestamp.text(of: date), .date)
-            }
-        case .decimal:
-            return decimal(text)
-        default:
-            return nil
-        }
-    }
-
-    /// A decimal in the canonical text the runtime writes (`12.50` -> `12.5`).
-    private func decimal(_ text: String) -> SQLValue? {
-        guard let value = SQLiteStorage.decimal(text: text), !value.isNaN else { return nil }
-        let canonical = SQLiteStorage.text(of: value)
-        switch self {
-        case .sqlite: return .text(canonical)
-        case .postgres: return .decimal(canonical)
+        case .bool, .integer, .double, .string:
+            return encoding.descriptor.storedValue(of: literal, rules: rules)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// What the repository renderers know about one entity: its names, SQL, key and coding.
+/// What the record renderers know about one entity: its names, key, relations and Swift types.
 struct EntityRendering {
     let schema: Schema
     let entity: Entity
@@ -12,57 +12,37 @@ struct EntityRendering {
         self.names = names ?? RepositoryNames(schema: schema)
     }
 
-    var coding: RecordCoding { RecordCoding(schema: schema) }
-    var sql: RepositorySQL { RepositorySQL(entity: entity) }
+    var types: SwiftFieldTypes { SwiftFieldTypes(schema: schema) }
 
     var record: String { names.record(entity) }
-    var columns: String { names.columns(entity) }
-    var access: String { names.entityAccess(entity) }
-    var repository: String { names.repository(entity) }
-    var statements: String { names.statements(entity) }
 
-    /// The primary key fields (empty when the entity has none: no key-based operations then).
+    /// The primary key fields, in key order (validation makes sure every entity has one).
     var keyFields: [Field] { entity.primaryKeyFields }
-    var hasKey: Bool { !keyFields.isEmpty && keyFields.count == entity.primaryKey.count }
+
+    /// The Swift type of the key: the key field's type, or a tuple of them in key order.
+    var keyType: String {
+        let types = keyFields.map { self.types.baseType(of: $0) }
+        return types.count == 1 ? types[0] : "(" + types.joined(separator: ", ") + ")"
+    }
+
+    /// True when generic `find(id:)` reads as the schema does (one key field named `id`), so no
+    /// key-labeled methods are generated.
+    var keyIsID: Bool { keyFields.count == 1 && keyFields[0].name == "id" }
 
     /// The internal name of the key parameter(s): `key`, or `key1`, `key2`, … for a composite key.
     func keyName(_ offset: Int) -> String { keyFields.count == 1 ? "key" : "key\(offset + 1)" }
 
     /// `id key: UUID` or `order key1: UUID, position key2: Int16`: the key parameters.
-    var keyParameters: String {
+    var keyParameters: [String] {
         keyFields.enumerated().map { offset, field in
-            "\(SwiftNames.argumentLabel(field.name)) \(keyName(offset)): \(coding.baseType(of: field))"
-        }.joined(separator: ", ")
-    }
-
-    /// `id: key` or `order: key1, position: key2`: the key arguments, passing the parameters on.
-    var keyArguments: String {
-        keyFields.enumerated().map { offset, field in "\(SwiftNames.argumentLabel(field.name)): \(keyName(offset))" }
-            .joined(separator: ", ")
-    }
-
-    /// The key arguments taken from `record`'s properties (after `keyGuard` for autoincremented keys).
-    func keyArguments(of record: String) -> String {
-        keyFields.enumerated().map { offset, field in
-            let value = field.isAutoincrement ? keyName(offset) : "\(record).\(SwiftNames.identifier(field.name))"
-            return "\(SwiftNames.argumentLabel(field.name)): \(value)"
-        }.joined(separator: ", ")
-    }
-
-    /// `guard let key = record.id else { return … }` for an autoincremented key, or nothing.
-    func keyGuard(of record: String, otherwise result: String) -> [String] {
-        keyFields.enumerated().compactMap { offset, field in
-            guard field.isAutoincrement else { return nil }
-            return
-                "guard let \(keyName(offset)) = \(record).\(SwiftNames.identifier(field.name)) else { return \(result) }"
+            "\(SwiftNames.argumentLabel(field.name)) \(keyName(offset)): \(types.baseType(of: field))"
         }
     }
 
-    /// The predicate matching the key parameters: `columns.id == key`.
-    var keyPredicate: String {
-        keyFields.enumerated().map { offset, field in
-            "columns.\(SwiftNames.identifier(field.name)) == \(keyName(offset))"
-        }.joined(separator: " && ")
+    /// `key` or `(key1, key2)`: the key parameters as a value of ``keyType``.
+    var keyValue: String {
+        let names = keyFields.indices.map(keyName)
+        return names.count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
     }
 
     /// A swift-format exemption for a declaration whose parameter labels are field names that are
@@ -76,10 +56,7 @@ struct EntityRendering {
     var autoincrement: Field? { entity.autoincrementField }
 
     /// The non-key fields, which updates change.
-    var nonKeyFields: [Field] { sql.nonKeyFields }
-
-    /// The name of the first parameter of the field-update method: `record`, unless a field has that name.
-    var recordParameter: String { "record" }
+    var nonKeyFields: [Field] { entity.fields.filter { !entity.primaryKey.contains($0.name) } }
 
     /// The internal parameter name for a new value of `field` in the field-update method.
     func newValueName(_ field: Field) -> String {
@@ -107,56 +84,45 @@ struct EntityRendering {
         }
     }
 
-    /// The closure parameter types of filters and sorts.
-    var filterType: String { "((\(columns)) -> StrataPredicate<\(record)>)?" }
-    var orderType: String { "((\(columns)) -> [StrataOrdering<\(record)>])?" }
-    var assignmentsType: String { "(\(columns)) -> [StrataAssignment<\(record)>]" }
+    /// The closure parameter types of filters, sorts and assignments of `entity`'s records.
+    func filterType(_ entity: Entity) -> String {
+        "((StrataColumns<\(names.record(entity))>) -> StrataPredicate<\(names.record(entity))>)?"
+    }
+    func orderType(_ entity: Entity) -> String {
+        "((StrataColumns<\(names.record(entity))>) -> [StrataOrdering<\(names.record(entity))>])?"
+    }
+    var assignmentsType: String { "(StrataColumns<\(record)>) -> [StrataAssignment<\(record)>]" }
 }
 
 extension SwiftWriter {
-    /// True when `text` fits in 120 columns at indentation `depth`.
-    static func fits(_ text: String, depth: Int) -> Bool {
+    /// True when `text` fits in 120 columns at the current indentation.
+    func fits(_ text: String) -> Bool {
         // No more characters than UTF-8 bytes: most lines are decided without counting characters.
         text.utf8.count + depth * 4 <= 120 || text.count + depth * 4 <= 120
     }
 
-    /// `prefix(arguments)suffix` on one line when it fits at `depth`, otherwise one argument per
-    /// line, as swift-format lays out a call that does not fit.
-    /// `indent` is added before every line (for a call nested in a closure written line by line).
-    mutating func call(_ prefix: String, arguments: [String], suffix: String = "", depth: Int, indent: String = "") {
-        let single = "\(prefix)(\(arguments.joined(separator: ", ")))\(suffix)"
-        if Self.fits(indent + single, depth: depth) {
-            line(indent + single)
+    /// `prefix(items)suffix` on one line when it fits, otherwise one item per line between the
+    /// opening and closing delimiters, as swift-format lays out a call, array or declaration
+    /// that does not fit.
+    mutating func wrapped(_ prefix: String, _ items: [String], _ suffix: String = "", open: String = "(", close: String = ")") {
+        let single = "\(prefix)\(open)\(items.joined(separator: ", "))\(close)\(suffix)"
+        if fits(single) {
+            line(single)
             return
         }
-        line("\(indent)\(prefix)(")
-        lines(arguments.enumerated().map { "\(indent)    \($1)\($0 == arguments.count - 1 ? "" : ",")" })
-        line("\(indent))\(suffix)")
+        // swift-format ends a multi-line collection literal's last element with a comma.
+        let last = open == "[" ? "," : ""
+        line(prefix + open)
+        lines(items.enumerated().map { "    \($1)\($0 == items.count - 1 ? last : ",")" })
+        line(close + suffix)
     }
 
-    /// `static let name = literal`, with the literal on the next line when the line would not fit.
-    mutating func constant(_ declaration: String, literal: String, depth: Int) {
-        let single = "\(declaration) = \(literal)"
-        if Self.fits(single, depth: depth) {
-            line(single)
-        } else {
-            line("\(declaration) =")
-            line("    " + literal)
-        }
-    }
-
-    /// A declaration with parameters: on one line when it fits in 120 columns at the current
-    /// depth, otherwise one parameter per line.
-    mutating func declaration(
-        _ prefix: String,
-        parameters: [String],
-        suffix: String,
-        depth: Int,
-        _ body: (inout SwiftWriter) -> Void
-    ) {
-        let single = "\(prefix)(\(parameters.joined(separator: ", ")))\(suffix) {"
-        if Self.fits(single, depth: depth) {
-            block(String(single.dropLast(2)), body)
+    /// A declaration with parameters and a body: its signature on one line when it fits, otherwise
+    /// one parameter per line.
+    mutating func function(_ prefix: String, parameters: [String], suffix: String, _ body: (inout SwiftWriter) -> Void) {
+        let single = "\(prefix)(\(parameters.joined(separator: ", ")))\(suffix)"
+        if fits(single + " {") {
+            block(single, body)
             return
         }
         line("\(prefix)(")

@@ -21,14 +21,6 @@ struct RepositoryNames {
 
     /// `TODOItem`: the record type.
     func record(_ entity: Entity) -> String { SwiftNames.identifier(entity.name) }
-    /// `TODOItemColumns`: the column set for filters and sorts.
-    func columns(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Columns") }
-    /// `TODOItemAccess`: the entity's queries on one connection.
-    func entityAccess(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Access") }
-    /// `TODOItemRepository`: the entity's queries on the database, one transaction each.
-    func repository(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Repository") }
-    /// `TODOItemStatements`: the entity's SQL and column coding (internal).
-    func statements(_ entity: Entity) -> String { SwiftNames.identifier(entity.name + "Statements") }
 
     /// The property of the database and access types that reaches an entity: `todoItems`.
     /// Unique among the model's entities.

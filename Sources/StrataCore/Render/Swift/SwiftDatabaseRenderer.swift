@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Renders `<Model>Database.swift`: the database type of a model (opening and migrating a file
 /// or an in-memory database, reaching every entity's repository) and its per-connection access.
 struct SwiftDatabaseRenderer {
@@ -19,10 +21,9 @@ struct SwiftDatabaseRenderer {
         writer.line("/// when it opens. Every entity's repository is one of its properties.")
         writer.block("public struct \(names.database): Sendable") { w in
             w.line("/// The migrations of every version, applied when a database opens.")
-            w.call(
+            w.wrapped(
                 "public static let migrator = StrataMigrator",
-                arguments: ["model: \(SwiftNames.stringLiteral(model))", "migrations: \(names.migrations).all"],
-                depth: 1
+                ["model: \(SwiftNames.stringLiteral(model))", "migrations: \(names.migrations).all"]
             )
             w.line()
             w.line("/// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.")
@@ -46,11 +47,10 @@ struct SwiftDatabaseRenderer {
             }
             w.line()
             w.line("/// A new, empty in-memory database at the latest version, for tests and previews.")
-            w.declaration(
+            w.function(
                 "public static func inMemory",
                 parameters: ["configuration: GRDB.Configuration = GRDB.Configuration()"],
-                suffix: " throws -> Self",
-                depth: 1
+                suffix: " throws -> Self"
             ) { w in
                 w.line("try Self(writer: GRDB.DatabaseQueue(configuration: configuration))")
             }
@@ -59,8 +59,8 @@ struct SwiftDatabaseRenderer {
                 w.line()
                 w.line("/// The `\(entity.name)` records.")
                 w.lines(RepositoryNames.lintExemptions(member: accessor))
-                w.block("public var \(SwiftNames.identifier(accessor)): \(names.repository(entity))") { w in
-                    w.line("\(names.repository(entity))(writer: writer)")
+                w.block("public var \(SwiftNames.identifier(accessor)): StrataRepository<\(names.record(entity))>") { w in
+                    w.line("StrataRepository(writer: writer)")
                 }
             }
             w.line()
@@ -75,31 +75,28 @@ struct SwiftDatabaseRenderer {
             }
             w.line()
             w.line("/// Runs `body` in one read, off the caller's thread.")
-            w.declaration(
+            w.function(
                 "public func read<T: Sendable>",
                 parameters: ["_ body: @escaping @Sendable (\(names.access)) throws -> T"],
-                suffix: " async throws -> T",
-                depth: 1
+                suffix: " async throws -> T"
             ) { w in
                 w.line("try await writer.read { db in try body(\(names.access)(db)) }")
             }
             w.line()
             w.line("/// Runs `body` in one transaction, off the caller's thread.")
-            w.declaration(
+            w.function(
                 "public func write<T: Sendable>",
                 parameters: ["_ body: @escaping @Sendable (\(names.access)) throws -> T"],
-                suffix: " async throws -> T",
-                depth: 1
+                suffix: " async throws -> T"
             ) { w in
                 w.line("try await writer.write { db in try body(\(names.access)(db)) }")
             }
             w.line()
             w.line("/// The value `fetch` computes, now and after every committed change to what it read.")
-            w.declaration(
+            w.function(
                 "public func observe<T: Sendable & Equatable>",
                 parameters: ["_ fetch: @escaping @Sendable (\(names.access)) throws -> T"],
-                suffix: " -> AsyncValueObservation<T>",
-                depth: 1
+                suffix: " -> AsyncValueObservation<T>"
             ) { w in
                 w.line("StrataObservation.values(in: writer) { db in try fetch(\(names.access)(db)) }")
             }
@@ -119,11 +116,16 @@ struct SwiftDatabaseRenderer {
                 w.line()
                 w.line("/// The `\(entity.name)` records.")
                 w.lines(RepositoryNames.lintExemptions(member: accessor))
-                w.block("public var \(SwiftNames.identifier(accessor)): \(names.entityAccess(entity))") { w in
-                    w.line("\(names.entityAccess(entity))(db)")
+                w.block("public var \(SwiftNames.identifier(accessor)): StrataAccess<\(names.record(entity))>") { w in
+                    w.line("StrataAccess(db)")
                 }
             }
         }
+        writer.line()
+        let api = StrataVersion.runtimeAPI
+        writer.line("/// Generated for StrataRuntime API \(api) (Strata \(StrataVersion.current)): against a runtime of another API")
+        writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
+        writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
         return writer.text
     }
 }

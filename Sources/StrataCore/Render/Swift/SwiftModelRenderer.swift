@@ -136,15 +136,10 @@ struct SwiftModelRenderer {
         switch (literal, field.type) {
         case (.null, _): return "nil"
         case (.enumCase(let name), _): return "." + SwiftNames.identifier(name)
+        case (_, .scalar(let type)): return type.descriptor.swiftExpression(of: literal)
         case (.bool(let value), _): return value ? "true" : "false"
-        case (.integer(let value), .scalar(let type)) where type.isFloatingPoint: return SwiftNames.floatLiteral(Double(value))
         case (.integer(let value), _): return SwiftNames.integerLiteral(value)
         case (.double(let value), _): return SwiftNames.floatLiteral(value)
-        case (.string(let text), .scalar(.uuid)): return "UUID(uuidString: \(SwiftNames.stringLiteral(text)))!"
-        case (.string(let text), .scalar(.decimal)): return "Decimal(string: \(SwiftNames.stringLiteral(text)))!"
-        case (.string(let text), .scalar(.date)):
-            let seconds = DateLiteral.parse(text)?.timeIntervalSince1970 ?? 0
-            return "Date(timeIntervalSince1970: \(SwiftNames.floatLiteral(seconds)))"
         case (.string(let text), _): return SwiftNames.stringLiteral(text)
         }
     }

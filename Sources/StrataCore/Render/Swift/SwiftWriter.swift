@@ -7,7 +7,8 @@ struct SwiftWriter {
     private var buffer = ""
     /// The UTF-8 length of `buffer` up to the end of the last non-empty line.
     private var contentEnd = 0
-    private var depth = 0
+    /// The current indentation level (four spaces each).
+    private(set) var depth = 0
 
     /// The indentation of each depth, made once.
     private static let indentation = (0..<32).map { String(repeating: "    ", count: $0) }
@@ -48,5 +49,16 @@ struct SwiftWriter {
     /// The source text, ending with one newline (trailing empty lines dropped).
     var text: String {
         contentEnd == 0 ? "\n" : String(Substring(buffer.utf8.prefix(contentEnd)))
+    }
+}
+
+extension SwiftWriter {
+    /// Appends the lines of `other`, written from depth 0, at the current indentation.
+    mutating func appendIndented(_ other: SwiftWriter) {
+        let text = other.text
+        guard text != "\n" else { return }
+        for line in text.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
+            self.line(String(line))
+        }
     }
 }

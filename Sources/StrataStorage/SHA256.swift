@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for the checksums of `strata.lock` and the migration ledger.
 /// Foundation on Linux has no CryptoKit, and a whole crypto package is more than a checksum needs.
-public enum SHA256 {
+package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -13,7 +13,7 @@ public enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lower-case hexadecimal digits.
-    public static func hex(_ bytes: some Collection<UInt8>) -> String {
+    package static func hex(_ bytes: some Collection<UInt8>) -> String {
         digest(Array(bytes)).map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text
@@ -21,10 +21,10 @@ public enum SHA256 {
     }
 
     /// The digest of the UTF-8 bytes of `text`, as hexadecimal.
-    public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 
     /// The 32-byte digest of `message`.
-    public static func digest(_ message: [UInt8]) -> [UInt8] {
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]

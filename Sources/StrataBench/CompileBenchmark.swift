@@ -1,0 +1,173 @@
+import Foundation
+import StrataCore
+
+/// What generated code costs the user's build: `swift build` of a target holding all the Swift
+/// generated for the generator section's synthetic model (model structs, records, database and
+/// migrations) against the same package's target holding the model structs alone, in debug and
+/// release. Two steps per configuration, taking turns between the two targets:
+///
+/// - first build: the target's build folder removed (its dependencies, StrataRuntime and GRDB,
+///   stay built), then `swift build --target T`;
+/// - rebuild: every source of the target touched, then `swift build --target T`.
+///
+/// The package lives in a work folder kept between runs (`.build-bench-compile` by default), so
+/// only the first run pays for building the dependencies.
+public struct CompileBenchmark: Sendable {
+    /// The repository root (the package depends on it by path).
+    public var root: String
+    /// The work folder.
+    public var work: String
+    /// Entities of the synthetic model (20 fields each).
+    public var entities: Int
+    /// Configurations to build.
+    public var configurations: [String]
+    /// Timed builds per step and target (the fastest counts).
+    public var repetitions: Int
+
+    /// Target: the generated target's build time at most this factor of the structs-only target's.
+    public static let ratioTarget = 1.5
+
+    /// A benchmark of a model of `entities` entities.
+    public init(root: String, work: String, entities: Int = 100, configurations: [String] = ["debug", "release"], repetitions: Int = 2) {
+        self.root = root
+        self.work = work
+        self.entities = entities
+        self.configurations = configurations
+        self.repetitions = repetitions
+    }
+
+    /// Why a build could not be measured.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// The two targets: all generated Swift, and the model structs alone.
+    static let generatedTarget = "GeneratedModel"
+    static let structsTarget = "StructsOnly"
+
+    /// Writes the package and measures every configuration.
+    public func run(progress: (String) -> Void = { _ in }) throws -> [Figure] {
+        let lines = try writePackage()
+        var figures: [Figure] = []
+        for configuration in configurations {
+            progress("compile: \(configuration) warm-up (the first run builds StrataRuntime and GRDB)")
+            try build(target: "StrataRuntime", configuration: configuration)
+            var first: [Double] = [.infinity, .infinity]
+            var rebuild: [Double] = [.infinity, .infinity]
+            let targets = [Self.generatedTarget, Self.structsTarget]
+            for run in 1...max(1, repetitions) {
+                progress("compile: \(configuration) builds, round \(run)")
+                for (index, target) in targets.enumerated() {
+                    try removeBuildFolder(of: target, configuration: configuration)
+                    first[index] = min(first[index], try build(target: target, configuration: configuration))
+                    try touchSources(of: target)
+                    rebuild[index] = min(rebuild[index], try build(target: target, configuration: configuration))
+                }
+            }
+            let detail = "\(Format.count(entities)) entities x 20 fields: \(Format.count(lines.generated)) generated lines "
+                + "(\(Format.count(lines.structs)) of them model structs)"
+            figures.append(
+                Figure(
+                    section: .compile, name: "swift build (\(configuration)) of the generated code: first build",
+                    value: first[0], baselineName: "the model structs alone", baseline: first[1], unit: .seconds,
+                    target: .ratioAtMost(Self.ratioTarget), detail: detail))
+            figures.append(
+                Figure(
+                    section: .compile, name: "swift build (\(configuration)) of the generated code: sources touched",
+                    value: rebuild[0], baselineName: "the model structs alone", baseline: rebuild[1], unit: .seconds,
+                    target: .ratioAtMost(Self.ratioTarget), detail: detail))
+        }
+        return figures
+    }
+
+    /// Writes the package and its two targets' sources; returns the line counts of both.
+    func writePackage() throws -> (generated: Int, structs: Int) {
+        let manager = FileManager.default
+        let schemas = try GeneratorBenchmark.writeModel(entities: entities, under: work)
+        let plan = Workspace.plan(schemas: schemas, output: (work as NSString).appendingPathComponent("Generated"))
+        guard !plan.hasErrors else { throw Failure(description: "the synthetic model does not generate") }
+        let swift = plan.files.filter { $0.path.hasSuffix(".swift") }
+        var lines = (generated: 0, structs: 0)
+        for target in [Self.generatedTarget, Self.structsTarget] {
+            let folder = (work as NSString).appendingPathComponent("Sources/\(target)")
+            try? manager.removeItem(atPath: folder)
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for file in swift where target == Self.generatedTarget || file.path.hasSuffix("Models.swift") {
+                let name = (file.path as NSString).lastPathComponent
+                try write(file.contents, to: (folder as NSString).appendingPathComponent(name))
+                let count = file.contents.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                if target == Self.generatedTarget { lines.generated += count } else { lines.structs += count }
+            }
+        }
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "CompileBench",
+                platforms: [.macOS(.v13)],
+                dependencies: [.package(name: "Strata", path: \(SwiftLiteral.string(root)))],
+                targets: [
+                    .target(name: "\(Self.generatedTarget)", dependencies: [.product(name: "StrataRuntime", package: "Strata")]),
+                    .target(name: "\(Self.structsTarget)", dependencies: [.product(name: "StrataRuntime", package: "Strata")]),
+                ]
+            )
+
+            """
+        try write(manifest, to: (work as NSString).appendingPathComponent("Package.swift"))
+        return lines
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        let data = Data(text.utf8)
+        if FileManager.default.contents(atPath: path) == data { return }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Times one `swift build --target`; throws with the log's end when it fails.
+    @discardableResult
+    func build(target: String, configuration: String) throws -> Double {
+        let log = (work as NSString).appendingPathComponent("build.log")
+        try? FileManager.default.removeItem(atPath: log)
+        let outcome = try Subprocess.run(
+            "swift", ["build", "-c", configuration, "--target", target], in: work, log: log)
+        guard outcome.status == 0 else {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "swift build --target \(target) failed:\n" + text.suffix(2_000))
+        }
+        return outcome.seconds
+    }
+
+    /// Removes a target's objects, dependency records and module (keeping the build plan's own
+    /// files), so that the next build compiles it from scratch.
+    func removeBuildFolder(of target: String, configuration: String) throws {
+        let manager = FileManager.default
+        let products = (work as NSString).appendingPathComponent(".build/\(configuration)")
+        let objects = (products as NSString).appendingPathComponent("\(target).build")
+        for name in (try? manager.contentsOfDirectory(atPath: objects)) ?? [] where !name.hasSuffix(".json") {
+            try manager.removeItem(atPath: (objects as NSString).appendingPathComponent(name))
+        }
+        let modules = (products as NSString).appendingPathComponent("Modules")
+        for name in (try? manager.contentsOfDirectory(atPath: modules)) ?? [] where name.hasPrefix(target + ".") {
+            try manager.removeItem(atPath: (modules as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// Sets every source file's modification time to now.
+    func touchSources(of target: String) throws {
+        let folder = (work as NSString).appendingPathComponent("Sources/\(target)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date()], ofItemAtPath: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+}
+
+/// Swift string literals for generated manifests.
+enum SwiftLiteral {
+    /// `text` as a Swift string literal.
+    static func string(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

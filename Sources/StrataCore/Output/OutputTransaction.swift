@@ -1,0 +1,151 @@
+import Foundation
+
+/// A file of `generate`'s output that could not be written, and why: one line, naming the path.
+public struct OutputWriteError: Error, CustomStringConvertible, Equatable {
+    /// The path that failed.
+    public var path: String
+    /// Why, in words.
+    public var reason: String
+
+    public var description: String { "cannot write \(path): \(reason); nothing was changed" }
+}
+
+/// Writes `generate`'s files as one transaction on the file system: every target is checked,
+/// every new content is staged next to its target, and only then are the targets replaced (the
+/// old files kept aside until the end). On any failure, what was replaced is put back, what was
+/// staged is removed, and an ``OutputWriteError`` names the path: all files or none.
+///
+/// A directory, or a file that Strata did not write (no generated header), at a target's path is
+/// never replaced or removed: it is an error before anything is written.
+struct OutputTransaction {
+    /// A file to write: its path and bytes.
+    struct Write {
+        var path: String
+        var data: Data
+    }
+
+    private let manager = FileManager.default
+    /// Temporary files staged so far (each next to its target).
+    private var staged: [(temporary: String, final: String)] = []
+    /// Targets replaced or removed so far, with where their old content was put aside (nil for
+    /// targets that did not exist).
+    private var replaced: [(final: String, saved: String?, placed: Bool)] = []
+
+    /// Writes `writes` and removes `removals` (generated files that no longer belong), all or nothing.
+    static func run(writes: [Write], removals: [String], isOurs: (String) -> Bool) throws {
+        var transaction = OutputTransaction()
+        do {
+            try transaction.check(writes.map(\.path) + removals, isOurs: isOurs)
+            for write in writes { try transaction.stage(write) }
+            for item in transaction.staged { try transaction.replace(item.final, with: item.temporary) }
+            for path in removals { try transaction.replace(path, with: nil) }
+            transaction.commit()
+        } catch {
+            transaction.rollBack()
+            throw error
+        }
+    }
+
+    /// Refuses directories and files that Strata did not write, before anything is written.
+    private func check(_ paths: [String], isOurs: (String) -> Bool) throws {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                throw OutputWriteError(path: path, reason: "a directory is in the way (Strata never removes a directory)")
+            }
+            if !isOurs(path) {
+                throw OutputWriteError(
+                    path: path, reason: "the file there was not written by Strata (it has no generated header); move it away")
+            }
+        }
+    }
+
+    private mutating func stage(_ write: Write) throws {
+        let folder = SchemaLoader.parent(of: write.path)
+        if !folder.isEmpty {
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw OutputWriteError(path: folder, reason: "a file is where a folder should be")
+            }
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw OutputWriteError(path: folder, reason: Self.reason(error))
+            }
+        }
+        let temporary = Self.sibling(of: write.path, suffix: "strata-tmp")
+        do {
+            try write.data.write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw OutputWriteError(path: write.path, reason: Self.reason(error))
+        }
+        staged.append((temporary, write.path))
+    }
+
+    /// Puts the current file at `final` aside and moves `temporary` there (or, without one, just
+    /// puts the file aside: a removal).
+    private mutating func replace(_ final: String, with temporary: String?) throws {
+        var saved: String?
+        if manager.fileExists(atPath: final) {
+            let aside = Self.sibling(of: final, suffix: "strata-old")
+            do {
+                try manager.moveItem(atPath: final, toPath: aside)
+            } catch {
+                throw OutputWriteError(path: final, reason: Self.reason(error))
+            }
+            saved = aside
+        }
+        replaced.append((final, saved, false))
+        guard let temporary else { return }
+        do {
+            try manager.moveItem(atPath: temporary, toPath: final)
+        } catch {
+            throw OutputWriteError(path: final, reason: Self.reason(error))
+        }
+        replaced[replaced.count - 1].placed = true
+        staged.removeAll { $0.temporary == temporary }
+    }
+
+    /// Every file is in place: the old contents put aside are removed.
+    private func commit() {
+        for item in replaced {
+            if let saved = item.saved { try? manager.removeItem(atPath: saved) }
+        }
+    }
+
+    /// Puts back what was replaced, newest first, and removes what was staged.
+    private func rollBack() {
+        for item in replaced.reversed() {
+            if item.placed { try? manager.removeItem(atPath: item.final) }
+            if let saved = item.saved { try? manager.moveItem(atPath: saved, toPath: item.final) }
+        }
+        for item in staged { try? manager.removeItem(atPath: item.temporary) }
+    }
+
+    /// A hidden file next to `path`: `.<name>.<UUID>.<suffix>`.
+    private static func sibling(of path: String, suffix: String) -> String {
+        let folder = SchemaLoader.parent(of: path)
+        let name = ".\(SchemaLoader.name(of: path)).\(UUID().uuidString).\(suffix)"
+        return folder.isEmpty ? name : SchemaLoader.join(folder, name)
+    }
+
+    /// The reason of a file-system error in words, without Foundation's domain and code dump.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue)).lowercased()
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))).lowercased() }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "no space left on the device"
+        case .fileWriteVolumeReadOnly: return "the volume is read-only"
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+        case .fileWriteFileExists: return "a file is in the way"
+        default: return nsError.localizedDescription
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import StrataStorage
+
+/// Everything the generator needs to know about one SQL database: its column types, how values
+/// are spelled and stored, and the statements that differ. Each database is one conforming type
+/// (``SQLiteRules``, ``PostgresRules``); none of the requirements has a default, so a new
+/// database is a new type plus its fixtures, and the compiler lists every requirement left to
+/// fill in. Renderers ask ``SQLDialect/rules`` instead of testing which dialect they render.
+public protocol SQLDialectRules: Sendable {
+    /// A human name for headers and messages.
+    var displayName: String { get }
+
+    /// The column type that stores values of `encoding`.
+    func columnType(_ encoding: ColumnEncoding) -> String
+
+    // MARK: Literals (after the common quoting of ``SQLDialect/literal(_:)``)
+
+    /// A boolean literal.
+    func booleanLiteral(_ flag: Bool) -> String
+    /// Bytes, from their uppercase hexadecimal digits.
+    func blobLiteral(hex: String) -> String
+    /// A quoted string literal (`quoted` is `text` in single quotes with `'` doubled) of `text`,
+    /// which holds no NUL.
+    func textLiteral(_ text: String, quoted: String) -> String
+    /// Text holding a NUL, from the literal of its UTF-8 bytes.
+    func textWithNULLiteral(bytes: String) -> String
+    /// A decimal that is not a plain number (kept as text), from its quoted literal.
+    func decimalTextLiteral(quoted: String) -> String
+    /// Text the database reads as a value of `encoding`'s column type, from its quoted literal.
+    func typedLiteral(quoted: String, columnType: String) -> String
+    /// Infinity, minus infinity or NaN.
+    func nonFiniteRealLiteral(_ number: Double) -> String
+
+    // MARK: Stored values
+
+    /// How a Bool is stored.
+    func stored(_ flag: Bool) -> SQLValue
+    /// How a UUID is stored.
+    func stored(_ uuid: UUID) -> SQLValue
+    /// How a Date is stored.
+    func stored(_ date: Date) -> SQLValue
+    /// How a Decimal is stored, from its canonical text.
+    func storedDecimal(canonical: String) -> SQLValue
+    /// The values a column of `encoding` may hold when its column type alone allows more (SQLite
+    /// stores a Bool as an INTEGER, so it checks 0 and 1), or nil.
+    func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]?
+
+    // MARK: Statements that differ
+
+    /// What follows an autoincremented key's column type (before NOT NULL), if anything.
+    func autoincrementTypeClause() -> String?
+    /// The column constraint an autoincremented key ends with, given its quoted constraint name, if any.
+    func autoincrementKeyConstraint(quotedName: String) -> String?
+    /// True when the table's PRIMARY KEY constraint is written even for an autoincremented key
+    /// (false when ``autoincrementKeyConstraint(quotedName:)`` declares the key).
+    var declaresAutoincrementKeyInTable: Bool { get }
+    /// True when constraints can be renamed and foreign keys added to existing tables (so tables
+    /// are created first and references between them added afterwards).
+    var altersConstraints: Bool { get }
+    /// The author's SQL for this database, if the fragment has some.
+    func sql(_ fragment: DialectSQL) -> String?
+    /// The statements of the migration into `plan.to`, in execution order.
+    func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement]
+}
+
+/// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL, a Decimal its canonical
+/// text, a Bool INTEGER 0/1 (see ``ColumnEncoding``).
+public struct SQLiteRules: SQLDialectRules {
+    public init() {}
+
+    public var displayName: String { "SQLite" }
+
+    public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
+
+    public func booleanLiteral(_ flag: Bool) -> String { flag ? "1" : "0" }
+    public func blobLiteral(hex: String) -> String { "X'\(hex)'" }
+    public func textLiteral(_ text: String, quoted: String) -> String { quoted }
+    public func textWithNULLiteral(bytes: String) -> String { "(CAST(\(bytes) AS TEXT))" }
+    public func decimalTextLiteral(quoted: String) -> String { quoted }
+    public func typedLiteral(quoted: String, columnType: String) -> String { quoted }
+    public func nonFiniteRealLiteral(_ number: Double) -> String {
+        // SQLite has no literal for these: 9e999 overflows to infinity; NaN is stored as NULL.
+        if number.isNaN { return "NULL" }
+        return number > 0 ? "9e999" : "-9e999"
+    }
+
+    public func stored(_ flag: Bool) -> SQLValue { .integer(flag ? 1 : 0) }
+    public func stored(_ uuid: UUID) -> SQLValue { .blob(SQLiteStorage.bytes(of: uuid)) }
+    public func stored(_ date: Date) -> SQLValue { .real(SQLiteStorage.seconds(of: date)) }
+    public func storedDecimal(canonical: String) -> SQLValue { .text(canonical) }
+    public func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]? {
+        encoding == .bool ? [.integer(0), .integer(1)] : nil
+    }
+
+    public func autoincrementTypeClause() -> String? { nil }
+    public func autoincrementKeyConstraint(quotedName: String) -> String? {
+        "CONSTRAINT \(quotedName) PRIMARY KEY AUTOINCREMENT"
+    }
+    public var declaresAutoincrementKeyInTable: Bool { false }
+    public var altersConstraints: Bool { false }
+    public func sql(_ fragment: DialectSQL) -> String? { fragment.sqlite }
+    public func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement] {
+        SQLiteMigrationRenderer(plan: plan).statements()
+    }
+}
+
+/// PostgreSQL, the server database: native UUID, TIMESTAMPTZ, NUMERIC, BOOLEAN and BYTEA.
+public struct PostgresRules: SQLDialectRules {
+    public init() {}
+
+    public var displayName: String { "PostgreSQL" }
+
+    public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
+
+    public func booleanLiteral(_ flag: Bool) -> String { flag ? "TRUE" : "FALSE" }
+    public func blobLiteral(hex: String) -> String { "E'\\\\x\(hex)'::" + columnType(.data) }
+    public func textLiteral(_ text: String, quoted: String) -> String {
+        // An escape string means the same whatever the server's `standard_conforming_strings` is.
+        text.contains("\\") ? "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\") : quoted
+    }
+    public func textWithNULLiteral(bytes: String) -> String {
+        // PostgreSQL cannot store a NUL in text and rejects the value when it runs.
+        "(convert_from(\(bytes), 'UTF8'))"
+    }
+    public func decimalTextLiteral(quoted: String) -> String { quoted + "::numeric" }
+    public func typedLiteral(quoted: String, columnType: String) -> String { quoted + "::" + columnType }
+    public func nonFiniteRealLiteral(_ number: Double) -> String {
+        if number.isNaN { return "'NaN'::double precision" }
+        return number > 0 ? "'Infinity'::double precision" : "'-Infinity'::double precision"
+    }
+
+    public func stored(_ flag: Bool) -> SQLValue { .boolean(flag) }
+    public func stored(_ uuid: UUID) -> SQLValue { .typed(uuid.uuidString.lowercased(), .uuid) }
+    public func stored(_ date: Date) -> SQLValue { .typed(PostgresTimestamp.text(of: date), .date) }
+    public func storedDecimal(canonical: String) -> SQLValue { .decimal(canonical) }
+    public func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]? { nil }
+
+    public func autoincrementTypeClause() -> String? { "GENERATED BY DEFAULT AS IDENTITY" }
+    public func autoincrementKeyConstraint(quotedName: String) -> String? { nil }
+    public var declaresAutoincrementKeyInTable: Bool { true }
+    public var altersConstraints: Bool { true }
+    public func sql(_ fragment: DialectSQL) -> String? { fragment.postgres }
+    public func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement] {
+        PostgresMigrationRenderer(plan: plan).statements()
+    }
+}

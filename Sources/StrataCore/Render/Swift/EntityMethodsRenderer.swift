@@ -1,0 +1,164 @@
+/// Renders the methods that differ per entity (updates of chosen fields, references, `hasMany`,
+/// key-labeled finds for keys that are not one `id` field), each described once as an
+/// ``EntityMethod`` and rendered into an extension of the runtime's `StrataRecordStore` (so it
+/// exists on the connection's `StrataAccess` and the database's `StrataRepository` alike), or of
+/// `StrataRepository` for observation.
+struct EntityMethodsRenderer {
+    let rendering: EntityRendering
+
+    func render(into writer: inout SwiftWriter) {
+        let methods = fieldUpdates() + keyLabeled() + references() + toMany()
+        let r = rendering
+        for (extended, onRepository) in [("StrataRecordStore", false), ("StrataRepository", true)] {
+            let selected = methods.filter { $0.repositoryOnly == onRepository }
+            guard !selected.isEmpty else { continue }
+            writer.line()
+            writer.block("extension \(extended) where Record == \(r.record)") { w in
+                for (offset, method) in selected.enumerated() {
+                    if offset > 0 { w.line() }
+                    method.render(into: &w)
+                }
+            }
+        }
+    }
+
+    /// `update(_:title:detail:…)`: changes chosen fields of a stored record.
+    private func fieldUpdates() -> [EntityMethod] {
+        let r = rendering
+        let fields = r.nonKeyFields
+        guard !fields.isEmpty else { return [] }
+        let parameters = ["_ record: \(r.record)"] + fields.map { field in
+            "\(SwiftNames.argumentLabel(field.name)) \(r.newValueName(field)): \(r.types.columnType(of: field))? = nil"
+        }
+        var body = SwiftWriter()
+        body.block("try update(record)") { w in
+            w.wrapped(
+                "",
+                fields.map { "$0.\(SwiftNames.identifier($0.name)).set(ifGiven: \(r.newValueName($0)))" },
+                open: "[",
+                close: "]"
+            )
+        }
+        return [
+            EntityMethod(
+                doc: [
+                    "Changes the given fields of the stored record that has `record`'s key, keeping the others as",
+                    "stored, and returns the record as stored afterwards (nil when there is none). A nil argument",
+                    "leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.",
+                ],
+                attributes: r.exemptions(for: fields) + ["@discardableResult"],
+                name: "update",
+                parameters: parameters,
+                returns: "\(r.record)?",
+                body: body
+            )
+        ]
+    }
+
+    /// `find(order:position:)`, `delete(…)`, `update(…, set:)`, `observe(…)`: the generic
+    /// operations by key, labeled with the key's field names.
+    private func keyLabeled() -> [EntityMethod] {
+        let r = rendering
+        guard !r.keyIsID else { return [] }
+        let exemptions = r.exemptions(for: r.keyFields)
+        func method(
+            _ doc: String, _ name: String, _ extra: [String] = [], returns: String, call: String,
+            discardable: Bool = true, repositoryOnly: Bool = false
+        ) -> EntityMethod {
+            var body = SwiftWriter()
+            body.line(call)
+            return EntityMethod(
+                doc: [doc], attributes: exemptions + (discardable ? ["@discardableResult"] : []), name: name,
+                parameters: r.keyParameters + extra, returns: returns, throwing: !repositoryOnly, body: body,
+                repositoryOnly: repositoryOnly)
+        }
+        return [
+            method(
+                "The record with this key, or nil.", "find", returns: "\(r.record)?",
+                call: "try find(id: \(r.keyValue))", discardable: false),
+            method(
+                "Sets columns of the stored record with this key and returns it as stored (nil when there is none).",
+                "update", ["set assignments: \(r.assignmentsType)"], returns: "\(r.record)?",
+                call: "try update(id: \(r.keyValue), set: assignments)"),
+            method(
+                "Deletes the record with this key; false when there is none.", "delete", returns: "Bool",
+                call: "try delete(id: \(r.keyValue))"),
+            method(
+                "The record with this key (nil while there is none), now and after every change to it.", "observe",
+                returns: "AsyncValueObservation<\(r.record)?>", call: "observe(id: \(r.keyValue))", discardable: false,
+                repositoryOnly: true),
+        ]
+    }
+
+    /// `customer(of:)`: the record a reference field refers to.
+    private func references() -> [EntityMethod] {
+        let r = rendering
+        return r.references.map { field, target in
+            let property = "record.\(SwiftNames.identifier(field.name))"
+            var body = SwiftWriter()
+            if field.isOptional { body.line("guard let key = \(property) else { return nil }") }
+            let key = field.isOptional ? "key" : property
+            let lookup = "try read { try StrataAccess<\(r.names.record(target))>($0).find(id: \(key)) }"
+            body.line(field.isOptional ? "return " + lookup : lookup)
+            return EntityMethod(
+                doc: ["The `\(target.name)` that `\(field.name)` refers to (nil when there is none)."],
+                attributes: RepositoryNames.lintExemptions(member: field.name),
+                name: SwiftNames.identifier(field.name),
+                parameters: ["of record: \(r.record)"],
+                returns: "\(r.names.record(target))?",
+                body: body
+            )
+        }
+    }
+
+    /// `orders(of:where:orderBy:)`: the records whose reference refers to a record.
+    private func toMany() -> [EntityMethod] {
+        let r = rendering
+        return r.toMany.map { relation, target, via in
+            let other = r.names.record(target)
+            var body = SwiftWriter()
+            body.line("guard let key = record.strataKey else { return [] }")
+            body.block("return try read") { w in
+                w.line("try StrataAccess<\(other)>($0).fetchAll(")
+                w.line("    where: { ($0.\(SwiftNames.identifier(via.name)) == key).and(filter?($0)) },")
+                w.line("    orderBy: order")
+                w.line(")")
+            }
+            return EntityMethod(
+                doc: ["The `\(target.name)` records whose `\(via.name)` refers to `record`, matching `filter`, sorted by `order`."],
+                attributes: RepositoryNames.lintExemptions(member: relation.name),
+                name: SwiftNames.identifier(relation.name),
+                parameters: [
+                    "of record: \(r.record)",
+                    "where filter: \(r.filterType(target)) = nil",
+                    "orderBy order: \(r.orderType(target)) = nil",
+                ],
+                returns: "[\(other)]",
+                body: body
+            )
+        }
+    }
+}
+
+/// One generated method: its documentation, signature and body, rendered in one place.
+struct EntityMethod {
+    var doc: [String]
+    var attributes: [String]
+    var name: String
+    var parameters: [String]
+    var returns: String
+    var throwing = true
+    var body: SwiftWriter
+    /// True for methods of `StrataRepository` alone (observation needs the database).
+    var repositoryOnly = false
+
+    func render(into writer: inout SwiftWriter) {
+        writer.lines(doc.map { "/// " + $0 })
+        writer.lines(attributes)
+        writer.function(
+            "public func \(name)", parameters: parameters, suffix: (throwing ? " throws" : "") + " -> \(returns)"
+        ) { w in
+            w.appendIndented(body)
+        }
+    }
+}

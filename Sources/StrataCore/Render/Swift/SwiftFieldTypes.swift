@@ -1,0 +1,32 @@
+/// The Swift types of fields in generated record code (the runtime binds and reads each by its
+/// `StrataSQLiteValue` conformance, so the type is all the generator decides).
+struct SwiftFieldTypes {
+    let schema: Schema
+
+    /// The Swift type of a field's column in filters: the property type, except that an
+    /// autoincremented key is not optional (its column is never NULL).
+    func columnType(of field: Field) -> String {
+        let base = baseType(of: field)
+        return field.isOptional ? base + "?" : base
+    }
+
+    /// The Swift type of a field without optionality.
+    func baseType(of field: Field) -> String {
+        switch field.type {
+        case .scalar(let scalar): return scalar.name
+        case .enumeration(let name): return SwiftNames.identifier(name)
+        case .reference: return schema.storageType(of: field)?.name ?? "Never"
+        }
+    }
+
+    /// True when the Swift property is optional (optional fields and autoincremented keys).
+    func isOptionalProperty(_ field: Field) -> Bool { field.isOptional || field.isAutoincrement }
+}
+
+extension FieldType {
+    /// True for enum-typed fields.
+    var isEnumeration: Bool {
+        if case .enumeration = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,63 @@
+/// Renders an entity's `StrataSQLiteRecord` conformance: what the runtime's generic operations
+/// need to know about the entity (its table, the column of each stored property, its key, how
+/// its columns are bound and read), and nothing else. Filters and sorts reach the columns by the
+/// properties' key paths (`$0.isDone`), through the runtime's `StrataColumns`.
+struct SwiftRecordRenderer {
+    let rendering: EntityRendering
+
+    func render(into writer: inout SwiftWriter) {
+        renderConformance(into: &writer)
+    }
+
+    private func renderConformance(into writer: inout SwiftWriter) {
+        let r = rendering
+        let properties = r.entity.fields.map { "\(SwiftNames.identifier($0.name))" }
+        writer.line("/// `\(r.entity.name)` records are rows of `\(r.entity.table)`, bound and read by index in field order.")
+        writer.block("extension \(r.record): StrataSQLiteRecord") { w in
+            let key = "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]"
+            let columns = r.entity.fields.map { "(\\.\(SwiftNames.identifier($0.name)), \(SwiftNames.stringLiteral($0.column)))" }
+            let table = "public static let strataTable = StrataTable<\(r.record)>"
+            let assigns = r.autoincrement != nil ? ", assignsKey: true" : ""
+            let single = "\(table)(\(SwiftNames.stringLiteral(r.entity.table)), columns: [\(columns.joined(separator: ", "))], \(key)\(assigns))"
+            if w.fits(single) {
+                w.line(single)
+            } else {
+                w.line("\(table)(")
+                w.line("    \(SwiftNames.stringLiteral(r.entity.table)),")
+                w.line("    columns: [")
+                w.lines(columns.map { "        \($0)," })
+                w.line("    ],")
+                w.line("    \(key)\(assigns.isEmpty ? "" : ",")")
+                if !assigns.isEmpty { w.line("    assignsKey: true") }
+                w.line(")")
+            }
+            w.line()
+            let keyProperties = r.keyFields.map { SwiftNames.identifier($0.name) }
+            let keyValue = keyProperties.count == 1 ? keyProperties[0] : "(" + keyProperties.joined(separator: ", ") + ")"
+            w.line("public var strataKey: \(r.keyType)? { \(keyValue) }")
+            w.line()
+            w.block("public init(row: StrataSQLiteRow) throws") { w in
+                w.wrapped(
+                    "try self.init",
+                    r.entity.fields.enumerated().map { "\(SwiftNames.argumentLabel($1.name)): row[\($0)]" }
+                )
+            }
+            w.line()
+            w.block("public func bind(to arguments: inout StrataSQLiteArguments) throws") { w in
+                w.wrapped("try arguments.bind", properties)
+            }
+            w.line()
+            w.block("public static func bind(key: \(r.keyType), to arguments: inout StrataSQLiteArguments) throws") { w in
+                w.line("try arguments.bind(" + (r.keyFields.count == 1 ? "key" : r.keyFields.indices.map { "key.\($0)" }.joined(separator: ", ")) + ")")
+            }
+            if let field = r.autoincrement {
+                let type = r.types.baseType(of: field)
+                let value = type == "Int64" ? "rowID" : "try StrataRowID.key(rowID)"
+                w.line()
+                w.block("public mutating func didInsert(rowID: Int64) throws") { w in
+                    w.line("\(SwiftNames.identifier(field.name)) = \(value)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// The bounds the generator holds any input to, so that every schema answers in bounded time and
+/// memory (documented in `Docs/SchemaReference.md`, "Limits").
+public enum Limits {
+    /// The largest version file, in bytes (10 MB).
+    public static let versionFileBytes = 10 * 1024 * 1024
+    /// The longest name (entity, field, enum, case, key, type), in characters.
+    public static let nameLength = 128
+    /// Names this many characters longer or shorter than a candidate are never suggested for it
+    /// (a suggestion is at most 3 edits away).
+    static let suggestionLengthDifference = 3
+
+    /// `name` shortened for a message: the first 40 characters and the length.
+    static func shown(_ name: String) -> String {
+        name.count <= nameLength ? name : "\(name.prefix(40))… (\(name.count) characters)"
+    }
+}

@@ -1,0 +1,11 @@
+/// What `StrataMigrator.migrate(_:to:progress:)` reports while it migrates: each version before
+/// and after it runs, and each of its statements as it starts (so a caller can tell which table
+/// a long rebuild is copying).
+public enum StrataMigrationProgress: Sendable {
+    /// The migration is about to run: the `position`-th of `count` pending ones.
+    case willApply(StrataMigration, position: Int, count: Int)
+    /// One statement of the migration is about to run (its SQL, as in the migration).
+    case willRun(StrataMigration, statement: String)
+    /// The migration was applied and committed, in `duration`.
+    case didApply(StrataMigration, duration: Duration)
+}

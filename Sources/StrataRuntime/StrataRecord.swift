@@ -1,0 +1,119 @@
+import Foundation
+
+/// The columns of a record type, for filters, sorts and assignments: `$0.isDone` in a filter is
+/// the `StrataColumn<TODOItem, Bool>` of the record's `isDone` property, found by its key path in
+/// ``StrataTable/columns``. Comparing a column with a value of another type does not compile.
+@dynamicMemberLookup
+public struct StrataColumns<Record: StrataRecord>: Sendable {
+    /// The columns of `Record`'s table.
+    @inlinable
+    public init() {}
+
+    /// The column that stores the property at `keyPath`.
+    @inlinable
+    public subscript<Value: StrataColumnValue>(dynamicMember keyPath: KeyPath<Record, Value> & Sendable)
+        -> StrataColumn<Record, Value>
+    {
+        StrataColumn(sql: Record.strataTable.quotedColumn(keyPath))
+    }
+}
+
+/// A record type stored in one table: what every database runtime needs to know about it,
+/// whatever the database. Generated entity structs conform; the behaviour (insert, find, fetch,
+/// update, delete, observe) lives in the runtime, as GRDB's record protocols do it.
+///
+/// A database runtime adds how values are bound and read (``StrataSQLiteRecord`` for SQLite).
+public protocol StrataRecord: Sendable {
+    /// The columns of the record's table, for type-checked filters and sorts.
+    typealias Columns = StrataColumns<Self>
+    /// The primary key: the key field's type, or a tuple of the key fields' types in key order.
+    associatedtype Key: Sendable
+
+    /// The table: its name, its columns in field order, its primary key.
+    static var strataTable: StrataTable<Self> { get }
+
+    /// The record's primary key, or nil while the database has not assigned it (an
+    /// autoincremented key before the insert).
+    var strataKey: Key? { get }
+}
+
+/// The table of a record type, by name, and the SQL its operations run, made once per type (a
+/// class, so that reading it from the record type costs one reference, not a copy of every string).
+/// Every identifier is quoted by ``quoted(_:)``; every value is a parameter.
+public final class StrataTable<Record>: Sendable {
+    /// The table name, as in the database.
+    public let name: String
+    /// The column names, in field order: the order records are bound and read in.
+    public let columns: [String]
+    /// The quoted column of each stored property, by key path.
+    public let quotedColumns: [PartialKeyPath<Record> & Sendable: String]
+    /// The primary key's column names, in key order.
+    public let primaryKey: [String]
+    /// True when the database assigns the key on insert (an autoincremented integer key).
+    public let assignsKey: Bool
+
+    /// The quoted table name.
+    public let quotedName: String
+    /// The quoted columns, comma-separated: what every query selects, in field order.
+    public let selection: String
+    /// `INSERT INTO t (c1, …) VALUES (?1, …)`: parameters in field order.
+    public let insert: String
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET c = excluded.c, …`, numbered like `insert`.
+    public let upsert: String
+    /// `SELECT selection FROM t WHERE key = ?1 …`.
+    public let find: String
+    /// `DELETE FROM t WHERE key = ?1 …`.
+    public let delete: String
+    /// `UPDATE t SET c = ?n, … WHERE key = ?k`, numbered like `insert`; nil when every column is part of the key.
+    public let update: String?
+    /// `WHERE`'s key condition with `?` parameters, for statements that bind other values first.
+    public let keyCondition: String
+
+    /// Describes a table: each stored property's key path and column, in field order;
+    /// `primaryKey` names some of those columns.
+    public init(
+        _ name: String, columns properties: [(PartialKeyPath<Record> & Sendable, String)], primaryKey: [String],
+        assignsKey: Bool = false
+    ) {
+        let columns = properties.map(\.1)
+        self.name = name
+        self.columns = columns
+        quotedColumns = Dictionary(properties.map { ($0.0, Self.quoted($0.1)) }, uniquingKeysWith: { first, _ in first })
+        self.primaryKey = primaryKey
+        self.assignsKey = assignsKey
+        let q = Self.quoted
+        quotedName = q(name)
+        selection = columns.map(q).joined(separator: ", ")
+        let position = { (column: String) in (columns.firstIndex(of: column) ?? 0) + 1 }
+        let parameters = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        insert = "INSERT INTO \(quotedName) (\(selection)) VALUES (\(parameters))"
+        let keyByPosition = primaryKey.map { "\(q($0)) = ?\(position($0))" }.joined(separator: " AND ")
+        let keyFromOne = primaryKey.enumerated().map { "\(q($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
+        keyCondition = primaryKey.map { "\(q($0)) = ?" }.joined(separator: " AND ")
+        find = "SELECT \(selection) FROM \(quotedName) WHERE \(keyFromOne)"
+        delete = "DELETE FROM \(quotedName) WHERE \(keyFromOne)"
+        let others = columns.filter { !primaryKey.contains($0) }
+        let conflict = "\(insert) ON CONFLICT (\(primaryKey.map(q).joined(separator: ", ")))"
+        if others.isEmpty {
+            update = nil
+            upsert = conflict + " DO NOTHING"
+        } else {
+            let set = others.map { "\(q($0)) = ?\(position($0))" }.joined(separator: ", ")
+            update = "UPDATE \(quotedName) SET \(set) WHERE \(keyByPosition)"
+            upsert = conflict + " DO UPDATE SET " + others.map { "\(q($0)) = excluded.\(q($0))" }.joined(separator: ", ")
+        }
+    }
+
+    /// The quoted column of the property at `keyPath`; for a property that is not stored in the
+    /// table (a computed one), a name no table has, so that the statement fails when prepared.
+    @inlinable
+    public func quotedColumn(_ keyPath: PartialKeyPath<Record> & Sendable) -> String {
+        quotedColumns[keyPath] ?? Self.quoted("\(keyPath) is not a stored column")
+    }
+
+    /// An identifier as a quoted SQL identifier (`order` -> `"order"`, `a"b` -> `"a""b"`): the
+    /// runtime's one quoting function, the same rule as the generator's dialects.
+    public static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import StrataCore
+import StrataStorage
+import Testing
+
+/// The command-line contract of `strata` and `strata-generator`, on the real executables: exit
+/// 0 success, 1 problems found, 2 could not run, 64 usage, on every command; `--version`;
+/// `--format json`; progress on standard error; the regenerate command each reader has.
+@Suite struct CommandLineContractTests {
+    typealias Result = CLITests.Result
+
+    static func todoCopy() throws -> URL {
+        let root = try TestPaths.temporaryFolder()
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
+        return root
+    }
+
+    static func json(_ result: Result) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+    }
+
+    @Test(arguments: ["strata", "strata-generator"])
+    func versionIsTheOneConstant(_ tool: String) throws {
+        let result = try CLITests.run(tool, ["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == StrataVersion.current)
+    }
+
+    @Test func everyCommandExits64OnUsageErrors() throws {
+        let root = try Self.todoCopy()
+        for arguments in [
+            ["generate", "--no-such-flag"], ["check", "--format", "yaml"], ["lint", "extra"], ["plan"],
+            ["plan", "NoSuchModel"], ["plan", "MyTODO", "--to", "9"], ["migrate"],
+            ["migrate", "--database", "x.sqlite", "--model", "Nope"],
+            ["verify", "--rows", "many"], ["no-such-command"],
+        ] {
+            let result = try CLITests.strata(arguments, in: root)
+            #expect(
+                result.status == 64, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
+        }
+        #expect(try CLITests.run("strata-generator", ["generate", "--no-such-flag"]).status == 64)
+    }
+
+    @Test func problemsExit1OnEveryCommand() throws {
+        let bad = try TestPaths.copy(TestPaths.bad.appendingPathComponent("unknown-type"))
+        for arguments in [
+            ["generate"], ["check"], ["lint"], ["plan", "M"], ["migrate", "--database", "m.sqlite"], ["verify"],
+            ["check", "--format", "json"], ["plan", "M", "--format", "json"], ["verify", "--format", "json"],
+        ] {
+            let result = try CLITests.strata(arguments + ["--schemas", "."], in: bad)
+            #expect(result.status == 1, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
+        }
+        #expect(try CLITests.run("strata-generator", ["lint", "--schemas", "."], in: bad).status == 1)
+    }
+
+    @Test func couldNotRunExits2() throws {
+        let root = try Self.todoCopy()
+        // The output folder is a file: nothing can be written.
+        try "not a folder".write(to: root.appendingPathComponent("Generated"), atomically: true, encoding: .utf8)
+        let generate = try CLITests.strata(["generate"], in: root)
+        #expect(generate.status == 2, "\(generate.stderr)")
+        #expect(generate.stderr.contains("error: "))
+        // A file that is not a SQLite database.
+        try String(repeating: "not a database ", count: 100).write(
+            to: root.appendingPathComponent("notes.sqlite"), atomically: true, encoding: .utf8)
+        for format in ["text", "json"] {
+            let migrate = try CLITests.strata(["migrate", "--database", "notes.sqlite", "--format", format], in: root)
+            #expect(migrate.status == 2, "\(migrate.stdout)\(migrate.stderr)")
+        }
+        // A PostgreSQL server that is not there.
+        let verify = try CLITests.strata(
+            ["verify", "--postgres", "postgres://nobody@127.0.0.1:1/postgres", "--rows", "2"], in: root)
+        #expect(verify.status == 2, "\(verify.stderr)")
+    }
+
+    @Test func checkSpeaksJSON() throws {
+        let root = try Self.todoCopy()
+        let missing = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))
+        #expect(missing["current"] as? Bool == false)
+        let stale = try #require(missing["stale"] as? [[String: Any]])
+        #expect(
+            stale.contains {
+                $0["path"] as? String == "Generated/MyTODO/Swift/MyTODOModels.swift"
+                    && $0["kind"] as? String == "missing"
+            })
+        #expect(try CLITests.strata(["generate"], in: root).status == 0)
+        let current = try CLITests.strata(["check", "--format", "json"], in: root)
+        #expect(current.status == 0)
+        let object = try Self.json(current)
+        #expect(object["current"] as? Bool == true)
+        #expect((object["stale"] as? [Any])?.isEmpty == true)
+        #expect((object["diagnostics"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func planSpeaksJSON() throws {
+        let root = try Self.todoCopy()
+        let result = try CLITests.strata(["plan", "MyTODO", "--from", "0", "--format", "json"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try Self.json(result)
+        #expect(object["model"] as? String == "MyTODO")
+        #expect(object["from"] as? Int == 0 && object["to"] as? Int == 3)
+        let migrations = try #require(object["migrations"] as? [[String: Any]])
+        #expect(migrations.map { $0["to"] as? Int } == [1, 2, 3])
+        let steps = try #require(migrations[1]["steps"] as? [[String: Any]])
+        #expect(steps.first?["description"] as? String == "add field TODOItem.isDone (filled with its default false)")
+        #expect(steps.first?["destructive"] as? Bool == false)
+        #expect(
+            (migrations[1]["sql"] as? [String])?.first?.hasPrefix("ALTER TABLE \"todo_item\" ADD COLUMN \"is_done\"")
+                == true)
+    }
+
+    @Test func migrateSpeaksJSONAndReportsEachVersionOnStandardError() throws {
+        let root = try Self.todoCopy()
+        let result = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try Self.json(result)
+        #expect(object["from"] as? Int == 0 && object["to"] as? Int == 3)
+        #expect((object["applied"] as? [[String: Any]])?.map { $0["version"] as? Int } == [1, 2, 3])
+        #expect(object["error"] is NSNull)
+        for version in 1...3 {
+            #expect(result.stderr.contains("MyTODO: applying v\(version) (\(version) of 3)…"), "\(result.stderr)")
+            #expect(result.stderr.contains("MyTODO: applied v\(version) in "), "\(result.stderr)")
+        }
+        // Refused: a database newer than the model.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/v3.yaml"))
+        let refused = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        #expect(refused.status == 1)
+        #expect((try Self.json(refused)["error"] as? String)?.contains("newer") == true)
+    }
+
+    @Test func migrateReportsEachRebuiltTableAsItCopiesIt() throws {
+        let root = try TestPaths.temporaryFolder()
+        try FileManager.default.copyItem(
+            at: TestPaths.models.appendingPathComponent("Evolution"), to: root.appendingPathComponent("Evolution"))
+        let result = try CLITests.strata(["migrate", "--database", "evolution.sqlite", "--schemas", "."], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Evolution: v3: copying the rows of post into its rebuilt table…"),
+            "\(result.stderr)")
+        #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"strata_new_a\"\"b\" (\"x\")\nSELECT 1") == "a\"b")
+        #expect(
+            SQLiteRebuildProgress.copiedTable("-- a note\n\nINSERT INTO \"strata_new_post\" (\"x\") SELECT 1") == "post"
+        )
+        #expect(SQLiteRebuildProgress.copiedTable("INSERT INTO \"post\" (\"x\") VALUES (1)") == nil)
+    }
+
+    @Test func verifySpeaksJSONAndReportsProgressOnStandardError() throws {
+        let root = try Self.todoCopy()
+        let result = try CLITests.strata(["verify", "--rows", "5", "--format", "json"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try Self.json(result)
+        #expect(object["passed"] as? Bool == true)
+        #expect(object["postgresChecked"] as? Bool == false)
+        let reports = try #require(object["reports"] as? [[String: Any]])
+        #expect(reports.first?["model"] as? String == "MyTODO" && reports.first?["dialect"] as? String == "sqlite")
+        #expect(result.stderr.contains("MyTODO on SQLite: applying v2 and comparing rows…"), "\(result.stderr)")
+        #expect(result.stderr.contains("MyTODO on SQLite: applying v3 and comparing rows…"))
+    }
+
+    @Test func headersAndHintsNameTheReadersCommand() throws {
+        let root = try Self.todoCopy()
+        #expect(try CLITests.strata(["generate"], in: root).status == 0)
+        let cli = try String(
+            contentsOf: root.appendingPathComponent("Generated/MyTODO/Swift/MyTODOModels.swift"), encoding: .utf8)
+        #expect(
+            cli.hasPrefix(
+                "// Generated by Strata \(StrataVersion.current) from MyTODO/v3.yaml. Do not edit.\n// Change the schema and run `strata generate`.\n"
+            ))
+        // The plugins' tool names the command plugin, in files and in hints.
+        let plugin = try CLITests.run(
+            "strata-generator", ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
+        #expect(plugin.status == 0, "\(plugin.stderr)")
+        let pluginFile = try String(
+            contentsOf: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), encoding: .utf8)
+        #expect(
+            pluginFile.contains(
+                "-- Change the schema and run `swift package --allow-writing-to-package-directory strata-generate`.\n"))
+        try "-- stale\n".write(
+            to: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), atomically: true, encoding: .utf8)
+        let check = try CLITests.run(
+            "strata-generator",
+            ["generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("--- Plugin/MyTODO/sqlite/schema.sql"))
+        #expect(check.stderr.contains("run `swift package --allow-writing-to-package-directory strata-generate`"))
+        let stale = try CLITests.strata(["check", "--output", "Plugin"], in: root)
+        #expect(stale.stderr.contains("run `strata generate`"))
+    }
+}

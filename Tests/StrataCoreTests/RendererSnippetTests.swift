@@ -1,0 +1,212 @@
+import Foundation
+import StrataCore
+import Testing
+
+/// Snippet tests for the renderers, in the manner of swift-openapi-generator's
+/// `SnippetBasedReferenceTests`: a few schema lines in, the fragment of Swift or SQL they must
+/// produce out, so that a template change is reviewed in one small expected fragment.
+@Suite struct RendererSnippetTests {
+    /// The generated file ending in `suffix` for a one-version model whose `entities:`/`enums:`
+    /// YAML is `body`.
+    func render(_ body: String, file suffix: String) throws -> String {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("Snip")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try ("model: Snip\nversion: 1\n" + body).write(to: model.appendingPathComponent("v1.yaml"), atomically: true, encoding: .utf8)
+        let (history, _, diagnostics) = SchemaLoader.loadModel(named: "Snip", in: folder.path)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let files = Generator.files(for: try #require(history))
+        return try #require(files.first { $0.path.hasSuffix(suffix) }, "no \(suffix)").contents
+    }
+
+    /// Expects `fragment` (its lines, indentation included) in `text`.
+    func expectFragment(_ fragment: String, in text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(text.contains(fragment), "missing:\n\(fragment)\nin:\n\(text)", sourceLocation: sourceLocation)
+    }
+
+    @Test func recordConformanceBindsAndReadsInFieldOrder() throws {
+        let swift = try render(
+            """
+            entities:
+              Note:
+                fields:
+                  id: UUID
+                  title: String
+                  body: String?
+            """, file: "SnipRepositories.swift")
+        expectFragment(
+            """
+            extension Note: StrataSQLiteRecord {
+                public static let strataTable = StrataTable<Note>(
+                    "note",
+                    columns: [
+                        (\\.id, "id"),
+                        (\\.title, "title"),
+                        (\\.body, "body"),
+                    ],
+                    primaryKey: ["id"]
+                )
+
+                public var strataKey: UUID? { id }
+
+                public init(row: StrataSQLiteRow) throws {
+                    try self.init(id: row[0], title: row[1], body: row[2])
+                }
+
+                public func bind(to arguments: inout StrataSQLiteArguments) throws {
+                    try arguments.bind(id, title, body)
+                }
+            """, in: swift)
+        // An optional field's new value is doubly optional: `.some(nil)` stores NULL.
+        expectFragment(
+            """
+                public func update(_ record: Note, title newTitle: String? = nil, body newBody: String?? = nil) throws -> Note? {
+                    try update(record) {
+                        [$0.title.set(ifGiven: newTitle), $0.body.set(ifGiven: newBody)]
+                    }
+                }
+            """, in: swift)
+        #expect(!swift.contains("find(id"), "a key named id uses the runtime's generic find(id:)")
+    }
+
+    @Test func autoincrementedKeyIsAssignedByTheDatabase() throws {
+        let swift = try render(
+            """
+            entities:
+              Counter:
+                fields:
+                  id: { type: Int32, autoincrement: true }
+                  name: String
+            """, file: "SnipRepositories.swift")
+        expectFragment(
+            """
+                public static let strataTable = StrataTable<Counter>(
+                    "counter",
+                    columns: [
+                        (\\.id, "id"),
+                        (\\.name, "name"),
+                    ],
+                    primaryKey: ["id"],
+                    assignsKey: true
+                )
+            """, in: swift)
+        expectFragment(
+            """
+                public mutating func didInsert(rowID: Int64) throws {
+                    id = try StrataRowID.key(rowID)
+                }
+            """, in: swift)
+    }
+
+    @Test func compositeAndKeywordKeysGetLabeledMethods() throws {
+        let swift = try render(
+            """
+            entities:
+              Cell:
+                primaryKey: [row, default]
+                fields:
+                  row: Int16
+                  default: Int
+                  value: Double
+            """, file: "SnipRepositories.swift")
+        expectFragment("    public var strataKey: (Int16, Int)? { (row, `default`) }", in: swift)
+        expectFragment(
+            """
+                public static func bind(key: (Int16, Int), to arguments: inout StrataSQLiteArguments) throws {
+                    try arguments.bind(key.0, key.1)
+                }
+            """, in: swift)
+        expectFragment(
+            """
+                /// The record with this key, or nil.
+                public func find(row key1: Int16, default key2: Int) throws -> Cell? {
+                    try find(id: (key1, key2))
+                }
+            """, in: swift)
+        expectFragment(
+            """
+            extension StrataRepository where Record == Cell {
+                /// The record with this key (nil while there is none), now and after every change to it.
+                public func observe(row key1: Int16, default key2: Int) -> AsyncValueObservation<Cell?> {
+                    observe(id: (key1, key2))
+                }
+            }
+            """, in: swift)
+    }
+
+    @Test func referencesAndToManyAreRuntimeQueries() throws {
+        let swift = try render(
+            """
+            entities:
+              Writer:
+                fields:
+                  id: UUID
+                hasMany:
+                  posts: { entity: Post, via: author }
+              Post:
+                fields:
+                  id: UUID
+                  author: Writer?
+            """, file: "SnipRepositories.swift")
+        expectFragment(
+            """
+                public func author(of record: Post) throws -> Writer? {
+                    guard let key = record.author else { return nil }
+                    return try read { try StrataAccess<Writer>($0).find(id: key) }
+                }
+            """, in: swift)
+        expectFragment("                where: { ($0.author == key).and(filter?($0)) },", in: swift)
+    }
+
+    @Test func enumsConformWithTheirUnknownCase() throws {
+        let swift = try render(
+            """
+            enums:
+              Mood: { type: String, cases: [calm, busy], unknown: calm }
+              Kind: { type: Int16, cases: [a, b] }
+            entities:
+              Day:
+                fields:
+                  id: UUID
+                  mood: Mood
+                  kind: Kind
+            """, file: "SnipRepositories.swift")
+        expectFragment(
+            """
+            extension Mood: StrataEnumColumnValue, StrataSQLiteValue {
+                /// A stored raw value that matches no case reads as `.calm`.
+                public static var strataUnknownCase: Mood? { .calm }
+            }
+
+            extension Kind: StrataEnumColumnValue, StrataSQLiteValue {}
+            """, in: swift)
+    }
+
+    @Test func generatedCodeChecksItsRuntimeAPI() throws {
+        let swift = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipDatabase.swift")
+        expectFragment("private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}", in: swift)
+        expectFragment("    public var `as`: StrataRepository<A> {", in: swift)
+    }
+
+    @Test func dialectsSpellTypesAndDefaultsTheirOwnWay() throws {
+        let body = """
+            entities:
+              Flag:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  on: { type: Bool, default: true }
+                  at: { type: Date, default: "2024-01-31T12:00:00Z" }
+            """
+        let sqlite = try render(body, file: "sqlite/schema.sql")
+        expectFragment(
+            "\"id\" INTEGER NOT NULL CONSTRAINT \"flag_pkey\" PRIMARY KEY AUTOINCREMENT", in: sqlite)
+        expectFragment("\"on\" INTEGER NOT NULL DEFAULT 1", in: sqlite)
+        expectFragment("CHECK (\"on\" IN (0, 1))", in: sqlite)
+        let postgres = try render(body, file: "postgres/schema.sql")
+        expectFragment("\"id\" BIGINT GENERATED BY DEFAULT AS IDENTITY NOT NULL", in: postgres)
+        expectFragment("\"on\" BOOLEAN NOT NULL DEFAULT TRUE", in: postgres)
+        expectFragment("\"at\" TIMESTAMPTZ NOT NULL DEFAULT '2024-01-31 12:00:00+00'::TIMESTAMPTZ", in: postgres)
+        expectFragment("CONSTRAINT \"flag_pkey\" PRIMARY KEY (\"id\")", in: postgres)
+    }
+}
