@@ -128,18 +128,31 @@ public enum SchemaLoader {
             ]
             return loaded
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let (checksum, text) = readText(path) else {
             loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
             return loaded
         }
-        let normalized = NormalizedText.bytes(data)
-        loaded.checksum = SHA256.hex(normalized)
-        guard let text = String(bytes: normalized, encoding: .utf8) else {
+        loaded.checksum = checksum
+        guard let text else {
             loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
             return loaded
         }
         (loaded.schema, loaded.diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
         return loaded
+    }
+
+    /// The checksum of a file's text (`NormalizedText`) and the text (nil when it is not UTF-8); nil
+    /// when the file cannot be read. The file's bytes are released before the text is parsed.
+    private static func readText(_ path: String) -> (checksum: String, text: String?)? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let normalized = NormalizedText.bytes(data)
+        let text: String?
+        if #available(macOS 15, *) {
+            text = String(validating: normalized, as: UTF8.self)
+        } else {
+            text = String(bytes: normalized, encoding: .utf8)
+        }
+        return (SHA256.hex(normalized), text)
     }
 
     /// `3` for `v3.yaml`; nil for anything else (`v03.yaml`, `v0.yaml`, `3.yaml`).

@@ -25,25 +25,49 @@ public enum Generator {
         return Parallel.map(steps) { MigrationPlanner.plan(from: $0.0, to: $0.1) }
     }
 
-    /// Every output file of a model, given its migration plans. The files are rendered
-    /// concurrently (each renderer is a pure function of the model); their order is fixed.
+    /// Every output file of a model, given its migration plans, in a deterministic order: the
+    /// Swift files as `OutputLayout` lists them, then the SQL of each dialect.
     public static func files(for history: SchemaHistory, plans: [MigrationPlan]) -> [GeneratedFile] {
-        guard let latest = history.latest else { return [] }
+        var files: [GeneratedFile] = []
+        render(for: history, plans: plans) { files.append($0) }
+        return inListingOrder(files, model: history.model, path: \.path)
+    }
+
+    /// `items` (a model's files, in rendering order) in the order ``files(for:plans:)`` lists them.
+    static func inListingOrder<Item>(_ items: [Item], model: String, path: (Item) -> String) -> [Item] {
+        let swiftFolder = OutputLayout.swiftFolder(model: model)
+        let swiftPaths = OutputLayout.swiftFiles(model: model).map { "\(swiftFolder)/\($0)" }
+        func rank(_ item: Item) -> Int { swiftPaths.firstIndex(of: path(item)) ?? swiftPaths.count }
+        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// Renders every output file of a model and hands each to `body` as soon as it is rendered:
+    /// the renderers run concurrently (each is a pure function of the model), a few files at a
+    /// time, so that a caller that writes each file as it comes holds a few files and not the
+    /// whole output. The SQL comes first (in a fixed order); the Swift files of the second round
+    /// embed the SQLite migrations and assemble the repositories from one part per entity.
+    public static func render(
+        for history: SchemaHistory, plans: [MigrationPlan], into body: (GeneratedFile) throws -> Void
+    ) rethrows {
+        guard let latest = history.latest else { return }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
             GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
         }
-        // First the SQL and the small Swift files.
         let smallSwift: [@Sendable () -> GeneratedFile] = [
             { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
             { swiftFile("Database", SwiftDatabaseRenderer(schema: latest).render()) },
         ]
-        let rendered = Parallel.map(smallSwift + sqlJobs(for: history, latest: latest, plans: plans))
-        let sql = Array(rendered.dropFirst(smallSwift.count))
-        // Then the embedded migrations (the SQLite migration files themselves: one source of
-        // truth) next to the repository file's parts, one per entity.
-        let migrations = MigrationSources.sqlite(model: model, in: sql)
+        // The SQLite migrations are kept for the migrations file, which embeds them.
+        let sqliteMigrations = OutputLayout.sqlFolder(model: model, dialect: SQLDialect.sqlite.folderName) + "/migrations/"
+        var kept: [GeneratedFile] = []
+        try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
+            if file.path.hasPrefix(sqliteMigrations) { kept.append(file) }
+            try body(file)
+        }
+        let migrations = MigrationSources.sqlite(model: model, in: kept)
+        kept = []
         let repositories = SwiftRepositoryRenderer(schema: latest)
         let migrationsJob: @Sendable () -> RenderedPart = {
             .file(SwiftMigrationsRenderer(schema: latest, migrations: migrations).render())
@@ -51,22 +75,17 @@ public enum Generator {
         let sectionJobs = repositories.sectionJobs().map { job -> @Sendable () -> RenderedPart in { .section(job()) } }
         let parts = Parallel.map([migrationsJob] + sectionJobs)
         var sections: [SwiftWriter] = []
+        sections.reserveCapacity(parts.count)
         var migrationsSwift = ""
-        for part in parts {
+        for part in consume parts {
             switch part {
             case .file(let contents): migrationsSwift = contents
             case .section(let section): sections.append(section)
             }
         }
-        let swift =
-            rendered.prefix(smallSwift.count) + [
-                swiftFile("Repositories", repositories.assemble(sections)), swiftFile("Migrations", migrationsSwift),
-            ]
-        let files = OutputLayout.swiftFiles(model: model).map { name in
-            swift.first { $0.path == "\(swiftFolder)/\(name)" }
-                ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
-        }
-        return files + sql
+        try body(swiftFile("Migrations", migrationsSwift))
+        migrationsSwift = ""
+        try body(swiftFile("Repositories", repositories.assemble(consume sections)))
     }
 
     /// A part rendered in the second round: a whole file or an entity's part of the repositories.

@@ -11,7 +11,7 @@ extension SchemaParser {
         var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
     }
 
-    mutating func parseEntities(_ node: Node, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity] {
+    mutating func parseEntities(_ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity] {
         guard let entries = reader.mapping(node, "'entities'") else { return [] }
         let scope = TypeScope(
             enums: Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
@@ -22,16 +22,16 @@ extension SchemaParser {
         return entries.compactMap { parseEntity(name: $0.key, at: $0.keyLocation, $0.value, scope: scope) }
     }
 
-    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Entity? {
+    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope) -> Entity? {
         let what = "entity '\(name)'"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: Self.entityKeys, in: what)
         var entity = Entity(
             name: name, table: scope.naming.apply(name), fields: [], primaryKey: [], indexes: [], hasMany: [],
             renamedFrom: nil, doc: nil, location: location)
-        var keyNode: Node?
-        var indexesNode: Node?
-        var hasManyNode: Node?
+        var keyNode: YAMLNode?
+        var indexesNode: YAMLNode?
+        var hasManyNode: YAMLNode?
         for entry in entries {
             switch entry.key {
             case "fields":
@@ -64,7 +64,7 @@ extension SchemaParser {
 
     // MARK: Fields
 
-    private mutating func parseField(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Field? {
+    private mutating func parseField(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope) -> Field? {
         var field = Field(
             name: name, column: scope.naming.apply(name), type: .scalar(.string), isOptional: false,
             defaultValue: nil, isAutoincrement: false, isUnique: false, onDelete: .noAction, renamedFrom: nil,
@@ -82,7 +82,7 @@ extension SchemaParser {
             return nil
         }
         let typeIsValid = parseType(typeEntry.value, into: &field, scope: scope)
-        var onDeleteNode: Node?
+        var onDeleteNode: YAMLNode?
         for entry in entries {
             switch entry.key {
             case "default":
@@ -121,7 +121,7 @@ extension SchemaParser {
     }
 
     /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
-    private mutating func parseType(_ node: Node, into field: inout Field, scope: TypeScope) -> Bool {
+    private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
         guard var text = reader.string(node, "the type of field '\(field.name)'") else { return false }
         text = text.trimmingWhitespace()
@@ -147,7 +147,7 @@ extension SchemaParser {
     }
 
     /// Reads a default and checks that it fits the field's type.
-    private mutating func parseDefault(_ node: Node, for field: Field, scope: TypeScope) -> Literal? {
+    private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
         let found = NodeReader.kind(of: node)
         guard case .scalar(let scalar) = node else {

@@ -1,9 +1,8 @@
-import Yams
 
 extension SchemaParser {
     /// The primary key: the entity's `primaryKey: [a, b]`, the fields marked `primaryKey: true`,
     /// or the field named `id`.
-    mutating func resolvePrimaryKey(of entity: Entity, _ node: Node?) -> [String] {
+    mutating func resolvePrimaryKey(of entity: Entity, _ node: YAMLNode?) -> [String] {
         let marked = entity.fields.filter(\.isPrimaryKeyMarker).map(\.name)
         if let node {
             guard let names = reader.stringList(node, "'primaryKey' of entity '\(entity.name)'") else { return [] }
@@ -35,7 +34,7 @@ extension SchemaParser {
         return []
     }
 
-    mutating func parseIndexes(_ node: Node, of entity: Entity) -> [Index] {
+    mutating func parseIndexes(_ node: YAMLNode, of entity: Entity) -> [Index] {
         guard let items = reader.sequence(node, "'indexes' of entity '\(entity.name)'") else { return [] }
         var indexes: [Index] = []
         for item in items {
@@ -83,7 +82,7 @@ extension SchemaParser {
         return indexes
     }
 
-    mutating func parseHasMany(_ node: Node, of entity: Entity) -> [HasMany] {
+    mutating func parseHasMany(_ node: YAMLNode, of entity: Entity) -> [HasMany] {
         guard let entries = reader.mapping(node, "'hasMany' of entity '\(entity.name)'") else { return [] }
         var result: [HasMany] = []
         for entry in entries {

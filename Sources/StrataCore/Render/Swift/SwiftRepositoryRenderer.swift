@@ -18,7 +18,8 @@ struct SwiftRepositoryRenderer {
     }
 
     /// The file, from the parts `sectionJobs()` rendered.
-    func assemble(_ sections: [SwiftWriter]) -> String {
+    /// Each part is released once appended, so the parts and the file are not held twice.
+    func assemble(_ sections: consuming [SwiftWriter]) -> String {
         var writer = SwiftWriter()
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
@@ -36,7 +37,10 @@ struct SwiftRepositoryRenderer {
                 w.line("public static var strataUnknownCase: \(type)? { .\(SwiftNames.identifier(unknown)) }")
             }
         }
-        for section in sections { writer.append(section) }
+        for index in sections.indices {
+            writer.append(sections[index])
+            sections[index] = SwiftWriter()
+        }
         return writer.text
     }
 

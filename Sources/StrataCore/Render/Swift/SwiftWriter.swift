@@ -48,7 +48,9 @@ struct SwiftWriter {
 
     /// The source text, ending with one newline (trailing empty lines dropped).
     var text: String {
-        contentEnd == 0 ? "\n" : String(Substring(buffer.utf8.prefix(contentEnd)))
+        if contentEnd == 0 { return "\n" }
+        // Most writers end with a line of content: the buffer itself, shared rather than copied.
+        return contentEnd == buffer.utf8.count ? buffer : String(Substring(buffer.utf8.prefix(contentEnd)))
     }
 }
 
