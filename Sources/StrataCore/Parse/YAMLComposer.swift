@@ -44,7 +44,7 @@ final class YAMLComposer {
         var text = text
         text.makeContiguousUTF8()
         let composer = YAMLComposer(budget: budget)
-        let result: Result<YAMLNode?, YAMLProblem>? = text.utf8.withContiguousStorageIfAvailable { buffer in
+        let result = text.utf8.withContiguousStorageIfAvailable { buffer -> Result<YAMLNode?, YAMLProblem> in
             yaml_parser_set_input_string(composer.parser, buffer.baseAddress, buffer.count)
             do throws(YAMLProblem) {
                 return .success(try composer.document())
@@ -96,7 +96,7 @@ final class YAMLComposer {
     private func document() throws(YAMLProblem) -> YAMLNode? {
         _ = try next()  // stream start
         guard try next().type != YAML_STREAM_END_EVENT else { return nil }  // document start
-        let (root, size) = try node(from: try next())
+        let (root, size) = try self.node(from: try next())
         _ = try next()  // document end
         let after = try next()
         if after.type != YAML_STREAM_END_EVENT {
@@ -126,8 +126,8 @@ final class YAMLComposer {
             var size = 1
             var item = try next()
             while item.type != YAML_SEQUENCE_END_EVENT {
-                let (node, count) = try node(from: item)
-                items.append(node)
+                let (child, count) = try self.node(from: item)
+                items.append(child)
                 size = min(size + count, budget + 1)
                 item = try next()
             }
@@ -137,8 +137,8 @@ final class YAMLComposer {
             var size = 1
             var key = try next()
             while key.type != YAML_MAPPING_END_EVENT {
-                let (keyNode, keyCount) = try node(from: key)
-                let (valueNode, valueCount) = try node(from: try next())
+                let (keyNode, keyCount) = try self.node(from: key)
+                let (valueNode, valueCount) = try self.node(from: try next())
                 pairs.append((keyNode, valueNode))
                 size = min(size + keyCount + valueCount, budget + 1)
                 key = try next()

@@ -51,3 +51,12 @@ struct YAMLDocument {
         }
     }
 }
+
+extension SchemaLoader {
+    /// Composes `text` into YAML nodes as reading a version file does, and nothing more (the
+    /// benchmarks' baseline). False for an empty document or malformed YAML.
+    public static func composeYAML(_ text: String) -> Bool {
+        let budget = YAMLDocument.nodeBudget(forByteCount: text.utf8.count)
+        return ((try? YAMLComposer.compose(text, budget: budget)) ?? nil) != nil
+    }
+}

@@ -37,6 +37,8 @@ struct SwiftRepositoryRenderer {
                 w.line("public static var strataUnknownCase: \(type)? { .\(SwiftNames.identifier(unknown)) }")
             }
         }
+        // One allocation for the whole file instead of a copy each time it outgrows its buffer.
+        writer.reserveCapacity(writer.byteCount + sections.reduce(0) { $0 + $1.byteCount })
         for index in sections.indices {
             writer.append(sections[index])
             sections[index] = SwiftWriter()
