@@ -86,6 +86,7 @@ public struct SyntheticModel: Sendable {
             if excess <= 0 { break }
             entities -= max(1, excess / perEntity)
         }
+        while size(entities + 1) <= bytes { entities += 1 }
         return SyntheticModel(entities: entities, versions: 1)
     }
 
