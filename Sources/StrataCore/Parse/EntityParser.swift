@@ -149,9 +149,8 @@ extension SchemaParser {
     /// Reads a default and checks that it fits the field's type.
     private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
-        let found = NodeReader.kind(of: node)
         guard case .scalar(let scalar) = node else {
-            reader.error("the default of '\(field.name)' must be a single value, found \(found)", at: node)
+            reader.error("the default of '\(field.name)' must be a single value, found \(NodeReader.kind(of: node))", at: node)
             return nil
         }
         let text = scalar.string
@@ -174,8 +173,10 @@ extension SchemaParser {
                 case .bool: .bool
                 default: .null
                 }
+            // Each reading only for the kinds that use it (each builds a Yams node to read it).
             let value = DefaultScalar(
-                text: text, kind: kind, integer: Int64(text) ?? node.int.map(Int64.init), number: node.float, flag: node.bool)
+                text: text, kind: kind, integer: kind == .integer ? Int64(text) ?? node.int.map(Int64.init) : nil,
+                number: kind == .integer || kind == .float ? node.float : nil, flag: kind == .bool ? node.bool : nil)
             switch type.descriptor.parseDefault(value) {
             case .success(let literal): return literal
             case .failure(let wrong): return mismatch(wrong.expected)

@@ -69,6 +69,15 @@ enum YAMLNode: Sendable {
                 {
                     return .str
                 }
+                // A decimal integer without a leading zero (`0`, `-12`): an integer by YAML 1.1's
+                // first matching rule, without running the resolver's regular expressions.
+                var digits = Substring(scalar.string).utf8
+                if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+                if !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                    digits.count == 1 || digits.first != UInt8(ascii: "0")
+                {
+                    return .int
+                }
                 return Resolver.default.resolveTag(of: yamsNode)
             }
         }
