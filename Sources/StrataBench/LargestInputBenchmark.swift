@@ -58,17 +58,21 @@ public struct LargestInputBenchmark: Sendable {
             let above = max(0, large.peak - baseline.peak)
             figures.append(
                 Figure(
-                    section: .memory, name: "\(command), \(what): time", value: large.seconds, baselineName: "the bound",
+                    section: .memory, name: "\(command), \(what): time", value: large.seconds,
+                    baselineName: "the bound",
                     baseline: budget, unit: .seconds, target: .valueBelow(budget),
                     detail: "CPU (user + system) \(Format.value(large.cpuSeconds, .seconds)) on "
-                        + "\(ProcessInfo.processInfo.activeProcessorCount) cores; release `strata`, fastest of \(repetitions)"))
+                        + "\(ProcessInfo.processInfo.activeProcessorCount) cores; release `strata`, fastest of \(repetitions)"
+                ))
             figures.append(
                 Figure(
                     section: .memory, name: "\(command), \(what): peak RSS above baseline", value: Double(above),
                     baselineName: "the input's size", baseline: Double(input), unit: .bytes,
                     target: .ratioAtMost(Self.memoryRatio),
-                    detail: "peak RSS \(Format.bytes(large.peak)) (\(Format.ratio(Double(large.peak) / Double(max(1, input)))) the input) "
-                        + "less the baseline \(Format.bytes(baseline.peak)), `strata \(command)` on a one-entity model"))
+                    detail:
+                        "peak RSS \(Format.bytes(large.peak)) (\(Format.ratio(Double(large.peak) / Double(max(1, input)))) the input) "
+                        + "less the baseline \(Format.bytes(baseline.peak)), `strata \(command)` on a one-entity model")
+            )
         }
         return figures
     }
@@ -77,7 +81,9 @@ public struct LargestInputBenchmark: Sendable {
     private func measure(_ command: String, schemas: String) throws -> Run {
         var arguments = [command, "--schemas", schemas]
         if command == "generate" {
-            arguments += ["--output", (SchemaLoader.parent(of: schemas) as NSString).appendingPathComponent("Generated")]
+            arguments += [
+                "--output", (SchemaLoader.parent(of: schemas) as NSString).appendingPathComponent("Generated"),
+            ]
         }
         var best = Run()
         for _ in 0..<max(1, repetitions) {
@@ -90,7 +96,8 @@ public struct LargestInputBenchmark: Sendable {
             let outcome = try Subprocess.run(executable, ["child", "measure", strata] + arguments, log: log)
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             guard outcome.status == 0, let measured = ChildTask.Measured(parsing: text), measured.status == 0 else {
-                throw MemoryBenchmark.Failure(description: "strata \(arguments.joined(separator: " ")) failed: \(text.suffix(2_000))")
+                throw MemoryBenchmark.Failure(
+                    description: "strata \(arguments.joined(separator: " ")) failed: \(text.suffix(2_000))")
             }
             best.seconds = min(best.seconds, measured.seconds)
             best.cpuSeconds = min(best.cpuSeconds, measured.cpuSeconds)
@@ -101,7 +108,9 @@ public struct LargestInputBenchmark: Sendable {
 
     /// The release `strata` next to this executable (`swift run -c release strata-bench` builds
     /// only the bench), built there first when it is missing.
-    public static func strataExecutable(root: String, benchExecutable: String, progress: (String) -> Void) throws -> String {
+    public static func strataExecutable(root: String, benchExecutable: String, progress: (String) -> Void) throws
+        -> String
+    {
         let folder = SchemaLoader.parent(of: benchExecutable)
         let strata = SchemaLoader.join(folder, "strata")
         if FileManager.default.isExecutableFile(atPath: strata) { return strata }
@@ -110,7 +119,9 @@ public struct LargestInputBenchmark: Sendable {
         progress("memory: building the release strata into \(scratch)")
         let log = (scratch as NSString).appendingPathComponent("strata-bench-build.log")
         let outcome = try Subprocess.run(
-            "swift", ["build", "-c", "release", "--product", "strata", "--scratch-path", scratch, "--package-path", root], log: log)
+            "swift",
+            ["build", "-c", "release", "--product", "strata", "--scratch-path", scratch, "--package-path", root],
+            log: log)
         guard outcome.status == 0, FileManager.default.isExecutableFile(atPath: strata) else {
             throw MemoryBenchmark.Failure(description: "cannot build the release strata (see \(log))")
         }

@@ -77,7 +77,8 @@ public enum Subprocess {
         #endif
         func cpu(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return Outcome(
-            status: code, seconds: seconds, peakResidentBytes: peak, cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime))
+            status: code, seconds: seconds, peakResidentBytes: peak,
+            cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime))
     }
 
     /// The path of the running executable, to run a measured part of the suite in a child.

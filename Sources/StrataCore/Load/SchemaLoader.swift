@@ -28,12 +28,15 @@ public enum SchemaLoader {
         do {
             listing = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            bag.error("cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))", at: .file(directory))
+            bag.error(
+                "cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))",
+                at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
         let names = listing.filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }.sorted()
         if names.isEmpty {
-            bag.error("no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
+            bag.error(
+                "no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
         }
         var histories: [SchemaHistory] = []
         var checksums: [String: [Int: String]] = [:]
@@ -47,7 +50,9 @@ public enum SchemaLoader {
     }
 
     /// Loads one model folder.
-    public static func loadModel(named model: String, in directory: String) -> (SchemaHistory?, [Int: String], [Diagnostic]) {
+    public static func loadModel(named model: String, in directory: String) -> (
+        SchemaHistory?, [Int: String], [Diagnostic]
+    ) {
         var bag = DiagnosticBag()
         let folder = join(directory, model)
         let files: [String]
@@ -62,7 +67,9 @@ public enum SchemaLoader {
             if let number = versionNumber(ofFileName: file) {
                 numbered[number] = file
             } else {
-                bag.error("unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …", at: .file(join(folder, file)))
+                bag.error(
+                    "unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …",
+                    at: .file(join(folder, file)))
             }
         }
         guard !numbered.isEmpty else {
@@ -93,7 +100,9 @@ public enum SchemaLoader {
                     at: schema.versionLocation ?? .file(path))
             }
             if !schema.model.isEmpty && schema.model != model {
-                bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: schema.modelLocation ?? .file(path))
+                bag.error(
+                    "'model: \(schema.model)' does not match the model folder '\(model)'",
+                    at: schema.modelLocation ?? .file(path))
             }
             var fixed = schema
             fixed.version = version.number
@@ -122,9 +131,13 @@ public enum SchemaLoader {
     private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
         let path = join(folder, fileName)
         var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Limits.versionFileBytes {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > Limits.versionFileBytes
+        {
             loaded.diagnostics = [
-                Diagnostic(.error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes", at: .file(path))
+                Diagnostic(
+                    .error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes",
+                    at: .file(path))
             ]
             return loaded
         }
@@ -159,7 +172,9 @@ public enum SchemaLoader {
     static func versionNumber(ofFileName name: String) -> Int? {
         guard name.hasPrefix("v") else { return nil }
         let stem = name.dropFirst().prefix { $0 != "." }
-        guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else { return nil }
+        guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else {
+            return nil
+        }
         return number
     }
 
@@ -181,7 +196,9 @@ public enum SchemaLoader {
             }
             var current = resolve(destination, from: path)
             while let next = try? manager.destinationOfSymbolicLink(atPath: current) {
-                if !seen.insert(current).inserted || seen.count > 40 { return "is a symbolic link that leads back to itself" }
+                if !seen.insert(current).inserted || seen.count > 40 {
+                    return "is a symbolic link that leads back to itself"
+                }
                 current = resolve(next, from: current)
             }
             return "is a symbolic link to '\(destination)', which does not exist"

@@ -38,7 +38,8 @@ public enum Generator {
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         let swiftPaths = OutputLayout.swiftFiles(model: model).map { "\(swiftFolder)/\($0)" }
         func rank(_ item: Item) -> Int { swiftPaths.firstIndex(of: path(item)) ?? swiftPaths.count }
-        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
+            \.element)
     }
 
     /// Renders every output file of a model and hands each to `body` as soon as it is rendered:
@@ -60,7 +61,8 @@ public enum Generator {
             { swiftFile("Database", SwiftDatabaseRenderer(schema: latest).render()) },
         ]
         // The SQLite migrations are kept for the migrations file, which embeds them.
-        let sqliteMigrations = OutputLayout.sqlFolder(model: model, dialect: SQLDialect.sqlite.folderName) + "/migrations/"
+        let sqliteMigrations =
+            OutputLayout.sqlFolder(model: model, dialect: SQLDialect.sqlite.folderName) + "/migrations/"
         var kept: [GeneratedFile] = []
         try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
             if file.path.hasPrefix(sqliteMigrations) { kept.append(file) }

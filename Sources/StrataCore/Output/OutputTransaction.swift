@@ -68,11 +68,13 @@ struct OutputTransaction {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                throw OutputWriteError(path: path, reason: "a directory is in the way (Strata never removes a directory)")
+                throw OutputWriteError(
+                    path: path, reason: "a directory is in the way (Strata never removes a directory)")
             }
             if !isOurs(path) {
                 throw OutputWriteError(
-                    path: path, reason: "the file there was not written by Strata (it has no generated header); move it away")
+                    path: path,
+                    reason: "the file there was not written by Strata (it has no generated header); move it away")
             }
         }
     }
@@ -145,7 +147,8 @@ struct OutputTransaction {
         text.makeContiguousUTF8()
         let borrowed = try text.utf8.withContiguousStorageIfAvailable { buffer -> Result in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return try body(Data()) }
-            return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+            return try body(
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
         }
         return try borrowed ?? body(Data(text.utf8))
     }

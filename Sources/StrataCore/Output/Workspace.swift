@@ -82,7 +82,8 @@ public enum Workspace {
             bag.append(contentsOf: plans.flatMap(\.diagnostics))
             migrationPlans.append(plans)
         }
-        let plan = GenerationPlan(diagnostics: bag.sorted, files: files, outputFolder: output, histories: loaded.histories)
+        let plan = GenerationPlan(
+            diagnostics: bag.sorted, files: files, outputFolder: output, histories: loaded.histories)
         return (plan, migrationPlans)
     }
 
@@ -124,10 +125,13 @@ public enum Workspace {
                     let path = SchemaLoader.join(output, file.path)
                     rendered.append(file.path)
                     wanted.insert(path)
-                    try stageIfChanged(GeneratedFile(path: path, contents: file.contents), in: &transaction, changed: &written)
+                    try stageIfChanged(
+                        GeneratedFile(path: path, contents: file.contents), in: &transaction, changed: &written)
                 }
                 outcome.files += rendered.count
-                let order = Generator.inListingOrder(rendered, model: history.model) { $0 }.map { SchemaLoader.join(output, $0) }
+                let order = Generator.inListingOrder(rendered, model: history.model) { $0 }.map {
+                    SchemaLoader.join(output, $0)
+                }
                 outcome.changed += order.filter(Set(written).contains)
             }
             let removals = extraFiles(wanted: wanted, root: output, excluding: transaction.stagedPaths)
@@ -141,7 +145,9 @@ public enum Workspace {
     }
 
     /// Stages `file` when its bytes differ from disk.
-    private static func stageIfChanged(_ file: GeneratedFile, in transaction: inout OutputTransaction, changed: inout [String]) throws {
+    private static func stageIfChanged(
+        _ file: GeneratedFile, in transaction: inout OutputTransaction, changed: inout [String]
+    ) throws {
         if let current = FileManager.default.contents(atPath: file.path),
             OutputTransaction.withBytes(of: file.contents, { $0 == current })
         {
@@ -159,7 +165,9 @@ public enum Workspace {
         let manager = FileManager.default
         var writes: [OutputTransaction.Write] = []
         for file in plan.files {
-            if let current = manager.contents(atPath: file.path), OutputTransaction.withBytes(of: file.contents, { $0 == current }) {
+            if let current = manager.contents(atPath: file.path),
+                OutputTransaction.withBytes(of: file.contents, { $0 == current })
+            {
                 continue
             }
             writes.append(OutputTransaction.Write(path: file.path, contents: file.contents))
@@ -171,7 +179,8 @@ public enum Workspace {
 
     /// True for a file Strata wrote: a generated file with its header, or a `strata.lock`.
     static func isOurs(_ path: String) -> Bool {
-        isGenerated(path) || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
+        isGenerated(path)
+            || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
@@ -182,7 +191,8 @@ public enum Workspace {
                 findings.append(
                     StaleFile(
                         kind: .missing, path: file.path,
-                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path)))
+                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path))
+                )
                 continue
             }
             let current = String(decoding: data, as: UTF8.self)
@@ -190,13 +200,16 @@ public enum Workspace {
                 findings.append(
                     StaleFile(
                         kind: .stale, path: file.path,
-                        diff: UnifiedDiff.render(old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
+                        diff: UnifiedDiff.render(
+                            old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
             }
         }
         for path in extraFiles(plan) {
             let current = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             findings.append(
-                StaleFile(kind: .extra, path: path, diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
+                StaleFile(
+                    kind: .extra, path: path,
+                    diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
         }
         return findings
     }
@@ -213,7 +226,9 @@ public enum Workspace {
         var extra: [String] = []
         while let relative = enumerator.nextObject() as? String {
             let path = SchemaLoader.join(root, relative)
-            guard !wanted.contains(path), !staged.contains(path), !SchemaLoader.isFolder(path), isGenerated(path) else { continue }
+            guard !wanted.contains(path), !staged.contains(path), !SchemaLoader.isFolder(path), isGenerated(path) else {
+                continue
+            }
             extra.append(path)
         }
         return extra.sorted()

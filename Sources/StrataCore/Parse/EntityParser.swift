@@ -11,7 +11,8 @@ extension SchemaParser {
         var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
     }
 
-    mutating func parseEntities(_ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity] {
+    mutating func parseEntities(_ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity]
+    {
         guard let entries = reader.mapping(node, "'entities'") else { return [] }
         let scope = TypeScope(
             enums: Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
@@ -22,7 +23,9 @@ extension SchemaParser {
         return entries.compactMap { parseEntity(name: $0.key, at: $0.keyLocation, $0.value, scope: scope) }
     }
 
-    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope) -> Entity? {
+    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope)
+        -> Entity?
+    {
         let what = "entity '\(name)'"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: Self.entityKeys, in: what)
@@ -64,7 +67,9 @@ extension SchemaParser {
 
     // MARK: Fields
 
-    private mutating func parseField(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope) -> Field? {
+    private mutating func parseField(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope)
+        -> Field?
+    {
         var field = Field(
             name: name, column: scope.naming.apply(name), type: .scalar(.string), isOptional: false,
             defaultValue: nil, isAutoincrement: false, isUnique: false, onDelete: .noAction, renamedFrom: nil,
@@ -137,7 +142,9 @@ extension SchemaParser {
         } else if scope.entityNames.contains(text) {
             field.type = .reference(text)
         } else if text.count > Limits.nameLength {
-            reader.error("the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'", at: node)
+            reader.error(
+                "the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'",
+                at: node)
             return false
         } else {
             reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
@@ -150,7 +157,8 @@ extension SchemaParser {
     private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
         guard case .scalar(let scalar) = node else {
-            reader.error("the default of '\(field.name)' must be a single value, found \(NodeReader.kind(of: node))", at: node)
+            reader.error(
+                "the default of '\(field.name)' must be a single value, found \(NodeReader.kind(of: node))", at: node)
             return nil
         }
         let text = scalar.string
@@ -160,7 +168,9 @@ extension SchemaParser {
             return nil
         }
         func mismatch(_ expected: String) -> Literal? {
-            reader.error("default \(describe(text, tag)) does not fit '\(field.name)' of type \(field.type): expected \(expected)", at: node)
+            reader.error(
+                "default \(describe(text, tag)) does not fit '\(field.name)' of type \(field.type): expected \(expected)",
+                at: node)
             return nil
         }
         switch field.type {

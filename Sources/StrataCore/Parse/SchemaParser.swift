@@ -1,4 +1,3 @@
-
 /// Parses one version file into a `Schema`, reporting every problem it finds.
 ///
 /// Names are resolved within the file (types, fields of indexes, `hasMany`); checks that need
@@ -32,7 +31,8 @@ struct SchemaParser {
     private mutating func parseDocument(_ root: YAMLNode?) -> Schema? {
         let fileStart = SourceLocation.file(reader.file)
         guard let root else {
-            reader.diagnostics.error("the file is empty: a version needs 'model', 'version' and 'entities'", at: fileStart)
+            reader.diagnostics.error(
+                "the file is empty: a version needs 'model', 'version' and 'entities'", at: fileStart)
             return nil
         }
         guard let entries = reader.mapping(root, "a version file") else { return nil }
@@ -70,7 +70,8 @@ struct SchemaParser {
         }
         if let entry = byKey["entities"] {
             let enumNames = Set(schema.enums.map(\.name))
-            schema.entities = parseEntities(entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
+            schema.entities = parseEntities(
+                entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
         } else {
             reader.diagnostics.error("missing key 'entities'", at: location(of: root))
         }
@@ -157,7 +158,9 @@ struct SchemaParser {
                 cases.append(EnumDecl.Case(name: entry.key, rawValue: raw, location: entry.keyLocation))
             }
         default:
-            reader.error("\(what) must be a list of names or a mapping of names to raw values, found \(NodeReader.kind(of: node))", at: node)
+            reader.error(
+                "\(what) must be a list of names or a mapping of names to raw values, found \(NodeReader.kind(of: node))",
+                at: node)
         }
         if cases.isEmpty, case .sequence = node {
             reader.error("enum '\(decl.name)' needs at least one case", at: node)
@@ -169,7 +172,9 @@ struct SchemaParser {
         if decl.rawType == .string {
             return reader.string(node, "a raw value of \(decl.name) (String)").map(Literal.string)
         }
-        guard let value = reader.integer(node, "a raw value of \(decl.name) (\(decl.rawType.rawValue))") else { return nil }
+        guard let value = reader.integer(node, "a raw value of \(decl.name) (\(decl.rawType.rawValue))") else {
+            return nil
+        }
         if let range = decl.rawType.scalar.integerRange, !range.contains(Int64(value)) {
             reader.error("raw value \(value) does not fit in \(decl.rawType.rawValue)", at: node)
             return nil

@@ -73,11 +73,14 @@ final class YAMLComposer {
         guard yaml_parser_parse(parser, &raw) == 1 else { throw problem() }
         defer { yaml_event_delete(&raw) }
         var event = Event(
-            type: raw.type, mark: YAMLNode.Mark(line: Int32(clamping: raw.start_mark.line + 1), column: Int32(clamping: raw.start_mark.column + 1)))
+            type: raw.type,
+            mark: YAMLNode.Mark(
+                line: Int32(clamping: raw.start_mark.line + 1), column: Int32(clamping: raw.start_mark.column + 1)))
         switch raw.type {
         case YAML_SCALAR_EVENT:
             let scalar = raw.data.scalar
-            event.value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+            event.value = String(
+                decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             if scalar.quoted_implicit == 1 {
                 event.tag = .quoted
             } else if let tag = scalar.tag {
@@ -115,7 +118,9 @@ final class YAMLComposer {
         switch event.type {
         case YAML_ALIAS_EVENT:
             guard let name = event.anchor, let anchored = anchors[name] else {
-                throw .syntax(context: nil, problem: "found undefined alias", line: Int(event.mark.line), column: Int(event.mark.column))
+                throw .syntax(
+                    context: nil, problem: "found undefined alias", line: Int(event.mark.line),
+                    column: Int(event.mark.column))
             }
             sawAlias = true
             return anchored
@@ -146,7 +151,8 @@ final class YAMLComposer {
             try Self.checkDuplicates(pairs)
             composed = (.mapping(YAMLNode.Mapping(pairs: pairs, mark: event.mark)), size)
         default:
-            throw .syntax(context: nil, problem: "unexpected event", line: Int(event.mark.line), column: Int(event.mark.column))
+            throw .syntax(
+                context: nil, problem: "unexpected event", line: Int(event.mark.line), column: Int(event.mark.column))
         }
         if let name = event.anchor { anchors[name] = composed }
         return composed

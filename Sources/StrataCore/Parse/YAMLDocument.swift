@@ -26,7 +26,8 @@ struct YAMLDocument {
         case .syntax(let context, let problem, _, _):
             if problem.contains("Maximum nesting level") {
                 // libyaml's own words name its C API; say what it means for a schema.
-                return "malformed YAML: collections are nested too deeply (libyaml stops at 1,000 levels; a schema needs a few)"
+                return
+                    "malformed YAML: collections are nested too deeply (libyaml stops at 1,000 levels; a schema needs a few)"
             }
             let prefix = context.map { "\($0) " } ?? ""
             return "malformed YAML: \(prefix)\(problem)"
@@ -36,7 +37,8 @@ struct YAMLDocument {
             let names = names.map { "'\($0)'" }.joined(separator: ", ")
             return "duplicate key \(names): each entity, field, enum, case and option may appear once in a mapping"
         case .overBudget(let budget):
-            return "YAML aliases expand to more than \(budget) nodes; a schema of \(byteCount) bytes cannot need that many (nested aliases?)"
+            return
+                "YAML aliases expand to more than \(budget) nodes; a schema of \(byteCount) bytes cannot need that many (nested aliases?)"
         case .memory:
             return "malformed YAML: out of memory"
         }
