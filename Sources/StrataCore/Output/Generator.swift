@@ -43,7 +43,7 @@ public enum Generator {
         let sql = Array(rendered.dropFirst(smallSwift.count))
         // Then the embedded migrations (the SQLite migration files themselves: one source of
         // truth) next to the repository file's parts, one per entity.
-        let migrations = MigrationSources.sqlite(model: model, in: sql)
+        let migrations = MigrationSources.sqlite(for: history, plans: plans, in: sql)
         let repositories = SwiftRepositoryRenderer(schema: latest)
         let migrationsJob: @Sendable () -> RenderedPart = {
             .file(SwiftMigrationsRenderer(schema: latest, migrations: migrations).render())

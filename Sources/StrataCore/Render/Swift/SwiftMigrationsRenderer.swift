@@ -30,11 +30,34 @@ struct SwiftMigrationsRenderer {
                     // Content lines are indented like the closing delimiter, which is stripped again.
                     w.line(line.isEmpty ? "" : "            " + line)
                 }
-                w.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))")
+                let arguments = [["checksum: \(SwiftNames.stringLiteral(migration.checksum))"]] + storageArguments(migration)
+                for (offset, argument) in arguments.enumerated() {
+                    let comma = offset == arguments.count - 1 ? "" : ","
+                    for (index, line) in argument.enumerated() {
+                        w.line("        " + line + (index == argument.count - 1 ? comma : ""))
+                    }
+                }
                 w.line(migrations.count == 1 ? "    )" : "    ),")
             }
             w.line("]")
         }
         return writer.text
+    }
+
+    /// The arguments after the checksum, each as its lines: the checksum Strata 0.4 recorded, when
+    /// it differs, and the columns holding Dates (converted in a database Strata 0.4 wrote).
+    private func storageArguments(_ migration: MigrationSource) -> [[String]] {
+        var arguments: [[String]] = []
+        if let legacy = migration.legacyChecksum {
+            arguments.append(["legacyChecksum: \(SwiftNames.stringLiteral(legacy))"])
+        }
+        if !migration.dateColumns.isEmpty {
+            let columns = migration.dateColumns.enumerated().map { offset, column in
+                "    SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column)))"
+                    + (offset == migration.dateColumns.count - 1 ? "" : ",")
+            }
+            arguments.append(["dateColumns: ["] + columns + ["]"])
+        }
+        return arguments
     }
 }
