@@ -29,7 +29,7 @@ struct QueryDSLTests {
         #expect((c.level >= .high).arguments == [.integer(1)])
         #expect((c.title != "a").sql == #""title" <> ?"#)
         #expect((c.title < "m").sql == #""title" < ?"#)
-        #expect((c.due > Date(timeIntervalSince1970: 10)).arguments == [.real(10)])
+        #expect((c.due > Date(timeIntervalSinceReferenceDate: 10)).arguments == [.real(10)])
     }
 
     @Test("nil compares with IS NULL; null checks on optional columns")
