@@ -15,8 +15,12 @@ struct Migrate: ParsableCommand {
             applies nothing. A database newer than the model, or whose applied migrations were since
             edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
             rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
+            A database written by Strata 0.4 or earlier first has its Dates converted from seconds
+            since 1970 to seconds since 2001, once, in a transaction of its own recorded in the table
+            strata_storage (--dry-run shows the statements).
             With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
-            [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
+            [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": {"version",
+            "statements"} or null, "error"}.
             """
     )
 

@@ -52,9 +52,8 @@ struct SwiftMigrationsRenderer {
             arguments.append(["legacyChecksum: \(SwiftNames.stringLiteral(legacy))"])
         }
         if !migration.dateColumns.isEmpty {
-            let columns = migration.dateColumns.enumerated().map { offset, column in
-                "    SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column)))"
-                    + (offset == migration.dateColumns.count - 1 ? "" : ",")
+            let columns = migration.dateColumns.map { column in
+                "    SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column))),"
             }
             arguments.append(["dateColumns: ["] + columns + ["]"])
         }

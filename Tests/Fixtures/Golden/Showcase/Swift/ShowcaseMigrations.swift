@@ -61,7 +61,7 @@ public enum ShowcaseMigrations {
                 """#,
             checksum: "e12449c3f2a9b579322f33d49d57307f7b2bdbd02e855cef08e7997aa15727fe",
             dateColumns: [
-                SQLiteDateColumn(table: "customer", column: "joined")
+                SQLiteDateColumn(table: "customer", column: "joined"),
             ]
         ),
         StrataMigration(
@@ -176,7 +176,7 @@ public enum ShowcaseMigrations {
             legacyChecksum: "83d098476ffdc47f9cb1f7855c665d1d637564a0c289cff95a3651c4bd3a5c00",
             dateColumns: [
                 SQLiteDateColumn(table: "customer", column: "joined"),
-                SQLiteDateColumn(table: "customer", column: "since")
+                SQLiteDateColumn(table: "customer", column: "since"),
             ]
         ),
     ]
