@@ -53,9 +53,14 @@ struct SwiftMigrationsRenderer {
         }
         if !migration.dateColumns.isEmpty {
             let columns = migration.dateColumns.map { column in
-                "    SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column))),"
+                "SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column)))"
             }
-            arguments.append(["dateColumns: ["] + columns + ["]"])
+            // swift-format's layout: one element on the line, several one per line with a trailing comma.
+            if columns.count == 1, let only = columns.first {
+                arguments.append(["dateColumns: [\(only)]"])
+            } else {
+                arguments.append(["dateColumns: ["] + columns.map { "    \($0)," } + ["]"])
+            }
         }
         return arguments
     }

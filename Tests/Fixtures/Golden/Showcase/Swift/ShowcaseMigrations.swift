@@ -60,9 +60,7 @@ public enum ShowcaseMigrations {
 
                 """#,
             checksum: "e12449c3f2a9b579322f33d49d57307f7b2bdbd02e855cef08e7997aa15727fe",
-            dateColumns: [
-                SQLiteDateColumn(table: "customer", column: "joined"),
-            ]
+            dateColumns: [SQLiteDateColumn(table: "customer", column: "joined")]
         ),
         StrataMigration(
             version: 2,
