@@ -118,6 +118,7 @@ let package = Package(
                 "StrataStorage",
                 "StrataDatabase",
                 "StrataTestSupport",
+                "StrataDateSamples",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]
