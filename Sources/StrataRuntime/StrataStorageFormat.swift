@@ -53,10 +53,7 @@ public enum StrataStorageFormat {
             throw StrataMigrationError.unreadableStorageFormatTable(reason: error.message ?? "\(error)")
         }
         guard let row else { return nil }
-        let rowID: Int64 = {
-            if case .int64(let value) = (row[0] as DatabaseValue).storage { return value }
-            return 0
-        }()
+        let rowID = MigrationLedger.rowID(row)
         func integer(_ index: Int, _ column: String) throws -> Int64 {
             let value: DatabaseValue = row[index]
             guard case .int64(let number) = value.storage else {

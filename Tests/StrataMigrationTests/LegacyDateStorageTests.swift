@@ -9,31 +9,23 @@ import Testing
 /// Databases written by Strata 0.4 (Dates in seconds since 1970, Date defaults rendered so in the
 /// migrations their ledger checksums) through `strata migrate` and the migrator.
 @Suite struct LegacyDateStorageTests {
-    static let versions = [
-        """
-        model: Diary
-        version: 1
-        entities:
-          Entry:
-            fields:
-              id: { type: Int64, autoincrement: true }
-              at: Date
-              due: Date?
-              created: { type: Date, default: "2024-01-31T12:00:00.5Z" }
-        """,
-        """
-        model: Diary
-        version: 2
-        entities:
-          Entry:
-            fields:
-              id: { type: Int64, autoincrement: true }
-              at: Date
-              due: Date?
-              created: { type: Date, default: "2024-01-31T12:00:00.5Z" }
-              reviewed: { type: Date, default: "2020-02-29T00:00:00.123Z" }
-        """,
-    ]
+    /// Version 1, with a Date default; version 2 adds another.
+    static let versions: [String] = {
+        let v1 = """
+            model: Diary
+            version: 1
+            entities:
+              Entry:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  at: Date
+                  due: Date?
+                  created: { type: Date, default: "2024-01-31T12:00:00.5Z" }
+            """
+        let v2 = v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            + "\n      reviewed: { type: Date, default: \"2020-02-29T00:00:00.123Z\" }"
+        return [v1, v2]
+    }()
 
     /// The SQLite migration into `version` as Strata 0.4 rendered it.
     static func legacySQL(_ history: SchemaHistory, version: Int) throws -> String {
