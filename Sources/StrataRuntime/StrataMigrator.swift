@@ -143,9 +143,7 @@ public struct StrataMigrator: Sendable {
         _ = try inImmediateTransactionWithoutForeignKeys(db, version: nil) {
             // Checked again under the write lock: a conversion runs once.
             guard let conversion = try pendingDateConversion(db) else { return false }
-            for statement in conversion.statements {
-                try db.execute(sql: statement)
-            }
+            try conversion.run(db)
             try StrataStorageFormat.record(model: model, sinceVersion: conversion.version, db)
             converted = conversion
             return true

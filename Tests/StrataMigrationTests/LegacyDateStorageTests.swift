@@ -187,4 +187,57 @@ import Testing
             #expect(try queue.read { db in try Int.fetchOne(db, sql: #"SELECT max("version") FROM "strata_migrations""#) } == 1)
         }
     }
+
+    @Test func dateKeysExactlyTheEpochsApartConvertWithoutAFalseConflict() throws {
+        let (history, folder) = try Models.temporary(
+            "Calendar",
+            versions: [
+                """
+                model: Calendar
+                version: 1
+                entities:
+                  Day:
+                    primaryKey: day
+                    fields:
+                      day: Date
+                      note: { type: String, default: "" }
+                  Event:
+                    fields:
+                      id: { type: Int64, autoincrement: true }
+                      day: Day
+                      at: { type: Date, unique: true }
+                """
+            ])
+        let migrator = Models.migrator(history)
+        #expect(migrator.migrations[0].dateColumns.map(\.column) == ["day", "day", "at"])
+        let path = URL(fileURLWithPath: folder).appendingPathComponent("calendar.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            let sql = migrator.migrations[0].sql
+            try db.execute(sql: sql)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "strata_migrations" ("model" TEXT NOT NULL, "version" INTEGER NOT NULL,
+                        "checksum" TEXT NOT NULL, "applied_at" REAL NOT NULL, PRIMARY KEY ("model", "version"));
+                    INSERT INTO "strata_migrations" VALUES ('Calendar', 1, ?, 1700000000);
+                    -- 2001-01-01 first: shifted alone, it would land on 1970-01-01, still held by the next row.
+                    INSERT INTO "day" ("day") VALUES (978307200.0), (0.0);
+                    INSERT INTO "event" ("day", "at") VALUES (978307200.0, 978307200.0), (0.0, 0.0);
+                    """, arguments: [MigrationChecksum.of(sql)])
+        }
+        // One UPDATE over the key would fail on the way.
+        #expect(throws: DatabaseError.self) {
+            try queue.inTransaction {
+                try $0.execute(sql: SQLiteDateColumn(table: "day", column: "day").conversionSQL(from: .secondsSince1970))
+                return .rollback
+            }
+        }
+        try migrator.migrate(queue)
+        let days = try queue.read { db in try Double.fetchAll(db, sql: #"SELECT "day" FROM "day" ORDER BY rowid"#) }
+        #expect(days == [0, -978_307_200])
+        let events = try queue.read { db in try Row.fetchAll(db, sql: #"SELECT "day", "at" FROM "event" ORDER BY "id""#) }
+        #expect(events.map { [$0[0] as Double, $0[1] as Double] } == [[0, 0], [-978_307_200, -978_307_200]])
+        #expect(try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
+        #expect(try migrator.pendingDateConversion(in: queue) == nil)
+    }
 }
