@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import StrataCLI
 import StrataCore
-import StrataRuntime
+import StrataSQLite
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(

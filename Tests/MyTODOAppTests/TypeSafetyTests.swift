@@ -86,6 +86,6 @@ struct TypeSafetyTests {
         let bad = try Self.typeCheck("enum Older: StrataRuntimeAPI1 {}")
         #expect(bad.status != 0)
         #expect(
-            bad.output.contains("generated for StrataRuntime API 1") && bad.output.contains("has API 2"), "\(bad.output)")
+            bad.output.contains("generated for StrataRuntime API 1") && bad.output.contains("has API \(StrataVersion.runtimeAPI)"), "\(bad.output)")
     }
 }

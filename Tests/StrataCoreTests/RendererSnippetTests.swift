@@ -185,7 +185,7 @@ import Testing
 
     @Test func generatedCodeChecksItsRuntimeAPI() throws {
         let swift = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipDatabase.swift")
-        expectFragment("private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}", in: swift)
+        expectFragment("private enum GeneratedForStrataRuntimeAPI\(StrataVersion.runtimeAPI): StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}", in: swift)
         expectFragment("    public var `as`: StrataRepository<A> {", in: swift)
     }
 

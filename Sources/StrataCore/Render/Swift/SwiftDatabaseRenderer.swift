@@ -12,7 +12,7 @@ struct SwiftDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
         writer.line("import Foundation")
-        writer.line("import StrataRuntime")
+        writer.line("import StrataSQLite")
         writer.line()
         writer.line(
             "/// A \(model) database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory")

@@ -23,7 +23,7 @@ struct SwiftRepositoryRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
         writer.line("import Foundation")
-        writer.line("import StrataRuntime")
+        writer.line("import StrataSQLite")
         for decl in schema.enums {
             writer.line()
             let type = SwiftNames.identifier(decl.name)
