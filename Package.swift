@@ -91,7 +91,7 @@ let package = Package(
         // (Sources/MyTODO/strata.yaml). Generated/MyTODO/Swift is the committed copy, for review.
         .target(
             name: "MyTODO",
-            dependencies: ["StrataSQLite"],
+            dependencies: ["StrataSQLite", "StrataPostgres"],
             plugins: ["StrataPlugin"]
         ),
         .testTarget(
@@ -101,7 +101,7 @@ let package = Package(
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(
             name: "ShowcaseModelTests",
-            dependencies: ["StrataSQLite"]
+            dependencies: ["StrataSQLite", "StrataPostgres"]
         ),
         // Reads a live schema back from SQLite and PostgreSQL, derives the expected one from a
         // model, compares them; a small PostgreSQL client. Used by the tests and `strata verify`.
@@ -158,7 +158,7 @@ let package = Package(
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
-            dependencies: ["StrataSQLite", "StrataCore"],
+            dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport"],
             exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrataCore
 
 /// Options shared by every command that reads schemas.
 package struct SchemaOptions: ParsableArguments {
@@ -13,6 +14,13 @@ package struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The folder generated files are written to.", valueName: "dir"))
     package var output = "Generated"
 
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "The databases whose Swift is generated (SQL is generated for every one): sqlite, postgres (default: both).",
+            valueName: "database"))
+    package var databases: [SQLDialect] = SQLDialect.allCases
+
     package init() {}
 }
 
@@ -25,3 +33,5 @@ package struct FormatOptions: ParsableArguments {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+extension SQLDialect: ExpressibleByArgument {}

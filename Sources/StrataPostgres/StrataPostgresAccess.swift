@@ -15,13 +15,13 @@ public struct StrataPostgresAccess<Record: StrataPostgresRecord>: StrataPostgres
 
     /// Runs `body` on the connection.
     @inlinable
-    public func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await body(connection)
     }
 
     /// Runs `body` on the connection, inside the caller's transaction (if any).
     @inlinable
-    public func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await body(connection)
     }
 }
@@ -40,13 +40,13 @@ public struct StrataPostgresRepository<Record: StrataPostgresRecord>: StrataPost
 
     /// Runs `body` on a leased connection.
     @inlinable
-    public func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in try await body(connection) }
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @inlinable
-    public func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await StrataPostgresTransaction.run(on: client, body)
     }
 }
@@ -57,7 +57,7 @@ public enum StrataPostgresTransaction {
     /// back when it throws, with `body`'s own error rethrown (not PostgresNIO's wrapper).
     @inlinable
     public static func run<T: Sendable>(
-        on client: PostgresClient, _ body: (PostgresConnection) async throws -> T
+        on client: PostgresClient, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in try await run(on: connection, body) }
     }
@@ -65,7 +65,7 @@ public enum StrataPostgresTransaction {
     /// Runs `body` in one transaction on `connection`.
     @inlinable
     public static func run<T: Sendable>(
-        on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> T
+        on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = StrataPostgresLog.logger
         try await connection.query("BEGIN", logger: logger)

@@ -6,9 +6,9 @@ extension PostgresQuery {
     /// numbered parameters `$1`, `$2`…, with its values bound in PostgreSQL's binary format.
     /// A `?` inside a quoted identifier or a string literal is left as it is.
     @inlinable
-    public init(strata query: StrataSQL) {
+    public init(strata query: StrataSQL) throws {
         var bindings = PostgresBindings(capacity: query.arguments.count)
-        bindings.strataAppend(query.arguments)
+        try bindings.strataAppend(query.arguments)
         self.init(unsafeSQL: StrataPostgresParameters.numbered(query.sql), binds: bindings)
     }
 }

@@ -45,18 +45,18 @@ extension PostgresBindings {
 
     /// Appends filter values (``StrataSQLValue``) to the parameters, in order.
     @inlinable
-    public mutating func strataAppend(_ values: [StrataSQLValue]) {
+    public mutating func strataAppend(_ values: [StrataSQLValue]) throws {
         for value in values {
             switch value {
             case .null: appendNull()
             case .integer(let value): append(value)
             case .real(let value): append(value)
             case .text(let value): append(value)
-            case .blob(let value): append(value)
+            case .blob(let value): try append(value)
             case .bool(let value): append(value)
             case .uuid(let value): append(value)
-            case .date(let value): append(StrataPostgresTimestamp(value))
-            case .decimal(let value): append(value)
+            case .date(let value): try append(StrataPostgresTimestamp(value))
+            case .decimal(let value): try append(value)
             }
         }
     }

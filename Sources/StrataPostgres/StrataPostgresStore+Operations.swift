@@ -51,7 +51,8 @@ extension StrataPostgresStore {
         offset: Int? = nil
     ) async throws -> [Record] {
         let query = StrataSQL.select(Record.self, where: filter, orderBy: order, limit: limit, offset: offset)
-        return try await read { connection in try await connection.strataRows(PostgresQuery(strata: query)) }
+        let statement = try PostgresQuery(strata: query)
+        return try await read { connection in try await connection.strataRows(statement) }
     }
 
     /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
@@ -77,6 +78,23 @@ extension StrataPostgresStore {
         return try await read { connection in try await connection.strataValue(query, as: Bool.self) }
     }
 
+    /// The record of another type with this key, or nil: what a reference reads.
+    @inlinable
+    public func find<Other: StrataPostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
+        try await read { connection in try await connection.strataRows(StrataPostgresFind<Other>(key)).first }
+    }
+
+    /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
+    @inlinable
+    public func fetchAll<Other: StrataPostgresRecord>(
+        _ type: Other.Type,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
+        orderBy order: ((Other.Columns) -> [StrataOrdering<Other>])? = nil
+    ) async throws -> [Other] {
+        let statement = try PostgresQuery(strata: StrataSQL.select(Other.self, where: filter, orderBy: order))
+        return try await read { connection in try await connection.strataRows(statement) }
+    }
+
     // MARK: Update
 
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
@@ -100,13 +118,16 @@ extension StrataPostgresStore {
         guard !changes.isEmpty else { return try await find(id: key) }
         let table = Record.strataTable
         var bindings = PostgresBindings(capacity: changes.count + table.primaryKey.count)
-        bindings.strataAppend(changes.map(\.value))
+        try bindings.strataAppend(changes.map(\.value))
         try Record.bind(key: key, to: &bindings)
         let sql = StrataPostgresParameters.numbered(
             "UPDATE \(table.quotedName) SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ")
                 + " WHERE \(table.postgres.keyCondition) RETURNING \(table.selection)")
         let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
-        return try await write { connection in try await connection.strataRows(query).first }
+        return try await write { connection in
+            let rows: [Record] = try await connection.strataRows(query)
+            return rows.first
+        }
     }
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes

@@ -15,9 +15,9 @@ public protocol StrataPostgresStore<Record>: Sendable {
     associatedtype Record: StrataPostgresRecord
 
     /// Runs `body` on a connection that can read.
-    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T
     /// Runs `body` on a connection that can write: as a whole, or not at all.
-    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T
 }
 
 /// The logger of Strata's statements: errors only (statements fail with thrown errors).
@@ -35,7 +35,7 @@ extension PostgresConnection {
     @inlinable
     func strataRows<Row>(_ query: StrataSQL, _ read: (PostgresRow) throws -> Row) async throws -> [Row] {
         var rows: [Row] = []
-        for try await row in try await self.query(PostgresQuery(strata: query), logger: StrataPostgresLog.logger) {
+        for try await row in try await self.query(try PostgresQuery(strata: query), logger: StrataPostgresLog.logger) {
             rows.append(try read(row))
         }
         return rows

@@ -68,7 +68,7 @@ extension Date: StrataPostgresValue {
     /// Binds the date rounded to the nearest microsecond, the precision of `TIMESTAMPTZ`.
     @inlinable
     public func bind(to bindings: inout PostgresBindings) throws {
-        bindings.append(StrataPostgresTimestamp(self))
+        try bindings.append(StrataPostgresTimestamp(self))
     }
 }
 

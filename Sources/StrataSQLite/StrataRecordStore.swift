@@ -127,6 +127,22 @@ extension StrataRecordStore {
         return try read { db in try StrataStatement(db, query).fetchInteger() != 0 }
     }
 
+    /// The record of another type with this key, or nil: what a reference reads.
+    @inlinable
+    public func find<Other: StrataSQLiteRecord>(_ type: Other.Type, id key: Other.Key) throws -> Other? {
+        try read { db in try StrataAccess<Other>(db).find(id: key) }
+    }
+
+    /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
+    @inlinable
+    public func fetchAll<Other: StrataSQLiteRecord>(
+        _ type: Other.Type,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
+        orderBy order: ((Other.Columns) -> [StrataOrdering<Other>])? = nil
+    ) throws -> [Other] {
+        try read { db in try StrataAccess<Other>(db).fetchAll(where: filter, orderBy: order) }
+    }
+
     // MARK: Update
 
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.

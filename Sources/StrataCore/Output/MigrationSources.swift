@@ -30,7 +30,18 @@ public enum MigrationSources {
     /// The SQLite migrations of `model` among generated files (paths relative to the output
     /// folder), oldest first, stopping at the first missing version.
     public static func sqlite(model: String, in files: [GeneratedFile]) -> [MigrationSource] {
-        let folder = OutputLayout.sqlFolder(model: model, dialect: "sqlite")
+        of(.sqlite, model: model, in: files)
+    }
+
+    /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
+        of(.postgres, model: history.model, in: Generator.files(for: history))
+    }
+
+    /// One dialect's migrations of `model` among generated files (paths relative to the output
+    /// folder), oldest first, stopping at the first missing version.
+    public static func of(_ dialect: SQLDialect, model: String, in files: [GeneratedFile]) -> [MigrationSource] {
+        let folder = OutputLayout.sqlFolder(model: model, dialect: dialect.folderName)
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
