@@ -33,5 +33,3 @@ package struct FormatOptions: ParsableArguments {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
-
-extension SQLDialect: ExpressibleByArgument {}

@@ -2,12 +2,14 @@ import PostgresNIO
 import StrataRuntime
 
 // The table statements of a record type as prepared statements: each is prepared once per
-// connection (PostgresNIO keeps them by the statement type's name, one per record type) and
-// then only bound and executed.
+// connection and then only bound and executed. PostgresNIO keeps them by name; the name is the
+// kind and a hash of the table's SQL (PostgreSQL cuts names at 63 bytes, so a type's full name
+// would not do).
 
 /// `INSERT … RETURNING …` of one record.
 @usableFromInline
 struct StrataPostgresInsert<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline static var name: String { "strata_insert_" + Record.strataTable.postgres.id }
     @usableFromInline typealias Row = Record
     @usableFromInline static var sql: String { Record.strataTable.postgres.insert }
     @usableFromInline let record: Record
@@ -26,6 +28,7 @@ struct StrataPostgresInsert<Record: StrataPostgresRecord>: PostgresPreparedState
 /// `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING …` of one record.
 @usableFromInline
 struct StrataPostgresUpsert<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline static var name: String { "strata_upsert_" + Record.strataTable.postgres.id }
     @usableFromInline typealias Row = Record
     @usableFromInline static var sql: String { Record.strataTable.postgres.upsert }
     @usableFromInline let record: Record
@@ -44,6 +47,7 @@ struct StrataPostgresUpsert<Record: StrataPostgresRecord>: PostgresPreparedState
 /// `UPDATE … SET every column WHERE key RETURNING 1`.
 @usableFromInline
 struct StrataPostgresUpdate<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline static var name: String { "strata_update_" + Record.strataTable.postgres.id }
     @usableFromInline typealias Row = Void
     @usableFromInline static var sql: String { (Record.strataTable.postgres.update ?? "SELECT 1 WHERE FALSE") + " RETURNING 1" }
     @usableFromInline let record: Record
@@ -62,6 +66,7 @@ struct StrataPostgresUpdate<Record: StrataPostgresRecord>: PostgresPreparedState
 /// `SELECT … WHERE key`.
 @usableFromInline
 struct StrataPostgresFind<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline static var name: String { "strata_find_" + Record.strataTable.postgres.id }
     @usableFromInline typealias Row = Record
     @usableFromInline static var sql: String { Record.strataTable.postgres.find }
     @usableFromInline let key: Record.Key
@@ -80,6 +85,7 @@ struct StrataPostgresFind<Record: StrataPostgresRecord>: PostgresPreparedStateme
 /// `DELETE … WHERE key RETURNING 1`.
 @usableFromInline
 struct StrataPostgresDelete<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline static var name: String { "strata_delete_" + Record.strataTable.postgres.id }
     @usableFromInline typealias Row = Void
     @usableFromInline static var sql: String { Record.strataTable.postgres.delete + " RETURNING 1" }
     @usableFromInline let key: Record.Key

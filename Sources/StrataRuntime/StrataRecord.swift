@@ -127,6 +127,9 @@ public struct StrataTableStatements: Sendable {
     public let update: String?
     /// `WHERE`'s key condition with `?` parameters, for statements that bind other values first.
     public let keyCondition: String
+    /// A short name for these statements, the same for the same SQL (a hash of it): what prepared
+    /// statements are named after on a database connection.
+    public let id: String
 
     /// The statements of table `name`; `parameter(n)` writes the n-th parameter (from 1),
     /// `returning` is what inserts and upserts return, `assignedKey` wraps the parameter of a key
@@ -164,5 +167,11 @@ public struct StrataTableStatements: Sendable {
             update = "UPDATE \(table) SET \(set) WHERE \(keyByPosition)"
             upsert = conflict + " DO UPDATE SET " + others.map { "\(q($0)) = excluded.\(q($0))" }.joined(separator: ", ") + returned
         }
+        // FNV-1a: stable across runs and platforms, unlike `hashValue`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in [insert, upsert, find, delete, update ?? ""].joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        id = String(hash, radix: 36)
     }
 }

@@ -4,29 +4,11 @@
 import Foundation
 import StrataSQLite
 
-extension Priority: StrataEnumColumnValue, StrataSQLiteValue {
-    /// A stored raw value that matches no case reads as `.middle`.
-    public static var strataUnknownCase: Priority? { .middle }
-}
+extension Priority: StrataSQLiteValue {}
 
 // MARK: - TODOItem
 
-/// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
 extension TODOItem: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<TODOItem>(
-        "todo_item",
-        columns: [
-            (\.id, "id"),
-            (\.title, "title"),
-            (\.detail, "detail"),
-            (\.isDone, "is_done"),
-            (\.priority, "priority"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], title: row[1], detail: row[2], isDone: row[3], priority: row[4])
     }

@@ -63,7 +63,9 @@ struct SwiftPostgresDatabaseRenderer {
                 "public func write<T: Sendable>", parameters: ["_ body: @Sendable (\(access)) async throws -> T"],
                 suffix: " async throws -> T"
             ) { w in
-                w.line("try await StrataPostgresTransaction.run(on: client) { connection in try await body(\(access)(connection)) }")
+                w.line("try await StrataPostgresTransaction.run(on: client) { connection in")
+                w.line("    try await body(\(access)(connection))")
+                w.line("}")
             }
         }
         writer.line()

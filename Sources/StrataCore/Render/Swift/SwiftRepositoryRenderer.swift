@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Renders one database's `<Model>Repositories.swift` (`<Model>PostgresRepositories.swift`…): for
 /// every entity, its conformance to the database's record protocol (binding and reading by
 /// index) and the methods that differ per entity. Every other operation is runtime code (the
@@ -76,6 +78,11 @@ struct SwiftRecordsRenderer {
             SwiftRecordRenderer(rendering: EntityRendering(schema: schema, entity: entity, names: names))
                 .renderRecord(into: &writer)
         }
+        writer.line()
+        let api = StrataVersion.runtimeAPI
+        writer.line("/// Generated for StrataRuntime API \(api) (Strata \(StrataVersion.current)): against a runtime of another API")
+        writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
+        writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
         return writer.text
     }
 }

@@ -4,34 +4,11 @@
 import Foundation
 import StrataSQLite
 
-extension Category: StrataEnumColumnValue, StrataSQLiteValue {
-    /// A stored raw value that matches no case reads as `.alpha`.
-    public static var strataUnknownCase: Category? { .alpha }
-}
+extension Category: StrataSQLiteValue {}
 
 // MARK: - Sample
 
-/// `Sample` records are rows of `sample`, bound and read by index in field order.
 extension Sample: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Sample>(
-        "sample",
-        columns: [
-            (\.id, "id"),
-            (\.name, "name"),
-            (\.note, "note"),
-            (\.quantity, "quantity"),
-            (\.score, "score"),
-            (\.isActive, "is_active"),
-            (\.category, "category"),
-            (\.createdAt, "created_at"),
-            (\.payload, "payload"),
-            (\.rank, "rank"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],

@@ -100,7 +100,3 @@ public struct EvolutionAccess {
         StrataAccess(db)
     }
 }
-
-/// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API
-/// this does not compile; regenerate with the Strata release of the runtime in use.
-private enum GeneratedForStrataRuntimeAPI3: StrataRuntimeAPI3 {}

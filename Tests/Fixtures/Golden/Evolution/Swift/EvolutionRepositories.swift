@@ -4,32 +4,12 @@
 import Foundation
 import StrataSQLite
 
-extension Status: StrataEnumColumnValue, StrataSQLiteValue {
-    /// A stored raw value that matches no case reads as `.open`.
-    public static var strataUnknownCase: Status? { .`open` }
-}
-
-extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
+extension Status: StrataSQLiteValue {}
+extension Level: StrataSQLiteValue {}
 
 // MARK: - Writer
 
-/// `Writer` records are rows of `writer`, bound and read by index in field order.
 extension Writer: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Writer>(
-        "writer",
-        columns: [
-            (\.id, "id"),
-            (\.displayName, "display_name"),
-            (\.email, "email"),
-            (\.slug, "slug"),
-            (\.bio, "bio"),
-        ],
-        primaryKey: ["id"],
-        assignsKey: true
-    )
-
-    public var strataKey: Int64? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], displayName: row[1], email: row[2], slug: row[3], bio: row[4])
     }
@@ -76,37 +56,17 @@ extension StrataRecordStore where Record == Writer {
         orderBy order: ((StrataColumns<Post>) -> [StrataOrdering<Post>])? = nil
     ) throws -> [Post] {
         guard let key = record.strataKey else { return [] }
-        return try read {
-            try StrataAccess<Post>($0).fetchAll(
-                where: { ($0.author == key).and(filter?($0)) },
-                orderBy: order
-            )
-        }
+        return try fetchAll(
+            Post.self,
+            where: { ($0.author == key).and(filter?($0)) },
+            orderBy: order
+        )
     }
 }
 
 // MARK: - Post
 
-/// `Post` records are rows of `post`, bound and read by index in field order.
 extension Post: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Post>(
-        "post",
-        columns: [
-            (\.id, "id"),
-            (\.author, "author"),
-            (\.title, "title"),
-            (\.content, "content"),
-            (\.views, "views"),
-            (\.rating, "rating"),
-            (\.status, "status"),
-            (\.level, "level"),
-            (\.score, "score"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -162,26 +122,13 @@ extension StrataRecordStore where Record == Post {
 
     /// The `Writer` that `author` refers to (nil when there is none).
     public func author(of record: Post) throws -> Writer? {
-        try read { try StrataAccess<Writer>($0).find(id: record.author) }
+        try find(Writer.self, id: record.author)
     }
 }
 
 // MARK: - Comment
 
-/// `Comment` records are rows of `comment`, bound and read by index in field order.
 extension Comment: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Comment>(
-        "comment",
-        columns: [
-            (\.id, "id"),
-            (\.post, "post"),
-            (\.text, "text"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], post: row[1], text: row[2])
     }
@@ -208,6 +155,6 @@ extension StrataRecordStore where Record == Comment {
 
     /// The `Post` that `post` refers to (nil when there is none).
     public func post(of record: Comment) throws -> Post? {
-        try read { try StrataAccess<Post>($0).find(id: record.post) }
+        try find(Post.self, id: record.post)
     }
 }

@@ -4,35 +4,12 @@
 import Foundation
 import StrataSQLite
 
-extension Status: StrataEnumColumnValue, StrataSQLiteValue {
-    /// A stored raw value that matches no case reads as `.draft`.
-    public static var strataUnknownCase: Status? { .draft }
-}
-
-extension Level: StrataEnumColumnValue, StrataSQLiteValue {}
+extension Status: StrataSQLiteValue {}
+extension Level: StrataSQLiteValue {}
 
 // MARK: - Customer
 
-/// `Customer` records are rows of `customer`, bound and read by index in field order.
 extension Customer: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Customer>(
-        "customer",
-        columns: [
-            (\.id, "id"),
-            (\.displayName, "display_name"),
-            (\.email, "email"),
-            (\.nickname, "nickname"),
-            (\.joined, "joined"),
-            (\.isVIP, "vip"),
-            (\.since, "since"),
-            (\.token, "token"),
-        ],
-        primaryKey: ["id"],
-        assignsKey: true
-    )
-
-    public var strataKey: Int64? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -90,23 +67,7 @@ extension StrataRecordStore where Record == Customer {
 
 // MARK: - Order
 
-/// `Order` records are rows of `order`, bound and read by index in field order.
 extension Order: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Order>(
-        "order",
-        columns: [
-            (\.id, "id"),
-            (\.customer, "customer"),
-            (\.status, "status"),
-            (\.total, "total"),
-            (\.note, "note"),
-            (\.itemCount, "item_count"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], itemCount: row[5])
     }
@@ -146,7 +107,7 @@ extension StrataRecordStore where Record == Order {
 
     /// The `Customer` that `customer` refers to (nil when there is none).
     public func customer(of record: Order) throws -> Customer? {
-        try read { try StrataAccess<Customer>($0).find(id: record.customer) }
+        try find(Customer.self, id: record.customer)
     }
 
     /// The `OrderLine` records whose `order` refers to `record`, matching `filter`, sorted by `order`.
@@ -156,34 +117,17 @@ extension StrataRecordStore where Record == Order {
         orderBy order: ((StrataColumns<OrderLine>) -> [StrataOrdering<OrderLine>])? = nil
     ) throws -> [OrderLine] {
         guard let key = record.strataKey else { return [] }
-        return try read {
-            try StrataAccess<OrderLine>($0).fetchAll(
-                where: { ($0.order == key).and(filter?($0)) },
-                orderBy: order
-            )
-        }
+        return try fetchAll(
+            OrderLine.self,
+            where: { ($0.order == key).and(filter?($0)) },
+            orderBy: order
+        )
     }
 }
 
 // MARK: - OrderLine
 
-/// `OrderLine` records are rows of `order_line`, bound and read by index in field order.
 extension OrderLine: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<OrderLine>(
-        "order_line",
-        columns: [
-            (\.order, "order"),
-            (\.position, "position"),
-            (\.quantity, "quantity"),
-            (\.weight, "weight"),
-            (\.level, "level"),
-            (\.payload, "payload"),
-        ],
-        primaryKey: ["order", "position"]
-    )
-
-    public var strataKey: (UUID, Int16)? { (order, position) }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(order: row[0], position: row[1], quantity: row[2], weight: row[3], level: row[4], payload: row[5])
     }
@@ -242,7 +186,7 @@ extension StrataRecordStore where Record == OrderLine {
 
     /// The `Order` that `order` refers to (nil when there is none).
     public func order(of record: OrderLine) throws -> Order? {
-        try read { try StrataAccess<Order>($0).find(id: record.order) }
+        try find(Order.self, id: record.order)
     }
 }
 
@@ -255,22 +199,7 @@ extension StrataRepository where Record == OrderLine {
 
 // MARK: - Keywords
 
-/// `Keywords` records are rows of `keywords`, bound and read by index in field order.
 extension Keywords: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Keywords>(
-        "keywords",
-        columns: [
-            (\.`default`, "default"),
-            (\.`class`, "class"),
-            (\.`protocol`, "protocol"),
-            (\.self_check, "self_check"),
-            (\.Upper, "upper"),
-        ],
-        primaryKey: ["default"]
-    )
-
-    public var strataKey: Int? { `default` }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3], Upper: row[4])
     }

@@ -4,33 +4,12 @@
 import Foundation
 import StrataSQLite
 
-extension Status: StrataEnumColumnValue, StrataSQLiteValue {}
-
-extension Size: StrataEnumColumnValue, StrataSQLiteValue {
-    /// A stored raw value that matches no case reads as `.small`.
-    public static var strataUnknownCase: Size? { .small }
-}
+extension Status: StrataSQLiteValue {}
+extension Size: StrataSQLiteValue {}
 
 // MARK: - Customer
 
-/// `Customer` records are rows of `customer`, bound and read by index in field order.
 extension Customer: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Customer>(
-        "customer",
-        columns: [
-            (\.id, "id"),
-            (\.name, "name"),
-            (\.email, "email"),
-            (\.nickname, "nickname"),
-            (\.joined, "joined"),
-            (\.isVIP, "is_vip"),
-        ],
-        primaryKey: ["id"],
-        assignsKey: true
-    )
-
-    public var strataKey: Int64? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], email: row[2], nickname: row[3], joined: row[4], isVIP: row[5])
     }
@@ -79,34 +58,17 @@ extension StrataRecordStore where Record == Customer {
         orderBy order: ((StrataColumns<Order>) -> [StrataOrdering<Order>])? = nil
     ) throws -> [Order] {
         guard let key = record.strataKey else { return [] }
-        return try read {
-            try StrataAccess<Order>($0).fetchAll(
-                where: { ($0.customer == key).and(filter?($0)) },
-                orderBy: order
-            )
-        }
+        return try fetchAll(
+            Order.self,
+            where: { ($0.customer == key).and(filter?($0)) },
+            orderBy: order
+        )
     }
 }
 
 // MARK: - Order
 
-/// `Order` records are rows of `order`, bound and read by index in field order.
 extension Order: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Order>(
-        "order",
-        columns: [
-            (\.id, "id"),
-            (\.customer, "customer"),
-            (\.status, "status"),
-            (\.total, "total"),
-            (\.note, "note"),
-            (\.shippedAt, "shipped_at"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], shippedAt: row[5])
     }
@@ -146,7 +108,7 @@ extension StrataRecordStore where Record == Order {
 
     /// The `Customer` that `customer` refers to (nil when there is none).
     public func customer(of record: Order) throws -> Customer? {
-        try read { try StrataAccess<Customer>($0).find(id: record.customer) }
+        try find(Customer.self, id: record.customer)
     }
 
     /// The `OrderLine` records whose `order` refers to `record`, matching `filter`, sorted by `order`.
@@ -156,34 +118,17 @@ extension StrataRecordStore where Record == Order {
         orderBy order: ((StrataColumns<OrderLine>) -> [StrataOrdering<OrderLine>])? = nil
     ) throws -> [OrderLine] {
         guard let key = record.strataKey else { return [] }
-        return try read {
-            try StrataAccess<OrderLine>($0).fetchAll(
-                where: { ($0.order == key).and(filter?($0)) },
-                orderBy: order
-            )
-        }
+        return try fetchAll(
+            OrderLine.self,
+            where: { ($0.order == key).and(filter?($0)) },
+            orderBy: order
+        )
     }
 }
 
 // MARK: - OrderLine
 
-/// `OrderLine` records are rows of `order_line`, bound and read by index in field order.
 extension OrderLine: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<OrderLine>(
-        "order_line",
-        columns: [
-            (\.order, "order"),
-            (\.position, "position"),
-            (\.size, "size"),
-            (\.quantity, "quantity"),
-            (\.weight, "weight"),
-            (\.payload, "payload"),
-        ],
-        primaryKey: ["order", "position"]
-    )
-
-    public var strataKey: (UUID, Int16)? { (order, position) }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(order: row[0], position: row[1], size: row[2], quantity: row[3], weight: row[4], payload: row[5])
     }
@@ -242,7 +187,7 @@ extension StrataRecordStore where Record == OrderLine {
 
     /// The `Order` that `order` refers to (nil when there is none).
     public func order(of record: OrderLine) throws -> Order? {
-        try read { try StrataAccess<Order>($0).find(id: record.order) }
+        try find(Order.self, id: record.order)
     }
 }
 
@@ -255,21 +200,7 @@ extension StrataRepository where Record == OrderLine {
 
 // MARK: - Keywords
 
-/// `Keywords` records are rows of `keywords`, bound and read by index in field order.
 extension Keywords: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<Keywords>(
-        "keywords",
-        columns: [
-            (\.`default`, "default"),
-            (\.`class`, "class"),
-            (\.`protocol`, "protocol"),
-            (\.self_check, "self_check"),
-        ],
-        primaryKey: ["default"]
-    )
-
-    public var strataKey: Int? { `default` }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3])
     }

@@ -6,20 +6,7 @@ import StrataSQLite
 
 // MARK: - TODOItem
 
-/// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
 extension TODOItem: StrataSQLiteRecord {
-    public static let strataTable = StrataTable<TODOItem>(
-        "todo_item",
-        columns: [
-            (\.id, "id"),
-            (\.title, "title"),
-            (\.detail, "detail"),
-        ],
-        primaryKey: ["id"]
-    )
-
-    public var strataKey: UUID? { id }
-
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], title: row[1], detail: row[2])
     }
