@@ -1,7 +1,8 @@
-/// The conversion of a database written by Strata 0.4 or earlier: the Date columns of the version
+/// The conversion of a database written by Strata 0.5 or earlier: the Date columns of the version
 /// it is at, from seconds since 1970 to seconds since 2001 (``SQLiteDateFormat/current``).
-/// ``StrataMigrator`` runs it in one transaction, with the row of ``StrataStorageFormat`` that
-/// keeps it from running again, before any pending migration.
+/// The SQLite migrator (`StrataMigrator`) runs it in one transaction, with the row of
+/// `strata_storage` (`StrataStorageFormat`) that keeps it from running again, before any pending
+/// migration.
 public struct StrataDateConversion: Hashable, Sendable {
     /// The version the database is at.
     public var version: Int

@@ -9,7 +9,7 @@ import Foundation
 /// it), so every `Date` reads back `==` to the one written. In SQL,
 /// `datetime("col" + 978307200, 'unixepoch')` is its UTC timestamp (see ``unixEpochOffset``).
 public enum SQLiteDateFormat: Int, CaseIterable, Sendable, Hashable {
-    /// Seconds since 1970-01-01 00:00:00 UTC: what Strata 0.4 and earlier stored. Converting a
+    /// Seconds since 1970-01-01 00:00:00 UTC: what Strata 0.5 and earlier stored. Converting a
     /// `Date` to it adds a rounding step, so about half of all dates read back unequal. Kept only
     /// to read the checksums of old migrations and to convert old databases.
     case secondsSince1970 = 1

@@ -4,7 +4,7 @@ import GRDB
 import StrataCLI
 import StrataCore
 import StrataDatabase
-import StrataRuntime
+import StrataSQLite
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct Migrate: ParsableCommand {
             applies nothing. A database newer than the model, or whose applied migrations were since
             edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
             rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
-            A database written by Strata 0.4 or earlier first has its Dates converted from seconds
+            A database written by Strata 0.5 or earlier first has its Dates converted from seconds
             since 1970 to seconds since 2001, once, in a transaction of its own recorded in the table
             strata_storage (--dry-run shows the statements).
             With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
@@ -37,7 +37,7 @@ struct Migrate: ParsableCommand {
         var to: Int?
         var applied: [StrataMigration] = []
         var pending: [StrataMigration] = []
-        /// The conversion of a Strata 0.4 database's Dates that a dry run would run first.
+        /// The conversion of a Strata 0.5 database's Dates that a dry run would run first.
         var dateConversion: StrataDateConversion?
         var error: String?
     }

@@ -1,10 +1,12 @@
 import Foundation
 import StrataDateSamples
-import StrataRuntime
+import StrataPostgres
+import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// Every Date reads back `==` through the generated repositories (issue 16), filters on dates agree
-/// with Swift's comparisons, and a database written by Strata 0.4 (Dates in seconds since 1970) is
+/// with Swift's comparisons, and a database written by Strata 0.5 (Dates in seconds since 1970) is
 /// converted once when `ShopDatabase` opens it.
 @Suite("Generated repositories: Date round trip")
 struct DateRoundTripTests {
@@ -61,7 +63,7 @@ struct DateRoundTripTests {
         #expect(sorted.map(\.joined) == dates.sorted())
     }
 
-    /// A Shop v1 database as Strata 0.4 wrote it: the v1 SQL, its ledger row, Dates in seconds since 1970.
+    /// A Shop v1 database as Strata 0.5 wrote it: the v1 SQL, its ledger row, Dates in seconds since 1970.
     static func legacyDatabase(_ dates: [Date]) throws -> (path: String, folder: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-dates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -88,12 +90,12 @@ struct DateRoundTripTests {
         return (path, folder)
     }
 
-    @Test("a database Strata 0.4 wrote is converted once when it opens: the dates old Strata read, the ledger accepted")
+    @Test("a database Strata 0.5 wrote is converted once when it opens: the dates old Strata read, the ledger accepted")
     func legacyDatabaseOpens() throws {
         let dates = Array(DateSamples.all.prefix(2_000))
         let (path, folder) = try Self.legacyDatabase(dates)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // What Strata 0.4 read back: the Date of its seconds since 1970.
+        // What Strata 0.5 read back: the Date of its seconds since 1970.
         let old = dates.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
         #expect(try ShopDatabase.migrator.pendingDateConversion(in: DatabaseQueue(path: path))?.columns.count == 2)
         for _ in 0..<2 {  // the second opening converts nothing again
@@ -152,5 +154,40 @@ struct DateRoundTripTests {
         #expect(ShopMigrations.all.first?.dateColumns == [
             SQLiteDateColumn(table: "customer", column: "joined"), SQLiteDateColumn(table: "order", column: "shipped_at"),
         ])
+    }
+}
+
+/// The same samples through the generated PostgreSQL repositories: each Date reads back as
+/// `PostgresStorage.rounded(_:)` of it, and the records insert returns are what a fetch reads.
+@Suite("Generated repositories: Date round trip on PostgreSQL")
+struct PostgresDateRoundTripTests {
+    @Test("insert returns and fetch reads the Date rounded to the microsecond, for every sample within PostgreSQL's range")
+    func roundedToTheMicrosecond() async throws {
+        let server = try await TestPostgresServer.forTest()
+        // ±300 years of 2001, well within TIMESTAMPTZ's range (4713 BC to 294276 AD).
+        let dates = DateSamples.all.filter { abs($0.timeIntervalSinceReferenceDate) < 1e10 }
+        #expect(dates.count >= 10_000)
+        try await server.withDatabase { session in
+            try await ShopPostgresDatabase.migrator.migrate(session.connection)
+            let shop = ShopPostgresAccess(session.connection)
+            var inserted: [Customer] = []
+            for start in stride(from: 0, to: dates.count, by: 1_000) {
+                let batch = dates[start..<min(start + 1_000, dates.count)].enumerated().map { offset, date in
+                    Customer(name: "c\(start + offset)", email: "c\(start + offset)@x", joined: date)
+                }
+                inserted += try await shop.customers.insert(contentsOf: batch)
+            }
+            #expect(zip(inserted.map(\.joined), dates).filter { $0 != PostgresStorage.rounded($1) }.isEmpty)
+            let fetched = try await shop.customers.fetchAll(orderBy: { [$0.id.ascending] })
+            #expect(fetched.count == inserted.count)
+            #expect(zip(fetched, inserted).filter { $0 != $1 }.isEmpty)
+            for customer in inserted.prefix(200) {
+                #expect(try await shop.customers.find(id: try #require(customer.id)) == customer)
+            }
+            // A filter with a Date read back selects exactly it.
+            let pivot = inserted[7].joined
+            #expect(try await shop.customers.count(where: { $0.joined == pivot }) == inserted.filter { $0.joined == pivot }.count)
+            #expect(try await shop.customers.count(where: { $0.joined < pivot }) == inserted.filter { $0.joined < pivot }.count)
+        }
     }
 }

@@ -6,7 +6,7 @@ import StrataDateSamples
 import StrataRuntime
 import Testing
 
-/// Databases written by Strata 0.4 (Dates in seconds since 1970, Date defaults rendered so in the
+/// Databases written by Strata 0.5 (Dates in seconds since 1970, Date defaults rendered so in the
 /// migrations their ledger checksums) through `strata migrate` and the migrator.
 @Suite struct LegacyDateStorageTests {
     /// Version 1, with a Date default; version 2 adds another.
@@ -27,7 +27,7 @@ import Testing
         return [v1, v2]
     }()
 
-    /// The SQLite migration into `version` as Strata 0.4 rendered it.
+    /// The SQLite migration into `version` as Strata 0.5 rendered it.
     static func legacySQL(_ history: SchemaHistory, version: Int) throws -> String {
         try SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) {
             if version == 1 {
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    /// A database as Strata 0.4 left it at `version`: its SQL, its ledger with its checksums, and
+    /// A database as Strata 0.5 left it at `version`: its SQL, its ledger with its checksums, and
     /// `dates` in `at` (and every other one in `due`) as seconds since 1970.
     static func legacyDatabase(_ history: SchemaHistory, folder: String, version: Int, dates: [Date]) throws -> String {
         let path = URL(fileURLWithPath: folder).appendingPathComponent("diary-\(UUID().uuidString).sqlite").path

@@ -9,12 +9,12 @@ public struct MigrationSource: Hashable, Sendable {
     public var sql: String
     /// ``MigrationSources/checksum(_:)`` of `sql`.
     public var checksum: String
-    /// The checksum of the SQL Strata 0.4 and earlier generated for this version, when it differs
+    /// The checksum of the SQL Strata 0.5 and earlier generated for this version, when it differs
     /// (a Date default, rendered then in seconds since 1970): databases migrated by those versions
     /// recorded it, and the runtime accepts it for the versions they applied.
     public var legacyChecksum: String?
     /// The columns that store Dates at this version, which the runtime converts in a database
-    /// written by Strata 0.4 or earlier that is at this version.
+    /// written by Strata 0.5 or earlier that is at this version.
     public var dateColumns: [SQLiteDateColumn]
 
     /// Creates a migration source, computing its checksum.
@@ -33,22 +33,37 @@ public struct MigrationSource: Hashable, Sendable {
 public enum MigrationSources {
     /// The SQLite migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
     public static func sqlite(for history: SchemaHistory) -> [MigrationSource] {
-        let plans = Generator.migrationPlans(for: history)
-        return sqlite(for: history, plans: plans, in: Generator.files(for: history, plans: plans))
+        of(.sqlite, for: history)
     }
 
-    /// The SQLite migrations of `history` among its generated files (paths relative to the output
-    /// folder), oldest first, stopping at the first missing version; each with its legacy checksum
-    /// and Date columns.
-    public static func sqlite(for history: SchemaHistory, plans: [MigrationPlan], in files: [GeneratedFile])
-        -> [MigrationSource]
-    {
-        let folder = OutputLayout.sqlFolder(model: history.model, dialect: SQLDialect.sqlite.folderName)
+    /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
+        of(.postgres, for: history)
+    }
+
+    /// One dialect's migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    static func of(_ dialect: SQLDialect, for history: SchemaHistory) -> [MigrationSource] {
+        let plans = Generator.migrationPlans(for: history)
+        return of(dialect, history: history, plans: plans, in: Generator.files(for: history, plans: plans))
+    }
+
+    /// One dialect's migrations of `history` among its generated files (paths relative to the
+    /// output folder), oldest first, stopping at the first missing version. SQLite's carry their
+    /// legacy checksum and Date columns (PostgreSQL stores Dates natively: nothing to convert).
+    public static func of(
+        _ dialect: SQLDialect, history: SchemaHistory, plans: [MigrationPlan], in files: [GeneratedFile]
+    ) -> [MigrationSource] {
+        let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
         var version = 1
         while let sql = byPath["\(folder)/\(OutputLayout.migrationSQL(version: version))"] {
+            guard dialect == .sqlite else {
+                sources.append(MigrationSource(version: version, sql: sql))
+                version += 1
+                continue
+            }
             let schema = history.version(version)
             let plan = plans.first { $0.to.version == version }
             let current = checksum(sql)
@@ -71,7 +86,7 @@ public enum MigrationSources {
         }
     }
 
-    /// The SQLite migration into `version` as Strata 0.4 rendered it (Date literals in seconds since
+    /// The SQLite migration into `version` as Strata 0.5 rendered it (Date literals in seconds since
     /// 1970), or nil when no Date default can appear in it (the text is then the current one).
     static func legacySQL(version: Int, schema: Schema?, plan: MigrationPlan?) -> String? {
         let schemas = [plan?.from, schema].compactMap { $0 }

@@ -24,7 +24,7 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
 
     /// The format SQLite Date literals are rendered in: ``SQLiteDateFormat/current``, except inside
     /// `SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) { … }`, where the generator renders
-    /// a migration as Strata 0.4 did to know the checksum old databases recorded for it
+    /// a migration as Strata 0.5 did to know the checksum old databases recorded for it
     /// (``MigrationSources``). Task-local, so concurrent renderings do not see each other's value.
     @TaskLocal public static var sqliteDateFormat: SQLiteDateFormat = .current
 

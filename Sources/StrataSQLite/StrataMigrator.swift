@@ -1,3 +1,5 @@
+import StrataRuntime
+
 /// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).
 ///
 /// - Each pending version runs in its own immediate transaction, together with its ledger row;
@@ -8,7 +10,7 @@
 /// - Foreign keys are switched off while a version runs (SQLite's table rebuild needs it) and
 ///   checked with `PRAGMA foreign_key_check` before it commits.
 ///
-/// - A database written by Strata 0.4 or earlier (a ledger, no row in ``StrataStorageFormat``)
+/// - A database written by Strata 0.5 or earlier (a ledger, no row in ``StrataStorageFormat``)
 ///   first has its Dates converted from seconds since 1970 to seconds since 2001, in one
 ///   transaction of its own that also records the conversion, so it never runs twice (see
 ///   ``pendingDateConversion(_:)``); the checksums those versions recorded (``StrataMigration/legacyChecksum``)
@@ -67,7 +69,7 @@ public struct StrataMigrator: Sendable {
         try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
     }
 
-    /// The conversion of the Dates of a database written by Strata 0.4 or earlier, which
+    /// The conversion of the Dates of a database written by Strata 0.5 or earlier, which
     /// `migrate` runs before any pending migration; nil when the database needs none (it is new,
     /// or already stores Dates in ``SQLiteDateFormat/current``).
     public func pendingDateConversion(_ db: Database) throws -> StrataDateConversion? {
@@ -135,7 +137,7 @@ public struct StrataMigrator: Sendable {
         }
     }
 
-    /// Converts the Dates of a database written by Strata 0.4 or earlier and records it, in one
+    /// Converts the Dates of a database written by Strata 0.5 or earlier and records it, in one
     /// immediate transaction. Returns nil when there was nothing to convert (another connection
     /// converted it in the meantime).
     private func convertDates(_ db: Database) throws -> StrataDateConversion? {

@@ -3,8 +3,8 @@
 ///
 /// `date_format` is a ``SQLiteDateFormat`` raw value (2: REAL seconds since 2001-01-01 UTC);
 /// `since_version` is the version the database was at when it took that format: 0 for a database
-/// created by Strata 0.5 or later, N for one written by Strata 0.4 or earlier whose Dates were
-/// converted at version N. A database with a ledger but no row here was written by Strata 0.4 or
+/// created by Strata 0.5 or later, N for one written by Strata 0.5 or earlier whose Dates were
+/// converted at version N. A database with a ledger but no row here was written by Strata 0.5 or
 /// earlier: its Dates are seconds since 1970, and its ledger holds those versions' checksums.
 ///
 /// The row is written in the same transaction as the first migration of a new database, or as the
