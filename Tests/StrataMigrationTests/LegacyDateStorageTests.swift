@@ -111,6 +111,11 @@ import Testing
         #expect(dryRun.stdout.contains(#"UPDATE "entry" SET "at" = "at" - 978307200"#))
         #expect(dryRun.stdout.contains("-- version 2"))
         #expect(try Self.entries(path, columns: columns).count == dates.count)
+        let json = try CLI.strata(["migrate", "--database", path, "--schemas", folder, "--dry-run", "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let conversion = object?["dateConversion"] as? [String: Any]
+        #expect(conversion?["version"] as? Int == 1)
+        #expect((conversion?["statements"] as? [String])?.count == 3)
 
         let applied = try CLI.strata(["migrate", "--database", path, "--schemas", folder])
         #expect(applied.status == 0, "\(applied.stderr)")
