@@ -1,6 +1,6 @@
 import Foundation
 import StrataCore
-import StrataRuntime
+import StrataSQLite
 
 /// Migration cost on SQLite files: a large table through an in-place migration (`ADD COLUMN`) and
 /// through a rebuild, and the TODO app's v1 -> v3, each applied by `StrataMigrator` with Strata's
@@ -121,7 +121,9 @@ public struct MigrationBenchmark: Sendable {
             throw Failure(description: "cannot load \(model) from \(schemas): \(diagnostics.prefix(3).map { "\($0)" })")
         }
         let migrations = MigrationSources.sqlite(for: history).map {
-            StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+            StrataMigration(
+                version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum,
+                dateColumns: $0.dateColumns)
         }
         return StrataMigrator(model: model, migrations: migrations)
     }

@@ -19,7 +19,8 @@ package struct Generate: ParsableCommand {
     package func run() throws {
         // Rendered and staged a file at a time: the output is many times the schemas' size.
         let outcome = try Workspace.generate(
-            schemas: schemaOptions.schemas, output: outputOptions.output, report: { Console.report($0) })
+            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases,
+            report: { Console.report($0) })
         guard !outcome.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
         let changed = outcome.changed
         let generated = outcome.files
@@ -47,7 +48,8 @@ package struct Check: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
+        let plan = Workspace.plan(
+            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
         let findings = plan.hasErrors ? [] : Workspace.check(plan)
         let current = !plan.hasErrors && findings.isEmpty
         switch formatOptions.format {

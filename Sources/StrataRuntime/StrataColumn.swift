@@ -23,7 +23,7 @@ extension StrataColumn {
     /// Rows whose value is one of `values` (none when `values` is empty).
     public func `in`(_ values: some Sequence<Value>) -> StrataPredicate<Root> {
         let arguments = values.map(\.strataSQLValue)
-        guard !arguments.isEmpty else { return StrataPredicate(sql: "0", arguments: []) }
+        guard !arguments.isEmpty else { return StrataPredicate(sql: "FALSE", arguments: []) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
         return StrataPredicate(sql: "\(sql) IN (\(placeholders))", arguments: arguments)
     }
@@ -43,8 +43,8 @@ extension StrataColumn where Value: StrataOptionalColumnValue {
 }
 
 extension StrataColumn where Value == String {
-    /// Rows whose text matches a SQL LIKE pattern (`%` any run, `_` one character; ASCII letters
-    /// match regardless of case).
+    /// Rows whose text matches a SQL LIKE pattern (`%` any run, `_` one character). Case follows
+    /// the database: SQLite matches ASCII letters regardless of case, PostgreSQL matches case.
     public func like(_ pattern: String) -> StrataPredicate<Root> {
         StrataPredicate(sql: "\(sql) LIKE ?", arguments: [.text(pattern)])
     }

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 import StrataCLI
 import StrataCore
-import StrataRuntime
+import StrataDatabase
+import StrataSQLite
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +15,12 @@ struct Migrate: ParsableCommand {
             applies nothing. A database newer than the model, or whose applied migrations were since
             edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
             rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
+            A database written by Strata 0.5 or earlier first has its Dates converted from seconds
+            since 1970 to seconds since 2001, once, in a transaction of its own recorded in the table
+            strata_storage (--dry-run shows the statements).
             With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
-            [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
+            [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": {"version",
+            "statements"} or null, "error"}.
             """
     )
 
@@ -32,6 +37,8 @@ struct Migrate: ParsableCommand {
         var to: Int?
         var applied: [StrataMigration] = []
         var pending: [StrataMigration] = []
+        /// The conversion of a Strata 0.5 database's Dates that a dry run would run first.
+        var dateConversion: StrataDateConversion?
         var error: String?
     }
 
@@ -67,14 +74,12 @@ struct Migrate: ParsableCommand {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
         let migrator = StrataMigrator(
             model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
-            })
+            migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         var outcome = Outcome()
         var status = StrataExitCode.success
         do {
             if dryRun {
-                outcome.pending = try pending(migrator)
+                (outcome.pending, outcome.dateConversion) = try pending(migrator)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
             } else {
@@ -96,6 +101,11 @@ struct Migrate: ParsableCommand {
                     case .didApply(let migration, let duration):
                         print(
                             "\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+                    case .didConvertDates(let conversion, let duration):
+                        print(
+                            "\(history.model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "
+                                + "from seconds since 1970 to seconds since 2001 in \(Self.seconds(duration))",
+                            to: &stream)
                     }
                 }
                 outcome.to = outcome.applied.last?.version ?? before
@@ -116,13 +126,13 @@ struct Migrate: ParsableCommand {
 
     /// The migrations a dry run shows, read from a database that is only opened read-only (or
     /// from an empty one when the file does not exist).
-    private func pending(_ migrator: StrataMigrator) throws -> [StrataMigration] {
-        if FileManager.default.fileExists(atPath: database) {
-            var configuration = Configuration()
-            configuration.readonly = true
-            return try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
-        }
-        return try migrator.pending(in: try DatabaseQueue(), to: to)
+    private func pending(_ migrator: StrataMigrator) throws -> ([StrataMigration], StrataDateConversion?) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue =
+            FileManager.default.fileExists(atPath: database)
+            ? try DatabaseQueue(path: database, configuration: configuration) : try DatabaseQueue()
+        return try queue.read { db in (try migrator.pending(db, to: to), try migrator.pendingDateConversion(db)) }
     }
 
     private func report(_ outcome: Outcome, model: String) {
@@ -143,6 +153,14 @@ struct Migrate: ParsableCommand {
                     "pending",
                     .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })
                 ),
+                (
+                    "dateConversion",
+                    outcome.dateConversion.map {
+                        .object([
+                            ("version", .int($0.version)), ("statements", .array($0.statements.map(JSONValue.string))),
+                        ])
+                    } ?? .null
+                ),
                 ("error", .string(outcome.error)),
             ])
             print(output.rendered)
@@ -150,7 +168,11 @@ struct Migrate: ParsableCommand {
             if let error = outcome.error {
                 Console.error(error)
             } else if dryRun {
-                if outcome.pending.isEmpty {
+                if let conversion = outcome.dateConversion {
+                    print("-- the Dates of version \(conversion.version), from seconds since 1970 to seconds since 2001")
+                    for statement in conversion.statements { print(statement + ";") }
+                }
+                if outcome.pending.isEmpty && outcome.dateConversion == nil {
                     print("\(database) is at the requested version of \(model): nothing to apply.")
                 }
                 for migration in outcome.pending {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataDatabase
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// Models for the migration tests: the repository's own and the fixtures.
@@ -32,6 +32,6 @@ enum Models {
     static func migrator(_ history: SchemaHistory) -> StrataMigrator {
         StrataMigrator(
             model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map { StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum) })
+            migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
     }
 }

@@ -14,9 +14,10 @@ public struct GeneratedFile: Hashable, Sendable {
 
 /// Runs every renderer over a validated model history.
 public enum Generator {
-    /// Every output file of a model, in a deterministic order.
-    public static func files(for history: SchemaHistory) -> [GeneratedFile] {
-        files(for: history, plans: migrationPlans(for: history))
+    /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
+    /// Swift of the databases in `databases` (every one by default).
+    public static func files(for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases) -> [GeneratedFile] {
+        files(for: history, plans: migrationPlans(for: history), databases: databases)
     }
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
@@ -26,14 +27,17 @@ public enum Generator {
     }
 
     /// Every output file of a model, given its migration plans, in a deterministic order: the
-    /// Swift files as `OutputLayout` lists them, then the SQL of each dialect.
-    public static func files(for history: SchemaHistory, plans: [MigrationPlan]) -> [GeneratedFile] {
+    /// Swift files as `OutputLayout` lists them, then the SQL of every dialect.
+    public static func files(
+        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases
+    ) -> [GeneratedFile] {
         var files: [GeneratedFile] = []
-        render(for: history, plans: plans) { files.append($0) }
+        render(for: history, plans: plans, databases: databases) { files.append($0) }
         return inListingOrder(files, model: history.model, path: \.path)
     }
 
-    /// `items` (a model's files, in rendering order) in the order ``files(for:plans:)`` lists them.
+    /// `items` (a model's files, in rendering order) in the order ``files(for:plans:databases:)``
+    /// lists them.
     static func inListingOrder<Item>(_ items: [Item], model: String, path: (Item) -> String) -> [Item] {
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         let swiftPaths = OutputLayout.swiftFiles(model: model).map { "\(swiftFolder)/\($0)" }
@@ -45,10 +49,11 @@ public enum Generator {
     /// Renders every output file of a model and hands each to `body` as soon as it is rendered:
     /// the renderers run concurrently (each is a pure function of the model), a few files at a
     /// time, so that a caller that writes each file as it comes holds a few files and not the
-    /// whole output. The SQL comes first (in a fixed order); the Swift files of the second round
-    /// embed the SQLite migrations and assemble the repositories from one part per entity.
+    /// whole output. First the SQL and the Swift files that need no SQL, then each database's
+    /// embedded migrations (its migration files themselves: one source of truth) and repositories.
     public static func render(
-        for history: SchemaHistory, plans: [MigrationPlan], into body: (GeneratedFile) throws -> Void
+        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
+        into body: (GeneratedFile) throws -> Void
     ) rethrows {
         guard let latest = history.latest else { return }
         let model = history.model
@@ -56,44 +61,43 @@ public enum Generator {
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
             GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
         }
-        let smallSwift: [@Sendable () -> GeneratedFile] = [
+        let wanted = SQLDialect.allCases.filter(databases.contains)
+        var smallSwift: [@Sendable () -> GeneratedFile] = [
             { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
-            { swiftFile("Database", SwiftDatabaseRenderer(schema: latest).render()) },
+            { swiftFile("Records", SwiftRecordsRenderer(schema: latest).render()) },
         ]
-        // The SQLite migrations are kept for the migrations file, which embeds them.
-        let sqliteMigrations =
-            OutputLayout.sqlFolder(model: model, dialect: SQLDialect.sqlite.folderName) + "/migrations/"
-        var kept: [GeneratedFile] = []
-        try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
-            if file.path.hasPrefix(sqliteMigrations) { kept.append(file) }
-            try body(file)
-        }
-        let migrations = MigrationSources.sqlite(model: model, in: kept)
-        kept = []
-        let repositories = SwiftRepositoryRenderer(schema: latest)
-        let migrationsJob: @Sendable () -> RenderedPart = {
-            .file(SwiftMigrationsRenderer(schema: latest, migrations: migrations).render())
-        }
-        let sectionJobs = repositories.sectionJobs().map { job -> @Sendable () -> RenderedPart in { .section(job()) } }
-        let parts = Parallel.map([migrationsJob] + sectionJobs)
-        var sections: [SwiftWriter] = []
-        sections.reserveCapacity(parts.count)
-        var migrationsSwift = ""
-        for part in consume parts {
-            switch part {
-            case .file(let contents): migrationsSwift = contents
-            case .section(let section): sections.append(section)
+        for dialect in wanted {
+            let runtime = dialect.rules.swift
+            smallSwift.append {
+                swiftFile(
+                    runtime.typePrefix + "Database",
+                    runtime.isAsync
+                        ? SwiftPostgresDatabaseRenderer(schema: latest, runtime: runtime).render()
+                        : SwiftDatabaseRenderer(schema: latest).render())
             }
         }
-        try body(swiftFile("Migrations", migrationsSwift))
-        migrationsSwift = ""
-        try body(swiftFile("Repositories", repositories.assemble(consume sections)))
-    }
-
-    /// A part rendered in the second round: a whole file or an entity's part of the repositories.
-    private enum RenderedPart: Sendable {
-        case file(String)
-        case section(SwiftWriter)
+        // The migration files are kept for the migrations Swift, which embeds them.
+        var kept: [GeneratedFile] = []
+        try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
+            if file.path.contains("/migrations/") { kept.append(file) }
+            try body(file)
+        }
+        var jobs: [@Sendable () -> GeneratedFile] = []
+        for dialect in wanted {
+            let runtime = dialect.rules.swift
+            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
+            jobs.append {
+                swiftFile(
+                    runtime.typePrefix + "Migrations",
+                    SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).render())
+            }
+            jobs.append {
+                swiftFile(
+                    runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
+            }
+        }
+        kept = []
+        try Parallel.forEach(jobs, body)
     }
 
     /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),

@@ -34,11 +34,14 @@ public enum Workspace {
     /// With `render: false` the outputs are not rendered (the plan holds only the `strata.lock`
     /// files), for commands that need the diagnostics and the models alone: the diagnostics are
     /// the same, since every one of them comes from reading, validating and planning migrations.
-    public static func plan(schemas: String, output: String, render: Bool = true) -> GenerationPlan {
+    /// `databases` chooses whose Swift is rendered (the SQL of every dialect always is).
+    public static func plan(
+        schemas: String, output: String, render: Bool = true, databases: [SQLDialect] = SQLDialect.allCases
+    ) -> GenerationPlan {
         var (plan, migrationPlans) = prepare(schemas: schemas, output: output)
         guard render else { return plan }
         for (history, plans) in zip(plan.histories, migrationPlans) {
-            for file in Generator.files(for: history, plans: plans) {
+            for file in Generator.files(for: history, plans: plans, databases: databases) {
                 plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }
@@ -106,7 +109,8 @@ public enum Workspace {
     /// targets are replaced only when everything is staged, as `write` does. Nothing is written
     /// when there is an error. `report` gets the diagnostics before anything is written.
     public static func generate(
-        schemas: String, output: String, report: ([Diagnostic]) -> Void = { _ in }
+        schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases,
+        report: ([Diagnostic]) -> Void = { _ in }
     ) throws -> GenerateOutcome {
         let (plan, migrationPlans) = prepare(schemas: schemas, output: output)
         report(plan.diagnostics)
@@ -121,7 +125,7 @@ public enum Workspace {
             for (history, plans) in zip(plan.histories, migrationPlans) {
                 var written: [String] = []
                 var rendered: [String] = []
-                try Generator.render(for: history, plans: plans) { file in
+                try Generator.render(for: history, plans: plans, databases: databases) { file in
                     let path = SchemaLoader.join(output, file.path)
                     rendered.append(file.path)
                     wanted.insert(path)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataRuntime
+import StrataSQLite
 
 /// What verification needs of a database: run scripts, apply a version's migration the way its
 /// runner does, and read query results as text (so that values of both dialects compare exactly).
@@ -83,7 +83,7 @@ public final class SQLiteVerificationDatabase: VerificationDatabase, @unchecked 
 
     public func schema() async throws -> DatabaseSchema {
         try await queue.read { db in try SQLiteIntrospector.schema(of: db) }
-            .removingTables([MigrationLedger.tableName, "sqlite_sequence"])
+            .removingTables([MigrationLedger.tableName, StrataStorageFormat.tableName, "sqlite_sequence"])
     }
 
     private static func rows(_ db: Database, _ sql: String) throws -> [[String?]] {

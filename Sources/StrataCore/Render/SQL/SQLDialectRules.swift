@@ -9,6 +9,8 @@ import StrataStorage
 public protocol SQLDialectRules: Sendable {
     /// A human name for headers and messages.
     var displayName: String { get }
+    /// The runtime module generated Swift uses on this database, and its names.
+    var swift: SwiftRuntime { get }
 
     /// The column type that stores values of `encoding`.
     func columnType(_ encoding: ColumnEncoding) -> String
@@ -63,12 +65,28 @@ public protocol SQLDialectRules: Sendable {
     func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement]
 }
 
-/// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL, a Decimal its canonical
-/// text, a Bool INTEGER 0/1 (see ``ColumnEncoding``).
+/// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL (seconds since 2001 in
+/// ``SQLiteDateFormat/current``), a Decimal its canonical text, a Bool INTEGER 0/1 (see ``ColumnEncoding``).
 public struct SQLiteRules: SQLDialectRules {
-    public init() {}
+    /// How Date literals are stored: ``SQLiteDateFormat/current``, except when the generator renders
+    /// a migration as Strata 0.5 did, to know the checksum old databases recorded for it.
+    public var dateFormat: SQLiteDateFormat
+
+    /// Rules writing Dates in `dateFormat`.
+    public init(dateFormat: SQLiteDateFormat = .current) {
+        self.dateFormat = dateFormat
+    }
 
     public var displayName: String { "SQLite" }
+
+    public var swift: SwiftRuntime {
+        SwiftRuntime(
+            module: "StrataSQLite", typePrefix: "", recordProtocol: "StrataSQLiteRecord",
+            valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
+            repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
+            cell: { "row[\($0)]" }, bindParameter: "to arguments: inout StrataSQLiteArguments",
+            bindCall: "try arguments.bind", readsRowID: true)
+    }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
 
@@ -86,7 +104,7 @@ public struct SQLiteRules: SQLDialectRules {
 
     public func stored(_ flag: Bool) -> SQLValue { .integer(flag ? 1 : 0) }
     public func stored(_ uuid: UUID) -> SQLValue { .blob(SQLiteStorage.bytes(of: uuid)) }
-    public func stored(_ date: Date) -> SQLValue { .real(SQLiteStorage.seconds(of: date)) }
+    public func stored(_ date: Date) -> SQLValue { .real(dateFormat.seconds(of: date)) }
     public func storedDecimal(canonical: String) -> SQLValue { .text(canonical) }
     public func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]? {
         encoding == .bool ? [.integer(0), .integer(1)] : nil
@@ -109,6 +127,15 @@ public struct PostgresRules: SQLDialectRules {
     public init() {}
 
     public var displayName: String { "PostgreSQL" }
+
+    public var swift: SwiftRuntime {
+        SwiftRuntime(
+            module: "StrataPostgres", typePrefix: "Postgres", recordProtocol: "StrataPostgresRecord",
+            valueProtocol: "StrataPostgresValue", store: "StrataPostgresStore", access: "StrataPostgresAccess",
+            repository: "StrataPostgresRepository", isAsync: true, observes: false,
+            rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" },
+            bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend", readsRowID: false)
+    }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
 

@@ -1,0 +1,232 @@
+import StrataRuntime
+
+/// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).
+///
+/// - Each pending version runs in its own immediate transaction, together with its ledger row;
+///   re-running applies nothing.
+/// - A database that is newer than the model, belongs to another model, or recorded a version
+///   with a different checksum is refused with a ``StrataMigrationError`` before anything is
+///   written.
+/// - Foreign keys are switched off while a version runs (SQLite's table rebuild needs it) and
+///   checked with `PRAGMA foreign_key_check` before it commits.
+///
+/// - A database written by Strata 0.5 or earlier (a ledger, no row in ``StrataStorageFormat``)
+///   first has its Dates converted from seconds since 1970 to seconds since 2001, in one
+///   transaction of its own that also records the conversion, so it never runs twice (see
+///   ``pendingDateConversion(_:)``); the checksums those versions recorded (``StrataMigration/legacyChecksum``)
+///   are accepted for the versions applied before the conversion.
+///
+/// Generated `<Model>Database` types and the `strata migrate` command both use this type.
+public struct StrataMigrator: Sendable {
+    /// The model the migrations belong to (recorded in the ledger).
+    public let model: String
+    /// The migrations, ordered by version.
+    public let migrations: [StrataMigration]
+
+    /// Creates a migrator for `model`; `migrations` may be given in any order.
+    public init(model: String, migrations: [StrataMigration]) {
+        self.model = model
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// The latest version of the model.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The version the database is at (0 for a database the model was never applied to),
+    /// after checking its ledger against the migrations.
+    public func currentVersion(_ db: Database) throws -> Int {
+        try validatedLedger(db).last?.version ?? 0
+    }
+
+    /// The version the database behind `reader` is at.
+    public func currentVersion(in reader: some DatabaseReader) throws -> Int {
+        try reader.read { db in try currentVersion(db) }
+    }
+
+    /// The migrations that `migrate(_:to:)` would apply, in order (empty when up to date).
+    /// Throws a ``StrataMigrationError`` for a database that would be refused.
+    public func pending(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
+        let current = try currentVersion(db)
+        let goal = try resolvedTarget(target)
+        if goal < current {
+            throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
+        }
+        return migrations.filter { $0.version > current && $0.version <= goal }
+    }
+
+    /// The migrations pending in the database behind `reader`.
+    public func pending(in reader: some DatabaseReader, to target: Int? = nil) throws -> [StrataMigration] {
+        try reader.read { db in try pending(db, to: target) }
+    }
+
+    /// Applies every pending migration up to `target` (default: the latest version), each in its
+    /// own transaction, and returns the ones applied.
+    /// `progress` is told before and after each version, as it goes.
+    @discardableResult
+    public func migrate(
+        _ writer: some DatabaseWriter, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
+        try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
+    }
+
+    /// The conversion of the Dates of a database written by Strata 0.5 or earlier, which
+    /// `migrate` runs before any pending migration; nil when the database needs none (it is new,
+    /// or already stores Dates in ``SQLiteDateFormat/current``).
+    public func pendingDateConversion(_ db: Database) throws -> StrataDateConversion? {
+        let ledger = try validatedLedger(db)
+        guard let version = ledger.last?.version else { return nil }
+        if let marker = try StrataStorageFormat.marker(model: model, db), marker.dateFormat == .current { return nil }
+        return StrataDateConversion(version: version, columns: migrations[version - 1].dateColumns)
+    }
+
+    /// The Date conversion pending in the database behind `reader`.
+    public func pendingDateConversion(in reader: some DatabaseReader) throws -> StrataDateConversion? {
+        try reader.read { db in try pendingDateConversion(db) }
+    }
+
+    /// Applies every pending migration on a connection that is not inside a transaction;
+    /// `progress` is told before and after each version, as it goes.
+    @discardableResult
+    public func migrate(
+        _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+    ) throws -> [StrataMigration] {
+        let pending = try pending(db, to: target)
+        if try pendingDateConversion(db) != nil {
+            let start = ContinuousClock.now
+            if let conversion = try convertDates(db) {
+                progress(.didConvertDates(conversion, duration: ContinuousClock.now - start))
+            }
+        }
+        var applied: [StrataMigration] = []
+        for (offset, migration) in pending.enumerated() {
+            progress(.willApply(migration, position: offset + 1, count: pending.count))
+            let start = ContinuousClock.now
+            if try apply(migration, db, progress: progress) {
+                applied.append(migration)
+                progress(.didApply(migration, duration: ContinuousClock.now - start))
+            }
+        }
+        return applied
+    }
+
+    // MARK: Steps
+
+    /// Runs one migration in an immediate transaction. Returns false when another connection
+    /// applied it in the meantime.
+    private func apply(
+        _ migration: StrataMigration, _ db: Database, progress: (StrataMigrationProgress) -> Void
+    ) throws -> Bool {
+        try inImmediateTransactionWithoutForeignKeys(db, version: migration.version) {
+            // Another process may have migrated between our check and this write lock.
+            let ledger = try validatedLedger(db)
+            if ledger.contains(where: { $0.version == migration.version }) { return false }
+            if let last = ledger.last?.version, last != migration.version - 1 {
+                throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)
+            }
+            try MigrationLedger.create(db)
+            // A new database stores Dates in the current format from its first version on.
+            if ledger.isEmpty { try StrataStorageFormat.record(model: model, sinceVersion: 0, db) }
+            // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
+            let statements = try db.allStatements(sql: migration.sql)
+            while let statement = try statements.next() {
+                progress(.willRun(migration, statement: statement.sql))
+                try statement.execute()
+            }
+            try MigrationLedger.record(migration, model: model, db)
+            return true
+        }
+    }
+
+    /// Converts the Dates of a database written by Strata 0.5 or earlier and records it, in one
+    /// immediate transaction. Returns nil when there was nothing to convert (another connection
+    /// converted it in the meantime).
+    private func convertDates(_ db: Database) throws -> StrataDateConversion? {
+        var converted: StrataDateConversion?
+        _ = try inImmediateTransactionWithoutForeignKeys(db, version: nil) {
+            // Checked again under the write lock: a conversion runs once.
+            guard let conversion = try pendingDateConversion(db) else { return false }
+            try conversion.run(db)
+            try StrataStorageFormat.record(model: model, sinceVersion: conversion.version, db)
+            converted = conversion
+            return true
+        }
+        return converted
+    }
+
+    /// Runs `body` in an immediate transaction with foreign keys off (SQLite's table rebuild needs
+    /// it; an updated key column too), checking them before it commits; rolls back when `body`
+    /// returns false or throws. `version` names the migration a violation is reported for.
+    private func inImmediateTransactionWithoutForeignKeys(
+        _ db: Database, version: Int?, _ body: () throws -> Bool
+    ) throws -> Bool {
+        let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+        defer {
+            if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        }
+        var changed = false
+        try db.inTransaction(.immediate) {
+            guard try body() else { return .rollback }
+            if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+                let table: String = violation[0] ?? "?"
+                let current = try validatedLedger(db).last?.version ?? 0
+                throw StrataMigrationError.foreignKeyViolation(model: model, version: version ?? current, table: table)
+            }
+            changed = true
+            return .commit
+        }
+        return changed
+    }
+
+    /// The ledger entries of the model, after every check that refuses a database.
+    private func validatedLedger(_ db: Database) throws -> [AppliedStrataMigration] {
+        try checkMigrationList()
+        let entries = try MigrationLedger.entries(db)
+        if let foreign = entries.first(where: { $0.model != model }) {
+            throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
+        }
+        if let newest = entries.last, newest.version > latestVersion {
+            throw StrataMigrationError.databaseIsNewer(
+                model: model,
+                databaseVersion: newest.version,
+                latestKnownVersion: latestVersion
+            )
+        }
+        // The versions applied before the Dates took the current format recorded the checksums of
+        // that time: every version without a marker, those up to the conversion with one.
+        let marker = try StrataStorageFormat.marker(model: model, db)
+        let legacyVersions = marker.map { $0.dateFormat == .current ? $0.sinceVersion : entries.count } ?? entries.count
+        for (offset, entry) in entries.enumerated() {
+            if entry.version != offset + 1 {
+                throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
+            }
+            let migration = migrations[entry.version - 1]
+            let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
+            if expected != entry.checksum {
+                throw StrataMigrationError.checksumMismatch(
+                    model: model,
+                    version: entry.version,
+                    recorded: entry.checksum,
+                    expected: expected
+                )
+            }
+        }
+        return entries
+    }
+
+    private func checkMigrationList() throws {
+        let versions = migrations.map(\.version)
+        if versions != Array(1...max(1, versions.count)) && !versions.isEmpty {
+            throw StrataMigrationError.invalidMigrationList(model: model, versions: versions)
+        }
+    }
+
+    private func resolvedTarget(_ target: Int?) throws -> Int {
+        guard let target else { return latestVersion }
+        guard (1...max(1, latestVersion)).contains(target), latestVersion > 0 else {
+            throw StrataMigrationError.unknownTargetVersion(
+                model: model, target: target, latestKnownVersion: latestVersion)
+        }
+        return target
+    }
+}

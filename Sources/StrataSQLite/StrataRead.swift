@@ -1,0 +1,139 @@
+import Foundation
+import GRDBSQLite
+import StrataRuntime
+
+/// Reads the columns of the current row of a stepped statement, stored as ``ColumnEncoding``
+/// says. Indexes are 0-based, as in SQLite. Non-optional readers throw a
+/// ``StrataDecodingError`` for NULL or malformed values instead of crashing; used by generated
+/// code on its hot paths.
+public enum StrataRead {
+    /// True when the column is NULL.
+    @inlinable
+    public static func isNull(_ statement: SQLiteStatement, _ index: Int32) -> Bool {
+        sqlite3_column_type(statement, index) == SQLITE_NULL
+    }
+
+    /// Text.
+    @inlinable
+    public static func string(_ statement: SQLiteStatement, _ index: Int32) throws -> String {
+        guard let text = sqlite3_column_text(statement, index) else {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// An integer.
+    @inlinable
+    public static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {
+        let value = sqlite3_column_int64(statement, index)
+        if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        return value
+    }
+
+    /// An integer.
+    @inlinable
+    public static func int(_ statement: SQLiteStatement, _ index: Int32) throws -> Int {
+        guard let value = Int(exactly: try int64(statement, index)) else {
+            throw outOfRange(statement, index, "Int")
+        }
+        return value
+    }
+
+    /// An integer that must fit 32 bits.
+    @inlinable
+    public static func int32(_ statement: SQLiteStatement, _ index: Int32) throws -> Int32 {
+        guard let value = Int32(exactly: try int64(statement, index)) else {
+            throw outOfRange(statement, index, "Int32")
+        }
+        return value
+    }
+
+    /// An integer that must fit 16 bits.
+    @inlinable
+    public static func int16(_ statement: SQLiteStatement, _ index: Int32) throws -> Int16 {
+        guard let value = Int16(exactly: try int64(statement, index)) else {
+            throw outOfRange(statement, index, "Int16")
+        }
+        return value
+    }
+
+    /// A REAL.
+    @inlinable
+    public static func double(_ statement: SQLiteStatement, _ index: Int32) throws -> Double {
+        let value = sqlite3_column_double(statement, index)
+        if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        return value
+    }
+
+    /// A REAL, narrowed.
+    @inlinable
+    public static func float(_ statement: SQLiteStatement, _ index: Int32) throws -> Float {
+        Float(try double(statement, index))
+    }
+
+    /// A Bool stored as INTEGER 0 or 1 (any non-zero value reads as true).
+    @inlinable
+    public static func bool(_ statement: SQLiteStatement, _ index: Int32) throws -> Bool {
+        try int64(statement, index) != 0
+    }
+
+    /// A UUID stored as 16 bytes.
+    @inlinable
+    public static func uuid(_ statement: SQLiteStatement, _ index: Int32) throws -> UUID {
+        let bytes = sqlite3_column_blob(statement, index)
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let uuid = SQLiteStorage.uuid(bytes: bytes, count: count) else {
+            if bytes == nil, sqlite3_column_type(statement, index) == SQLITE_NULL {
+                throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+            }
+            throw StrataDecodingError.malformed(column: columnName(statement, index), type: "UUID")
+        }
+        return uuid
+    }
+
+    /// A Date stored as REAL seconds since 1970.
+    @inlinable
+    public static func date(_ statement: SQLiteStatement, _ index: Int32) throws -> Date {
+        SQLiteStorage.date(seconds: try double(statement, index))
+    }
+
+    /// A BLOB (a zero-length BLOB reads as empty Data).
+    @inlinable
+    public static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
+        let bytes = sqlite3_column_blob(statement, index)
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let bytes else {
+            if sqlite3_column_type(statement, index) == SQLITE_NULL {
+                throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+            }
+            return Data()
+        }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// A Decimal stored as text.
+    @inlinable
+    public static func decimal(_ statement: SQLiteStatement, _ index: Int32) throws -> Decimal {
+        let text = try string(statement, index)
+        guard let value = SQLiteStorage.decimal(text: text) else {
+            throw StrataDecodingError.malformed(column: columnName(statement, index), type: "Decimal")
+        }
+        return value
+    }
+
+    /// The name of a result column, for error messages.
+    @usableFromInline
+    static func columnName(_ statement: SQLiteStatement, _ index: Int32) -> String {
+        sqlite3_column_name(statement, index).map { String(cString: $0) } ?? "#\(index)"
+    }
+
+    @usableFromInline
+    static func outOfRange(_ statement: SQLiteStatement, _ index: Int32, _ type: String) -> StrataDecodingError {
+        .outOfRange(column: columnName(statement, index), type: type, value: sqlite3_column_int64(statement, index))
+    }
+}

@@ -1,0 +1,86 @@
+import GRDBSQLite
+import StrataRuntime
+
+/// A record that SQLite stores: how its columns are bound and read by index on a prepared
+/// statement. Generated entity structs conform; ``StrataAccess`` and ``StrataRepository`` run
+/// every operation on it.
+public protocol StrataSQLiteRecord: StrataRecord {
+    /// The record of the current row of a statement that selects ``StrataTable/selection``.
+    init(row: StrataSQLiteRow) throws
+    /// Binds every column to parameters 1… in field order.
+    func bind(to arguments: inout StrataSQLiteArguments) throws
+    /// Binds a primary key to the next parameters, in key order.
+    static func bind(key: Key, to arguments: inout StrataSQLiteArguments) throws
+    /// Takes the key the database assigned on insert (autoincremented keys); does nothing otherwise.
+    mutating func didInsert(rowID: Int64) throws
+}
+
+extension StrataSQLiteRecord {
+    /// A record whose key is not assigned by the database keeps its key.
+    @inlinable
+    public mutating func didInsert(rowID: Int64) throws {}
+}
+
+/// The current row of a stepped statement, read column by column (0-based) as the type the
+/// caller expects: `title: try row[1]`.
+public struct StrataSQLiteRow {
+    /// The statement.
+    public let statement: SQLiteStatement
+
+    /// The row of `statement`, which has just returned `SQLITE_ROW`.
+    @inlinable
+    public init(_ statement: SQLiteStatement) {
+        self.statement = statement
+    }
+
+    /// Column `index`, as `Value` (see ``StrataSQLiteValue``).
+    @inlinable
+    public subscript<Value: StrataSQLiteValue>(_ index: Int32) -> Value {
+        get throws { try Value.read(statement, at: index) }
+    }
+}
+
+/// The parameters of a prepared statement, bound in order from 1.
+public struct StrataSQLiteArguments {
+    /// The statement.
+    public let statement: SQLiteStatement
+    /// The 1-based index of the next parameter.
+    public var index: Int32
+
+    /// Binds `statement`'s parameters from `index`.
+    @inlinable
+    public init(_ statement: SQLiteStatement, from index: Int32 = 1) {
+        self.statement = statement
+        self.index = index
+    }
+
+    /// Binds values to the next parameters, in order.
+    @inlinable
+    public mutating func bind<each Value: StrataSQLiteValue>(_ values: repeat each Value) throws {
+        for value in repeat each values {
+            try value.bind(statement, at: index)
+            index += 1
+        }
+    }
+
+    /// Binds filter values (``StrataSQLValue``) to the next parameters, in order.
+    @inlinable
+    public mutating func bind(_ values: [StrataSQLValue]) throws {
+        for value in values {
+            try value.bind(to: statement, at: index)
+            index += 1
+        }
+    }
+}
+
+/// The key a database assigned, as the key's integer type.
+public enum StrataRowID {
+    /// `rowID` as `Key`; throws when it does not fit (a table of an `Int32` key past 2³¹).
+    @inlinable
+    public static func key<Key: FixedWidthInteger>(_ rowID: Int64, as type: Key.Type = Key.self) throws -> Key {
+        guard let key = Key(exactly: rowID) else {
+            throw StrataDecodingError.outOfRange(column: "rowid", type: String(describing: Key.self), value: rowID)
+        }
+        return key
+    }
+}
