@@ -37,7 +37,7 @@ struct OutputTransaction {
         do {
             try transaction.check(writes.map(\.path) + removals, isOurs: isOurs)
             for write in writes { try transaction.stage(write) }
-            try transaction.finish(removals: [], isOurs: isOurs)
+            try transaction.finish(removals: removals, isOurs: isOurs)
         } catch {
             transaction.rollBack()
             throw error
