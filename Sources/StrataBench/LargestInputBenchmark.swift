@@ -93,7 +93,8 @@ public struct LargestInputBenchmark: Sendable {
             }
             let log = (workDirectory as NSString).appendingPathComponent("measure.log")
             try? FileManager.default.removeItem(atPath: log)
-            let outcome = try Subprocess.run(executable, ["child", "measure", strata] + arguments, log: log)
+            // `--`: the arguments are the measured command's, not options of `child`.
+            let outcome = try Subprocess.run(executable, ["child", "--", "measure", strata] + arguments, log: log)
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             guard outcome.status == 0, let measured = ChildTask.Measured(parsing: text), measured.status == 0 else {
                 throw MemoryBenchmark.Failure(
