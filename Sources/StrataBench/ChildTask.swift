@@ -49,7 +49,7 @@ public enum ChildTask {
             print(try GeneratorBenchmark.writeModel(entities: entities, under: rest[1]))
         case ("measure", 1...):
             // A program run as this child's child: its `ru_maxrss` starts from this small process's peak.
-            let outcome = try Subprocess.run(rest[0], Array(rest.dropFirst()), log: "/dev/stdout")
+            let outcome = try Subprocess.run(rest[0], Array(rest.dropFirst()))
             print(
                 Measured(
                     status: outcome.status, seconds: outcome.seconds, cpuSeconds: outcome.cpuSeconds,
