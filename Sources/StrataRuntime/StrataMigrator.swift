@@ -10,24 +10,26 @@
 ///
 /// Generated `<Model>Database` types and the `strata migrate` command both use this type.
 public struct StrataMigrator: Sendable {
+    /// The ledger checks and pending selection, shared with the PostgreSQL migrator.
+    public let plan: StrataMigrationPlan
+
     /// The model the migrations belong to (recorded in the ledger).
-    public let model: String
+    public var model: String { plan.model }
     /// The migrations, ordered by version.
-    public let migrations: [StrataMigration]
+    public var migrations: [StrataMigration] { plan.migrations }
 
     /// Creates a migrator for `model`; `migrations` may be given in any order.
     public init(model: String, migrations: [StrataMigration]) {
-        self.model = model
-        self.migrations = migrations.sorted { $0.version < $1.version }
+        plan = StrataMigrationPlan(model: model, migrations: migrations)
     }
 
     /// The latest version of the model.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    public var latestVersion: Int { plan.latestVersion }
 
     /// The version the database is at (0 for a database the model was never applied to),
     /// after checking its ledger against the migrations.
     public func currentVersion(_ db: Database) throws -> Int {
-        try validatedLedger(db).last?.version ?? 0
+        try plan.currentVersion(MigrationLedger.entries(db))
     }
 
     /// The version the database behind `reader` is at.
@@ -38,12 +40,7 @@ public struct StrataMigrator: Sendable {
     /// The migrations that `migrate(_:to:)` would apply, in order (empty when up to date).
     /// Throws a ``StrataMigrationError`` for a database that would be refused.
     public func pending(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
-        let current = try currentVersion(db)
-        let goal = try resolvedTarget(target)
-        if goal < current {
-            throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
-        }
-        return migrations.filter { $0.version > current && $0.version <= goal }
+        try plan.pending(MigrationLedger.entries(db), to: target)
     }
 
     /// The migrations pending in the database behind `reader`.
@@ -95,11 +92,7 @@ public struct StrataMigrator: Sendable {
         var didApply = false
         try db.inTransaction(.immediate) {
             // Another process may have migrated between our check and this write lock.
-            let ledger = try validatedLedger(db)
-            if ledger.contains(where: { $0.version == migration.version }) { return .commit }
-            if let last = ledger.last?.version, last != migration.version - 1 {
-                throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)
-            }
+            guard try plan.needsApplying(migration, ledger: MigrationLedger.entries(db)) else { return .commit }
             try MigrationLedger.create(db)
             // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
             let statements = try db.allStatements(sql: migration.sql)
@@ -116,52 +109,5 @@ public struct StrataMigrator: Sendable {
             return .commit
         }
         return didApply
-    }
-
-    /// The ledger entries of the model, after every check that refuses a database.
-    private func validatedLedger(_ db: Database) throws -> [AppliedStrataMigration] {
-        try checkMigrationList()
-        let entries = try MigrationLedger.entries(db)
-        if let foreign = entries.first(where: { $0.model != model }) {
-            throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
-        }
-        if let newest = entries.last, newest.version > latestVersion {
-            throw StrataMigrationError.databaseIsNewer(
-                model: model,
-                databaseVersion: newest.version,
-                latestKnownVersion: latestVersion
-            )
-        }
-        for (offset, entry) in entries.enumerated() {
-            if entry.version != offset + 1 {
-                throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
-            }
-            let expected = migrations[entry.version - 1]
-            if expected.checksum != entry.checksum {
-                throw StrataMigrationError.checksumMismatch(
-                    model: model,
-                    version: entry.version,
-                    recorded: entry.checksum,
-                    expected: expected.checksum
-                )
-            }
-        }
-        return entries
-    }
-
-    private func checkMigrationList() throws {
-        let versions = migrations.map(\.version)
-        if versions != Array(1...max(1, versions.count)) && !versions.isEmpty {
-            throw StrataMigrationError.invalidMigrationList(model: model, versions: versions)
-        }
-    }
-
-    private func resolvedTarget(_ target: Int?) throws -> Int {
-        guard let target else { return latestVersion }
-        guard (1...max(1, latestVersion)).contains(target), latestVersion > 0 else {
-            throw StrataMigrationError.unknownTargetVersion(
-                model: model, target: target, latestKnownVersion: latestVersion)
-        }
-        return target
     }
 }

@@ -1,5 +1,6 @@
 import StrataCore
 import StrataDatabase
+import StrataStorage
 import Testing
 
 /// Reading SQL back: script splitting, the canonical form of defaults and checks, constraint names.
@@ -76,6 +77,7 @@ import Testing
         #expect(socket.socketFolder == "/tmp/pg" && socket.port == 5432 && socket.tls == .disable)
         let defaults = try PostgresURL(parsing: "postgres://bob@localhost")
         #expect(defaults.database == "bob" && defaults.password == nil)
+        #expect(defaults.tls == .prefer, "libpq's default sslmode")
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "mysql://x@y/z") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "postgres://x@y/z?sslmode=sometimes") }
     }
