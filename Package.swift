@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataCommand", targets: ["StrataCommand"]),
     ],
@@ -37,6 +38,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // What PostgreSQL apps import at run time: the migrator (`strata migrate --postgres` and
+        // generated code), over PostgresNIO.
+        .target(
+            name: "StrataPostgres",
+            dependencies: [
+                "StrataRuntime",
+                "StrataStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // The commands that need the generator alone (generate, check, lint, plan, and the plugins'
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
         .target(
@@ -51,6 +62,7 @@ let package = Package(
                 "StrataCore",
                 "StrataStorage",
                 "StrataRuntime",
+                "StrataPostgres",
                 "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -99,7 +111,9 @@ let package = Package(
             name: "StrataDatabase",
             dependencies: [
                 "StrataCore",
+                "StrataStorage",
                 "StrataRuntime",
+                "StrataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -129,9 +143,11 @@ let package = Package(
                 "StrataCore",
                 "StrataDatabase",
                 "StrataRuntime",
+                "StrataPostgres",
                 "StrataTestSupport",
                 "strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import StrataStorage
 
-/// The SQLite migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`),
-/// with the checksum the migration ledger records.
+/// The migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`,
+/// `<Model>/postgres/migrations/vN.sql`), with the checksum the migration ledger records.
 public struct MigrationSource: Hashable, Sendable {
     /// The version the migration leads to.
     public var version: Int
@@ -19,18 +19,30 @@ public struct MigrationSource: Hashable, Sendable {
 }
 
 /// Where generated Swift (`<Model>Migrations.swift`) and the `strata migrate` command get the
-/// migrations they apply: the generator's own SQLite migration files, so both apply the same SQL
-/// and record the same checksums.
+/// migrations they apply: the generator's own migration files, so both apply the same SQL and
+/// record the same checksums.
 public enum MigrationSources {
     /// The SQLite migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
     public static func sqlite(for history: SchemaHistory) -> [MigrationSource] {
         sqlite(model: history.model, in: Generator.files(for: history))
     }
 
+    /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes
+    /// them (`strata migrate --postgres` applies these).
+    public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
+        migrations(model: history.model, dialect: .postgres, in: Generator.files(for: history))
+    }
+
     /// The SQLite migrations of `model` among generated files (paths relative to the output
     /// folder), oldest first, stopping at the first missing version.
     public static func sqlite(model: String, in files: [GeneratedFile]) -> [MigrationSource] {
-        let folder = OutputLayout.sqlFolder(model: model, dialect: "sqlite")
+        migrations(model: model, dialect: .sqlite, in: files)
+    }
+
+    /// The migrations of `model` in `dialect` among generated files (paths relative to the
+    /// output folder), oldest first, stopping at the first missing version.
+    public static func migrations(model: String, dialect: SQLDialect, in files: [GeneratedFile]) -> [MigrationSource] {
+        let folder = OutputLayout.sqlFolder(model: model, dialect: dialect.folderName)
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
