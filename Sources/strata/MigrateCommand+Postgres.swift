@@ -24,7 +24,11 @@ extension Migrate {
                 "\(url): the server refused the credentials: \(Self.oneLine(PostgresServerMessage(error.underlying).description))"
             return (outcome, .authenticationFailed)
         } catch let error as PostgresSessionError {
-            outcome.error = "\(url): cannot connect: \(Self.oneLine(PostgresServerMessage(error.underlying).description))"
+            let message = PostgresServerMessage(error.underlying)
+            let reason =
+                message.clientCode == .sslUnsupported
+                ? "the server does not offer TLS, which sslmode=\(url.tls.rawValue) requires" : message.description
+            outcome.error = "\(url): cannot connect: \(Self.oneLine(reason))"
             return (outcome, .couldNotRun)
         } catch {
             outcome.error = "\(url): cannot connect: \(Self.oneLine("\(error)"))"
@@ -45,6 +49,7 @@ extension Migrate {
                 outcome.to = outcome.pending.last?.version
             } else {
                 let model = migrator.model
+                outcome.from = try await migrator.currentVersion(connection)
                 outcome.applied = try await migrator.migrate(
                     connection, to: to,
                     waiting: {
