@@ -96,6 +96,22 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
     }
 
+    @Test func strataMigrateExits4WhenAVersionFailsAndIsRolledBack() throws {
+        let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
+        let database = URL(fileURLWithPath: folder).appendingPathComponent("failing.sqlite").path
+        #expect(try CLI.strata(["migrate", "--database", database, "--schemas", folder, "--to", "1"]).status == 0)
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in
+            try db.execute(sql: #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+        }
+        try queue.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let failed = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(failed.status == 4, "\(failed.stderr)")
+        #expect(failed.stderr.contains("the migration failed and was rolled back"), "\(failed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+    }
+
     @Test func dryRunPrintsTheSQLAndCreatesNothing() throws {
         let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
         let database = URL(fileURLWithPath: folder).appendingPathComponent("dry.sqlite").path
