@@ -45,6 +45,7 @@ public struct PostgresServerMessage: Sendable, CustomStringConvertible {
         // Class 08 (connection exception) and 57P01…57P03 (the server shutting down).
         if let sqlState { return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
         guard let clientCode else { return false }
-        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(clientCode)
+        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(
+            clientCode)
     }
 }

@@ -28,7 +28,8 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
             rolledBack
             ? "v\(version) was rolled back; the database is at the previous version"
             : "the connection was lost, so the rollback of v\(version) could not be confirmed"
-        let text = "migrating \(model) to v\(version) failed and \(outcome): "
+        let text =
+            "migrating \(model) to v\(version) failed and \(outcome): "
             + message.description.replacingOccurrences(of: "\n", with: "; ")
         guard let statement else { return text }
         let firstLine = statement.split(separator: "\n").first { !$0.hasPrefix("--") }.map(String.init) ?? statement

@@ -107,7 +107,9 @@ public struct StrataPostgresMigrator: Sendable {
         var current: String?
         do {
             let statements = try SQLScriptSplitter.statements(migration.sql, dialect: .postgres)
-            guard try plan.needsApplying(migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger))
+            guard
+                try plan.needsApplying(
+                    migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger))
             else {
                 try await run("COMMIT", connection)
                 return false

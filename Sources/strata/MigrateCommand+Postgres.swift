@@ -54,7 +54,9 @@ extension Migrate {
                     connection, to: to,
                     waiting: {
                         var stream = StandardError()
-                        print("\(name): another strata migrate is migrating \(model); waiting for it to finish…", to: &stream)
+                        print(
+                            "\(name): another strata migrate is migrating \(model); waiting for it to finish…",
+                            to: &stream)
                     },
                     progress: Self.reportProgress(model: model))
                 // Read after the run: another process may have applied versions while this one waited.

@@ -77,7 +77,8 @@ struct Migrate: AsyncParsableCommand {
         let trimmed = database.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
             throw ValidationError(
-                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits")
+                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits"
+            )
         }
     }
 
@@ -153,7 +154,8 @@ struct Migrate: AsyncParsableCommand {
                 let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
                 let before = try migrator.currentVersion(in: queue)
                 outcome.from = before
-                outcome.applied = try migrator.migrate(queue, to: to, progress: Self.reportProgress(model: history.model))
+                outcome.applied = try migrator.migrate(
+                    queue, to: to, progress: Self.reportProgress(model: history.model))
                 outcome.to = outcome.applied.last?.version ?? before
             }
         } catch let error as StrataMigrationError {

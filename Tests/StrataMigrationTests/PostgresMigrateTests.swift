@@ -37,12 +37,14 @@ import Testing
             try await session.execute(
                 #"INSERT INTO "todo_item" ("id", "title", "detail") SELECT md5(n::text)::uuid, 'item ' || n, 'detail''s ' || n FROM generate_series(1, 50) AS n"#
             )
-            let before = try await session.textRows(sql: #"SELECT "id"::text, "title", "detail" FROM "todo_item" ORDER BY "id""#)
+            let before = try await session.textRows(
+                sql: #"SELECT "id"::text, "title", "detail" FROM "todo_item" ORDER BY "id""#)
 
             let dump = try server.dump(database: session.url.database)
             let dryRun = try Self.migrate(url, ["--dry-run"])
             #expect(dryRun.status == 0, "\(dryRun.stderr)")
-            #expect(dryRun.stdout.contains("-- version 2") && dryRun.stdout.contains("-- version 3"), "\(dryRun.stdout)")
+            #expect(
+                dryRun.stdout.contains("-- version 2") && dryRun.stdout.contains("-- version 3"), "\(dryRun.stdout)")
             #expect(try server.dump(database: session.url.database) == dump, "a dry run changes nothing")
 
             let rest = try Self.migrate(url, ["--format", "json"])
@@ -54,11 +56,13 @@ import Testing
             #expect(rest.stderr.contains("MyTODO: applying v2 (1 of 2)…"), "\(rest.stderr)")
             #expect(!(object["database"] as? String ?? "").isEmpty)
 
-            let after = try await session.textRows(sql: #"SELECT "id"::text, "title", "detail" FROM "todo_item" ORDER BY "id""#)
+            let after = try await session.textRows(
+                sql: #"SELECT "id"::text, "title", "detail" FROM "todo_item" ORDER BY "id""#)
             #expect(after == before)
             #expect(
                 try await session.textRows(
-                    sql: #"SELECT count(*)::text, bool_and(NOT "is_done")::text, min("priority")::text, max("priority")::text FROM "todo_item""#
+                    sql:
+                        #"SELECT count(*)::text, bool_and(NOT "is_done")::text, min("priority")::text, max("priority")::text FROM "todo_item""#
                 ) == [["50", "true", "2", "2"]])
             let expected = MigrationSources.postgres(for: history).map { ["MyTODO", String($0.version), $0.checksum] }
             #expect(try await Self.ledger(session) == expected)
@@ -81,10 +85,15 @@ import Testing
 
             // v2 edited after it was applied.
             let edited = try Models.temporary(
-                "MyTODO", versions: [versions[0], versions[1].replacingOccurrences(of: "default: false", with: "default: true"), versions[2]])
+                "MyTODO",
+                versions: [
+                    versions[0], versions[1].replacingOccurrences(of: "default: false", with: "default: true"),
+                    versions[2],
+                ])
             let checksum = try Self.migrate(url, schemas: edited.folder)
             #expect(checksum.status == 1, "\(checksum.stderr)")
-            #expect(checksum.stderr.contains("MyTODO v2 was applied to the database with checksum"), "\(checksum.stderr)")
+            #expect(
+                checksum.stderr.contains("MyTODO v2 was applied to the database with checksum"), "\(checksum.stderr)")
             #expect(try server.dump(database: session.url.database) == dump)
 
             // A model that only knows v1 and v2 meets a v3 database.
@@ -95,7 +104,8 @@ import Testing
             #expect(try server.dump(database: session.url.database) == dump)
 
             // Another model's migrations.
-            let other = try Models.temporary("Other", versions: [versions[0].replacingOccurrences(of: "model: MyTODO", with: "model: Other")])
+            let other = try Models.temporary(
+                "Other", versions: [versions[0].replacingOccurrences(of: "model: MyTODO", with: "model: Other")])
             let foreign = try Self.migrate(url, schemas: other.folder)
             #expect(foreign.status == 1, "\(foreign.stderr)")
             #expect(foreign.stderr.contains("the database belongs to model MyTODO, not Other"), "\(foreign.stderr)")
@@ -111,13 +121,15 @@ import Testing
         let server = try await TestPostgresServer.forTest()
         try await server.withDatabase { session in
             try await session.execute(
-                #"CREATE TABLE "strata_migrations" ("model" TEXT, "version" TEXT, "checksum" TEXT, "applied_at" DOUBLE PRECISION)"#)
+                #"CREATE TABLE "strata_migrations" ("model" TEXT, "version" TEXT, "checksum" TEXT, "applied_at" DOUBLE PRECISION)"#
+            )
             try await session.execute(#"INSERT INTO "strata_migrations" VALUES ('MyTODO', 'one', 'x', 0)"#)
             let dump = try server.dump(database: session.url.database)
             let result = try Self.migrate(session.url.description)
             #expect(result.status == 1, "\(result.stderr)")
             #expect(
-                result.stderr.contains("holds the text 'one' in column version of row 1, where Strata writes a version number"),
+                result.stderr.contains(
+                    "holds the text 'one' in column version of row 1, where Strata writes a version number"),
                 "\(result.stderr)")
             #expect(try server.dump(database: session.url.database) == dump)
         }
@@ -135,7 +147,9 @@ import Testing
                 for result in results { #expect(result.status == 0, "\(result.stderr)") }
                 #expect(results.filter { $0.stdout.contains("migrated from version 0 to 3") }.count == 1, "\(results)")
                 #expect(results.filter { $0.stdout.contains("nothing to apply") }.count == 1, "\(results)")
-                let expected = MigrationSources.postgres(for: history).map { ["MyTODO", String($0.version), $0.checksum] }
+                let expected = MigrationSources.postgres(for: history).map {
+                    ["MyTODO", String($0.version), $0.checksum]
+                }
                 #expect(try await Self.ledger(session) == expected)
             }
         }
@@ -158,7 +172,8 @@ import Testing
             #expect(try await Self.ledger(session).count == 3)
             // The lock was released when migrate ended.
             #expect(
-                try await session.textRows(sql: "SELECT pg_try_advisory_lock(hashtext('strata_migrations:MyTODO'))::text")
+                try await session.textRows(
+                    sql: "SELECT pg_try_advisory_lock(hashtext('strata_migrations:MyTODO'))::text")
                     == [["true"]])
         }
     }
@@ -170,13 +185,15 @@ import Testing
             let url = session.url.description
             let first = try Self.migrate(url, schemas: folder, ["--to", "1"])
             #expect(first.status == 0, "\(first.stderr)")
-            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+            try await session.execute(
+                #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
             let dump = try server.dump(database: session.url.database)
             let failed = try Self.migrate(url, schemas: folder)
             #expect(failed.status == 4, "\(failed.stderr)")
             #expect(failed.stderr.contains("migrating Shop to v2 failed and v2 was rolled back"), "\(failed.stderr)")
             #expect(failed.stderr.contains("could not create unique index"), "\(failed.stderr)")
-            #expect(failed.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.count == 1, "\(failed.stderr)")
+            #expect(
+                failed.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.count == 1, "\(failed.stderr)")
             #expect(try server.dump(database: session.url.database) == dump)
 
             // Once the data is fixed, the same migration goes through.
@@ -189,7 +206,9 @@ import Testing
     @Test func anUnreachableServerExits2() throws {
         let result = try Self.migrate("postgres://postgres@127.0.0.1:1/postgres?sslmode=disable")
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error: postgres://postgres@127.0.0.1:1/postgres: cannot connect"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: postgres://postgres@127.0.0.1:1/postgres: cannot connect"),
+            "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 

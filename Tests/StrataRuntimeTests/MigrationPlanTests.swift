@@ -33,7 +33,10 @@ import Testing
             try Self.plan.currentVersion([Self.entry(1, model: "N")])
         }
         #expect(throws: StrataMigrationError.databaseIsNewer(model: "M", databaseVersion: 3, latestKnownVersion: 2)) {
-            try Self.plan.currentVersion([Self.entry(1), Self.entry(2), AppliedStrataMigration(model: "M", version: 3, checksum: "x", appliedAt: 0)])
+            try Self.plan.currentVersion([
+                Self.entry(1), Self.entry(2),
+                AppliedStrataMigration(model: "M", version: 3, checksum: "x", appliedAt: 0),
+            ])
         }
         #expect(throws: StrataMigrationError.ledgerHasGap(model: "M", missing: 1)) {
             try Self.plan.currentVersion([Self.entry(2)])
