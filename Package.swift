@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
+        // What generated code imports: the shared runtime, and one module per database.
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataCommand", targets: ["StrataCommand"]),
@@ -17,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
-        // `swift package generate-documentation --target StrataRuntime` (the DocC catalog); a
+        // `swift package generate-documentation --target StrataSQLite` (the DocC catalog); a
         // command plugin only, nothing of it is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -29,17 +31,19 @@ let package = Package(
             name: "StrataCore",
             dependencies: ["StrataStorage", .product(name: "Yams", package: "Yams")]
         ),
-        // What generated code imports at run time.
+        // The runtime shared by every database: records, columns, filters, sorts, migrations.
+        .target(name: "StrataRuntime", dependencies: ["StrataStorage"]),
+        // Generated SQLite code at run time, on GRDB: what an app that embeds SQLite imports.
         .target(
-            name: "StrataRuntime",
+            name: "StrataSQLite",
             dependencies: [
-                "StrataStorage",
+                "StrataRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // What PostgreSQL apps import at run time: the migrator (`strata migrate --postgres` and
-        // generated code), over PostgresNIO.
+        // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports (its
+        // repositories, and the migrator that `strata migrate --postgres` uses too).
         .target(
             name: "StrataPostgres",
             dependencies: [
@@ -62,6 +66,7 @@ let package = Package(
                 "StrataCore",
                 "StrataStorage",
                 "StrataRuntime",
+                "StrataSQLite",
                 "StrataPostgres",
                 "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,7 +98,7 @@ let package = Package(
         // (Sources/MyTODO/strata.yaml). Generated/MyTODO/Swift is the committed copy, for review.
         .target(
             name: "MyTODO",
-            dependencies: ["StrataRuntime"],
+            dependencies: ["StrataSQLite", "StrataPostgres"],
             plugins: ["StrataPlugin"]
         ),
         .testTarget(
@@ -103,7 +108,7 @@ let package = Package(
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(
             name: "ShowcaseModelTests",
-            dependencies: ["StrataRuntime"]
+            dependencies: ["StrataSQLite", "StrataPostgres"]
         ),
         // Reads a live schema back from SQLite and PostgreSQL, derives the expected one from a
         // model, compares them; a small PostgreSQL client. Used by the tests and `strata verify`.
@@ -112,7 +117,7 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataStorage",
-                "StrataRuntime",
+                "StrataSQLite",
                 "StrataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -143,6 +148,7 @@ let package = Package(
                 "StrataCore",
                 "StrataDatabase",
                 "StrataRuntime",
+                "StrataSQLite",
                 "StrataPostgres",
                 "StrataTestSupport",
                 "strata",
@@ -157,14 +163,14 @@ let package = Package(
         // Runtime: the migration ledger, column coding, the filter/sort DSL (no generated code).
         .testTarget(
             name: "StrataRuntimeTests",
-            dependencies: ["StrataRuntime"]
+            dependencies: ["StrataSQLite"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
         // autoincremented keys, keyword names), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
-            dependencies: ["StrataRuntime", "StrataCore"],
+            dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport"],
             exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write
@@ -172,7 +178,7 @@ let package = Package(
         // `strata generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated`.
         .target(
             name: "MyTODOV1",
-            dependencies: ["StrataRuntime"],
+            dependencies: ["StrataSQLite"],
             path: "Tests/MyTODOV1",
             exclude: ["Schemas", "Generated/MyTODO/sqlite", "Generated/MyTODO/postgres"]
         ),
@@ -186,7 +192,7 @@ let package = Package(
         // `strata generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated`.
         .target(
             name: "StrataRepositoryBenchmark",
-            dependencies: ["StrataRuntime", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["StrataSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: ["Generated/Bench/sqlite", "Generated/Bench/postgres"]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
@@ -201,7 +207,7 @@ let package = Package(
             name: "StrataBench",
             dependencies: [
                 "StrataCore",
-                "StrataRuntime",
+                "StrataSQLite",
                 "StrataRepositoryBenchmark",
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -8,8 +8,8 @@ swift build --product strata
 strata="$(swift build --show-bin-path)/strata"
 "$strata" generate
 "$strata" generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated
-"$strata" generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated
-"$strata" generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated
+"$strata" generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated --databases sqlite
+"$strata" generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated --databases sqlite
 # The fixture models' reference output, generated from a copy (so that no strata.lock is added to them).
 fixtures="$(mktemp -d)"
 cp -R Tests/Fixtures/Models/. "$fixtures"

@@ -3,10 +3,21 @@
 
 /// Where Strata writes each output of a model, relative to the output folder (`Generated/`).
 public enum OutputLayout {
-    /// The Swift files of a model. Their names depend on the model name only, so that the build
+    /// The Swift files of a model for the databases named (`sqlite`, `postgres`; every one when
+    /// nil). Their names depend on the model name and the databases only, so that the build
     /// plugin can declare them without reading the schema; every one is always written.
-    public static func swiftFiles(model: String) -> [String] {
-        ["\(model)Models.swift", "\(model)Repositories.swift", "\(model)Database.swift", "\(model)Migrations.swift"]
+    public static func swiftFiles(model: String, databases: [String]? = nil) -> [String] {
+        let wanted = databases ?? sqlDialects
+        var files = ["\(model)Models.swift", "\(model)Records.swift"]
+        if wanted.contains("sqlite") {
+            files += ["\(model)Repositories.swift", "\(model)Database.swift", "\(model)Migrations.swift"]
+        }
+        if wanted.contains("postgres") {
+            files += [
+                "\(model)PostgresRepositories.swift", "\(model)PostgresDatabase.swift", "\(model)PostgresMigrations.swift",
+            ]
+        }
+        return files
     }
 
     /// The folder of a model's Swift files, relative to the output folder.

@@ -9,11 +9,14 @@ import Foundation
 /// ```yaml
 /// # Sources/MyTODO/strata.yaml
 /// schemas: ../../Schemas/MyTODO
+/// databases: [sqlite, postgres]   # optional; the default is sqlite alone
 /// ```
 ///
 /// `schemas` names one folder, or a list of folders (`[a, b]` or one `- path` per line), each
 /// relative to the target's folder (or absolute). A folder is either a model folder (it holds
 /// `v1.yaml`, `v2.yaml`, …) or a folder of model folders, like `strata generate --schemas`.
+/// `databases` names the databases whose Swift the target gets (`sqlite`, `postgres`): the
+/// default is SQLite alone, so that an app never builds a PostgreSQL client it does not use.
 /// The file is a small subset of YAML: `key: value` lines and `#` comments.
 public struct StrataConfig: Equatable, Sendable {
     /// The file name the plugins look for in a target's folder.
@@ -57,20 +60,26 @@ public struct StrataConfig: Equatable, Sendable {
     }
 
     /// The keys the file may contain.
-    public static let keys = ["schemas"]
+    public static let keys = ["schemas", "databases"]
+
+    /// The databases `databases` may name.
+    public static let knownDatabases = OutputLayout.sqlDialects
 
     /// The folders named by `schemas`, in the order written.
     public var schemas: [Entry]
+    /// The databases named by `databases` (`sqlite`, `postgres`), in output order; `["sqlite"]` by default.
+    public var databases: [String]
 
     /// Creates a configuration.
-    public init(schemas: [Entry]) {
+    public init(schemas: [Entry], databases: [String] = ["sqlite"]) {
         self.schemas = schemas
+        self.databases = databases
     }
 
     /// Parses the text of a `strata.yaml`; throws the first ``Problem``.
     public init(parsing text: String) throws(Problem) {
-        var schemas: [Entry]?
-        var listKeyLine: Int?
+        var values: [String: [Entry]] = [:]
+        var listKey: (name: String, line: Int)?
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -82,44 +91,59 @@ public struct StrataConfig: Equatable, Sendable {
             }
             if indent > 0 || line[indent] == "-" {
                 // An item of a block list: only valid right after `schemas:` with nothing on its line.
-                guard listKeyLine != nil, line[indent] == "-" else {
+                guard let key = listKey?.name, line[indent] == "-" else {
                     throw Problem(line: lineNumber, column: indent + 1, message: "unexpected indented line; write 'schemas: <folder>'")
                 }
                 var start = indent + 1
                 while start < line.count, line[start] == " " { start += 1 }
                 let entry = try Self.scalar(line, from: start, line: lineNumber)
-                schemas = (schemas ?? []) + [entry]
+                values[key, default: []].append(entry)
                 continue
             }
-            listKeyLine = nil
+            listKey = nil
             guard let colon = Self.keyColon(line) else {
                 throw Problem(line: lineNumber, column: 1, message: "expected 'key: value', found '\(String(line))'")
             }
             let key = String(line[0..<colon]).trimmingSpaces
             guard Self.keys.contains(key) else {
-                throw Problem(line: lineNumber, column: 1, message: "unknown key '\(key)' in strata.yaml; the only key is 'schemas'")
+                throw Problem(
+                    line: lineNumber, column: 1,
+                    message: "unknown key '\(key)' in strata.yaml; the keys are 'schemas' and 'databases'")
             }
-            guard schemas == nil else {
-                throw Problem(line: lineNumber, column: 1, message: "'schemas' is given twice; list every folder under one 'schemas:'")
+            guard values[key] == nil else {
+                throw Problem(line: lineNumber, column: 1, message: "'\(key)' is given twice; list every value under one '\(key):'")
             }
             var start = colon + 1
             while start < line.count, line[start] == " " { start += 1 }
             if start == line.count {
-                schemas = []
-                listKeyLine = lineNumber
+                values[key] = []
+                listKey = (key, lineNumber)
             } else if line[start] == "[" {
-                schemas = try Self.flowList(line, from: start, line: lineNumber)
+                values[key] = try Self.flowList(line, from: start, line: lineNumber)
             } else {
-                schemas = [try Self.scalar(line, from: start, line: lineNumber)]
+                values[key] = [try Self.scalar(line, from: start, line: lineNumber)]
             }
         }
-        guard let found = schemas else {
+        guard let found = values["schemas"] else {
             throw Problem(line: 1, column: 1, message: "strata.yaml has no 'schemas' key; add 'schemas: <folder of vN.yaml files>'")
         }
         guard !found.isEmpty else {
-            throw Problem(line: listKeyLine ?? 1, column: 1, message: "'schemas' lists no folder")
+            throw Problem(line: listKey?.line ?? 1, column: 1, message: "'schemas' lists no folder")
         }
         self.schemas = found
+        var databases: [String] = []
+        for entry in values["databases"] ?? [Entry(path: "sqlite", line: 1, column: 1)] {
+            guard Self.knownDatabases.contains(entry.path) else {
+                throw Problem(
+                    line: entry.line, column: entry.column,
+                    message: "unknown database '\(entry.path)'; the databases are \(Self.knownDatabases.map { "'\($0)'" }.joined(separator: " and "))")
+            }
+            databases.append(entry.path)
+        }
+        guard !databases.isEmpty else {
+            throw Problem(line: 1, column: 1, message: "'databases' lists no database; name 'sqlite', 'postgres' or both")
+        }
+        self.databases = Self.knownDatabases.filter(databases.contains)
     }
 
     /// True for the name of a version file: `v1.yaml`, `v12.yml` (not `v0.yaml`, `v01.yaml`).

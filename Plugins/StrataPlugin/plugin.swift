@@ -30,21 +30,28 @@ struct StrataPlugin: BuildToolPlugin {
             throw StrataPluginError.noConfig(target: targetName, path: configPath)
         }
         let folders: [StrataConfig.ModelFolder]
+        let databases: [String]
         do throws(StrataConfig.Problem) {
             let config = try StrataConfig(parsing: String(decoding: data, as: UTF8.self))
             folders = try config.modelFolders(relativeTo: targetDirectory.path(percentEncoded: false))
+            databases = config.databases
         } catch {
             throw StrataPluginError.badConfig(path: configPath, problem: error)
         }
         return folders.map { folder in
             let output = workDirectory.appending(path: "GeneratedSources")
             let swiftFolder = output.appending(path: OutputLayout.swiftFolder(model: folder.model))
-            let outputs = OutputLayout.swiftFiles(model: folder.model).map { swiftFolder.appending(path: $0) }
+            let outputs = OutputLayout.swiftFiles(model: folder.model, databases: databases).map {
+                swiftFolder.appending(path: $0)
+            }
             let inputs = [tool, configURL, URL(fileURLWithPath: folder.path)] + folder.files.map { URL(fileURLWithPath: $0) }
             return .buildCommand(
                 displayName: "Strata: generating \(folder.model) Swift for \(targetName)",
                 executable: tool,
-                arguments: ["build-plugin", "--model-folder", folder.path, "--output", output.path(percentEncoded: false)],
+                arguments: [
+                    "build-plugin", "--model-folder", folder.path, "--output", output.path(percentEncoded: false),
+                    "--databases", databases.joined(separator: ","),
+                ],
                 environment: [:],
                 inputFiles: inputs,
                 outputFiles: outputs)

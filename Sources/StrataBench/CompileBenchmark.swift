@@ -51,8 +51,8 @@ public struct CompileBenchmark: Sendable {
         let lines = try writePackage()
         var figures: [Figure] = []
         for configuration in configurations {
-            progress("compile: \(configuration) warm-up (the first run builds StrataRuntime and GRDB)")
-            try build(target: "StrataRuntime", configuration: configuration)
+            progress("compile: \(configuration) warm-up (the first run builds StrataSQLite and GRDB)")
+            try build(target: "StrataSQLite", configuration: configuration)
             var first: [Double] = [.infinity, .infinity]
             var rebuild: [Double] = [.infinity, .infinity]
             let targets = [Self.generatedTarget, Self.structsTarget]
@@ -85,7 +85,8 @@ public struct CompileBenchmark: Sendable {
     func writePackage() throws -> (generated: Int, structs: Int) {
         let manager = FileManager.default
         let schemas = try GeneratorBenchmark.writeModel(entities: entities, under: work)
-        let plan = Workspace.plan(schemas: schemas, output: (work as NSString).appendingPathComponent("Generated"))
+        let plan = Workspace.plan(
+            schemas: schemas, output: (work as NSString).appendingPathComponent("Generated"), databases: [.sqlite])
         guard !plan.hasErrors else { throw Failure(description: "the synthetic model does not generate") }
         let swift = plan.files.filter { $0.path.hasSuffix(".swift") }
         var lines = (generated: 0, structs: 0)
@@ -109,8 +110,8 @@ public struct CompileBenchmark: Sendable {
                 platforms: [.macOS(.v13)],
                 dependencies: [.package(name: "Strata", path: \(SwiftLiteral.string(root)))],
                 targets: [
-                    .target(name: "\(Self.generatedTarget)", dependencies: [.product(name: "StrataRuntime", package: "Strata")]),
-                    .target(name: "\(Self.structsTarget)", dependencies: [.product(name: "StrataRuntime", package: "Strata")]),
+                    .target(name: "\(Self.generatedTarget)", dependencies: [.product(name: "StrataSQLite", package: "Strata")]),
+                    .target(name: "\(Self.structsTarget)", dependencies: [.product(name: "StrataSQLite", package: "Strata")]),
                 ]
             )
 

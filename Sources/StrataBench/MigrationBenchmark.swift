@@ -1,6 +1,6 @@
 import Foundation
 import StrataCore
-import StrataRuntime
+import StrataSQLite
 
 /// Migration cost on SQLite files: a large table through an in-place migration (`ADD COLUMN`) and
 /// through a rebuild, and the TODO app's v1 -> v3, each applied by `StrataMigrator` with Strata's

@@ -17,7 +17,8 @@ package struct Generate: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
+        let plan = Workspace.plan(
+            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
         let changed = try Workspace.write(plan)
@@ -46,7 +47,8 @@ package struct Check: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(schemas: schemaOptions.schemas, output: outputOptions.output)
+        let plan = Workspace.plan(
+            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
         let findings = plan.hasErrors ? [] : Workspace.check(plan)
         let current = !plan.hasErrors && findings.isEmpty
         switch formatOptions.format {

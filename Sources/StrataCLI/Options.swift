@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrataCore
 
 /// Options shared by every command that reads schemas.
 package struct SchemaOptions: ParsableArguments {
@@ -12,6 +13,13 @@ package struct SchemaOptions: ParsableArguments {
 package struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The folder generated files are written to.", valueName: "dir"))
     package var output = "Generated"
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "The databases whose Swift is generated (SQL is generated for every one): sqlite, postgres (default: both).",
+            valueName: "database"))
+    package var databases: [SQLDialect] = SQLDialect.allCases
 
     package init() {}
 }

@@ -26,6 +26,9 @@ package struct BuildPlugin: ParsableCommand {
     @Option(help: ArgumentHelp("The folder whose <Model>/Swift/ receives the Swift files.", valueName: "dir"))
     var output: String
 
+    @Option(help: ArgumentHelp("The databases whose Swift to write, comma-separated (strata.yaml's 'databases').", valueName: "list"))
+    var databases: String = "sqlite"
+
     package init() {}
 
     package func run() throws {
@@ -34,7 +37,10 @@ package struct BuildPlugin: ParsableCommand {
         guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
         let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
-        let declared = OutputLayout.swiftFiles(model: history.model).map { ModelPlanner.join(swiftFolder, $0) }
+        let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        let declared = OutputLayout.swiftFiles(model: history.model, databases: wanted).map {
+            ModelPlanner.join(swiftFolder, $0)
+        }
         plan.files = plan.files.filter { declared.contains($0.path) }
         plan.outputFolder = swiftFolder
         let missing = Set(declared).subtracting(plan.files.map(\.path))

@@ -98,14 +98,14 @@ public enum PostgresMigrationLedger {
     }
 
     static func create(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(PostgresQuery(unsafeSQL: createSQL), logger: logger).collect()
+        _ = try await connection.query(PostgresQuery(unsafeSQL: createSQL), logger: logger).collect()
     }
 
     static func record(_ migration: StrataMigration, model: String, _ connection: PostgresConnection, logger: Logger)
         async throws
     {
         let appliedAt = Date().timeIntervalSince1970
-        try await connection.query(
+        _ = try await connection.query(
             """
             INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at") \
             VALUES (\(model), \(migration.version), \(migration.checksum), \(appliedAt))

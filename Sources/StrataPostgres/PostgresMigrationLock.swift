@@ -18,12 +18,12 @@ enum PostgresMigrationLock {
         ).collect()
         if try taken.first?.decode(Bool.self) == true { return }
         waiting()
-        try await connection.query("SELECT pg_advisory_lock(hashtext(\(key(model))))", logger: logger).collect()
+        _ = try await connection.query("SELECT pg_advisory_lock(hashtext(\(key(model))))", logger: logger).collect()
     }
 
     /// Releases the lock of `model` taken by ``acquire(model:_:logger:waiting:)``.
     static func release(model: String, _ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_advisory_unlock(hashtext(\(key(model))))", logger: logger).collect()
+        _ = try await connection.query("SELECT pg_advisory_unlock(hashtext(\(key(model))))", logger: logger).collect()
     }
 
     /// The text whose hash is the lock's key.

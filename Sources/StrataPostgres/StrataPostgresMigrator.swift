@@ -18,7 +18,8 @@ import StrataStorage
 ///
 /// The migrations' SQL is PostgreSQL's (`Generated/<Model>/postgres/migrations/vN.sql`); it must
 /// not control transactions itself, nor hold statements PostgreSQL refuses inside one
-/// (`CREATE INDEX CONCURRENTLY`). The `strata migrate --postgres` command uses this type.
+/// (`CREATE INDEX CONCURRENTLY`). Generated `<Model>PostgresDatabase` types (which migrate on
+/// open) and the `strata migrate --postgres` command use this type.
 public struct StrataPostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
     public let plan: StrataMigrationPlan
@@ -26,6 +27,8 @@ public struct StrataPostgresMigrator: Sendable {
 
     /// The model the migrations belong to (recorded in the ledger).
     public var model: String { plan.model }
+    /// The migrations, ordered by version.
+    public var migrations: [StrataMigration] { plan.migrations }
     /// The latest version of the model.
     public var latestVersion: Int { plan.latestVersion }
 
@@ -134,6 +137,6 @@ public struct StrataPostgresMigrator: Sendable {
     }
 
     private func run(_ sql: String, _ connection: PostgresConnection) async throws {
-        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 
 /// (c) What a user writes by hand with GRDB: a Codable record, mapped to the same table.
 struct CodableSample: Codable, FetchableRecord, PersistableRecord {

@@ -1,4 +1,4 @@
-import StrataRuntime
+import StrataSQLite
 
 /// Fetching every row of a benchmark database file with one implementation, for drivers that
 /// measure what a fetch costs in memory (each fetch in a child process of its own).

@@ -1,4 +1,4 @@
-import StrataRuntime
+import StrataSQLite
 
 /// (a) The generated repository: `BenchDatabase`, `db.samples`.
 struct GeneratedImplementation: BenchImplementation {

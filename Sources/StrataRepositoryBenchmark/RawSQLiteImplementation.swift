@@ -1,6 +1,6 @@
 import Foundation
 import GRDBSQLite
-import StrataRuntime
+import StrataSQLite
 
 /// (b) Hand-written code on the SQLite C API: one prepared statement, bind, step, column reads.
 /// The floor: nothing between the loop and SQLite.

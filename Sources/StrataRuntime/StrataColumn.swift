@@ -23,7 +23,7 @@ extension StrataColumn {
     /// Rows whose value is one of `values` (none when `values` is empty).
     public func `in`(_ values: some Sequence<Value>) -> StrataPredicate<Root> {
         let arguments = values.map(\.strataSQLValue)
-        guard !arguments.isEmpty else { return StrataPredicate(sql: "0", arguments: []) }
+        guard !arguments.isEmpty else { return StrataPredicate(sql: "FALSE", arguments: []) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
         return StrataPredicate(sql: "\(sql) IN (\(placeholders))", arguments: arguments)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A Swift value that a column holds and a filter can compare it with: converts to the value
-/// SQLite stores, as ``ColumnEncoding`` says.
+/// A Swift value that a column holds and a filter can compare it with: converts to a
+/// ``StrataSQLValue``, which each database runtime stores as its database does.
 public protocol StrataColumnValue: Sendable {
     /// The value as stored.
     var strataSQLValue: StrataSQLValue { get }
@@ -80,15 +80,15 @@ extension Float: StrataComparableColumnValue, StrataSortableColumnValue {
 }
 
 extension Date: StrataComparableColumnValue, StrataSortableColumnValue {
-    public var strataSQLValue: StrataSQLValue { .real(SQLiteStorage.seconds(of: self)) }
+    public var strataSQLValue: StrataSQLValue { .date(self) }
 }
 
 extension Bool: StrataSortableColumnValue {
-    public var strataSQLValue: StrataSQLValue { .integer(self ? 1 : 0) }
+    public var strataSQLValue: StrataSQLValue { .bool(self) }
 }
 
 extension UUID: StrataSortableColumnValue {
-    public var strataSQLValue: StrataSQLValue { .blob(Data(SQLiteStorage.bytes(of: self))) }
+    public var strataSQLValue: StrataSQLValue { .uuid(self) }
 }
 
 extension Data: StrataSortableColumnValue {
@@ -96,5 +96,5 @@ extension Data: StrataSortableColumnValue {
 }
 
 extension Decimal: StrataColumnValue {
-    public var strataSQLValue: StrataSQLValue { .text(SQLiteStorage.text(of: self)) }
+    public var strataSQLValue: StrataSQLValue { .decimal(self) }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDBSQLite
 
 /// A stored value that generated code cannot turn into its Swift type.
 public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -11,6 +10,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
     case outOfRange(column: String, type: String, value: Int64)
     /// A raw value that matches no case of an enum without an `unknown` case.
     case unknownEnumValue(column: String, type: String, rawValue: String)
+    /// A row with fewer columns than the record has fields (0-based position of the first missing one).
+    case missingColumn(position: Int)
 
     public var description: String {
         switch self {
@@ -22,26 +23,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
             return "column \(column) holds \(value), which does not fit \(type)"
         case .unknownEnumValue(let column, let type, let rawValue):
             return "column \(column) holds \(rawValue), which is no case of \(type) (and \(type) has no unknown case)"
-        }
-    }
-}
-
-/// A failure of a statement that is not a SQLite error of the database itself.
-public enum StrataStatementError: Error, CustomStringConvertible {
-    /// Binding a parameter failed.
-    case bindFailed(code: Int32, message: String, sql: String)
-
-    /// The error of a failed bind, with the connection's message and the statement's SQL.
-    @usableFromInline
-    static func bindFailed(_ statement: SQLiteStatement, _ code: Int32) -> StrataStatementError {
-        let message = sqlite3_db_handle(statement).flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? ""
-        let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
-        return .bindFailed(code: code, message: message, sql: sql)
-    }
-
-    public var description: String {
-        switch self {
-        case .bindFailed(let code, let message, let sql): return "binding failed (\(code): \(message)) in \(sql)"
+        case .missingColumn(let position):
+            return "the row has no column \(position + 1): it was not selected with the record's columns"
         }
     }
 }

@@ -14,7 +14,7 @@ public struct StrataPredicate<Root>: Sendable {
     }
 
     /// Every row.
-    public static var all: StrataPredicate { StrataPredicate(sql: "1", arguments: []) }
+    public static var all: StrataPredicate { StrataPredicate(sql: "TRUE", arguments: []) }
 
     /// Both conditions.
     public static func && (lhs: StrataPredicate, rhs: StrataPredicate) -> StrataPredicate {

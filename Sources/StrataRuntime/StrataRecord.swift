@@ -37,9 +37,9 @@ public protocol StrataRecord: Sendable {
     var strataKey: Key? { get }
 }
 
-/// The table of a record type, by name, and the SQL its operations run, made once per type (a
-/// class, so that reading it from the record type costs one reference, not a copy of every string).
-/// Every identifier is quoted by ``quoted(_:)``; every value is a parameter.
+/// The table of a record type, by name, and the SQL its operations run on each database, made
+/// once per type (a class, so that reading it from the record type costs one reference, not a copy
+/// of every string). Every identifier is quoted by ``quoted(_:)``; every value is a parameter.
 public final class StrataTable<Record>: Sendable {
     /// The table name, as in the database.
     public let name: String
@@ -56,18 +56,11 @@ public final class StrataTable<Record>: Sendable {
     public let quotedName: String
     /// The quoted columns, comma-separated: what every query selects, in field order.
     public let selection: String
-    /// `INSERT INTO t (c1, …) VALUES (?1, …)`: parameters in field order.
-    public let insert: String
-    /// `INSERT … ON CONFLICT (key) DO UPDATE SET c = excluded.c, …`, numbered like `insert`.
-    public let upsert: String
-    /// `SELECT selection FROM t WHERE key = ?1 …`.
-    public let find: String
-    /// `DELETE FROM t WHERE key = ?1 …`.
-    public let delete: String
-    /// `UPDATE t SET c = ?n, … WHERE key = ?k`, numbered like `insert`; nil when every column is part of the key.
-    public let update: String?
-    /// `WHERE`'s key condition with `?` parameters, for statements that bind other values first.
-    public let keyCondition: String
+    /// The statements on SQLite (parameters `?1`, `?2`…).
+    public let sqlite: StrataTableStatements
+    /// The statements on PostgreSQL (parameters `$1`, `$2`…; inserts and upserts return the row
+    /// as stored, and an insert without a key takes the next value of the key's identity).
+    public let postgres: StrataTableStatements
 
     /// Describes a table: each stored property's key path and column, in field order;
     /// `primaryKey` names some of those columns.
@@ -81,27 +74,21 @@ public final class StrataTable<Record>: Sendable {
         quotedColumns = Dictionary(properties.map { ($0.0, Self.quoted($0.1)) }, uniquingKeysWith: { first, _ in first })
         self.primaryKey = primaryKey
         self.assignsKey = assignsKey
-        let q = Self.quoted
-        quotedName = q(name)
-        selection = columns.map(q).joined(separator: ", ")
-        let position = { (column: String) in (columns.firstIndex(of: column) ?? 0) + 1 }
-        let parameters = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
-        insert = "INSERT INTO \(quotedName) (\(selection)) VALUES (\(parameters))"
-        let keyByPosition = primaryKey.map { "\(q($0)) = ?\(position($0))" }.joined(separator: " AND ")
-        let keyFromOne = primaryKey.enumerated().map { "\(q($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
-        keyCondition = primaryKey.map { "\(q($0)) = ?" }.joined(separator: " AND ")
-        find = "SELECT \(selection) FROM \(quotedName) WHERE \(keyFromOne)"
-        delete = "DELETE FROM \(quotedName) WHERE \(keyFromOne)"
-        let others = columns.filter { !primaryKey.contains($0) }
-        let conflict = "\(insert) ON CONFLICT (\(primaryKey.map(q).joined(separator: ", ")))"
-        if others.isEmpty {
-            update = nil
-            upsert = conflict + " DO NOTHING"
-        } else {
-            let set = others.map { "\(q($0)) = ?\(position($0))" }.joined(separator: ", ")
-            update = "UPDATE \(quotedName) SET \(set) WHERE \(keyByPosition)"
-            upsert = conflict + " DO UPDATE SET " + others.map { "\(q($0)) = excluded.\(q($0))" }.joined(separator: ", ")
-        }
+        quotedName = Self.quoted(name)
+        selection = columns.map(Self.quoted).joined(separator: ", ")
+        sqlite = StrataTableStatements(
+            name: name, columns: columns, primaryKey: primaryKey, parameter: { "?\($0)" }, returning: nil,
+            assignedKey: nil)
+        // PostgreSQL has no "last inserted rowid": an autoincremented key left nil takes the next
+        // value of the column's identity sequence, and the statement returns the stored row.
+        let assignedKey = assignsKey && primaryKey.count == 1 ? primaryKey.first : nil
+        postgres = StrataTableStatements(
+            name: name, columns: columns, primaryKey: primaryKey, parameter: { "$\($0)" }, returning: selection,
+            assignedKey: assignedKey.map { key in
+                (column: key, wrap: { parameter in
+                    "COALESCE(\(parameter), nextval(pg_get_serial_sequence(\(Self.literal(Self.quoted(name))), \(Self.literal(key)))))"
+                })
+            })
     }
 
     /// The quoted column of the property at `keyPath`; for a property that is not stored in the
@@ -115,5 +102,76 @@ public final class StrataTable<Record>: Sendable {
     /// runtime's one quoting function, the same rule as the generator's dialects.
     public static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Text as a SQL string literal (`it's` -> `'it''s'`).
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
+
+/// The statements of one table on one database, with numbered parameters in field order (keys
+/// alone: in key order from 1).
+public struct StrataTableStatements: Sendable {
+    /// `INSERT INTO t (c1, …) VALUES (p1, …) [RETURNING …]`: parameters in field order.
+    public let insert: String
+    /// The insert, or the stored row replaced when the key exists: `… ON CONFLICT (key) DO UPDATE SET
+    /// c = excluded.c, …`, numbered like `insert`.
+    public let upsert: String
+    /// `SELECT selection FROM t WHERE key = p1 …`.
+    public let find: String
+    /// `DELETE FROM t WHERE key = p1 …`.
+    public let delete: String
+    /// `UPDATE t SET c = pn, … WHERE key = pk`, numbered like `insert`; nil when every column is
+    /// part of the key.
+    public let update: String?
+    /// `WHERE`'s key condition with `?` parameters, for statements that bind other values first.
+    public let keyCondition: String
+    /// A short name for these statements, the same for the same SQL (a hash of it): what prepared
+    /// statements are named after on a database connection.
+    public let id: String
+
+    /// The statements of table `name`; `parameter(n)` writes the n-th parameter (from 1),
+    /// `returning` is what inserts and upserts return, `assignedKey` wraps the parameter of a key
+    /// the database assigns when it is NULL.
+    init(
+        name: String, columns: [String], primaryKey: [String], parameter: (Int) -> String, returning: String?,
+        assignedKey: (column: String, wrap: (String) -> String)?
+    ) {
+        let q = StrataTable<Void>.quoted
+        let table = q(name)
+        let selection = columns.map(q).joined(separator: ", ")
+        let position = { (column: String) in (columns.firstIndex(of: column) ?? 0) + 1 }
+        let values = columns.enumerated().map { offset, column in
+            let value = parameter(offset + 1)
+            return column == assignedKey?.column ? (assignedKey?.wrap(value) ?? value) : value
+        }
+        let returned = returning.map { " RETURNING \($0)" } ?? ""
+        let insertion = "INSERT INTO \(table) (\(selection)) VALUES (\(values.joined(separator: ", ")))"
+        insert = insertion + returned
+        let keyByPosition = primaryKey.map { "\(q($0)) = \(parameter(position($0)))" }.joined(separator: " AND ")
+        let keyFromOne = primaryKey.enumerated().map { "\(q($1)) = \(parameter($0 + 1))" }.joined(separator: " AND ")
+        keyCondition = primaryKey.map { "\(q($0)) = ?" }.joined(separator: " AND ")
+        find = "SELECT \(selection) FROM \(table) WHERE \(keyFromOne)"
+        delete = "DELETE FROM \(table) WHERE \(keyFromOne)"
+        let others = columns.filter { !primaryKey.contains($0) }
+        let conflict = "\(insertion) ON CONFLICT (\(primaryKey.map(q).joined(separator: ", ")))"
+        if others.isEmpty {
+            update = nil
+            // DO NOTHING returns no row for a conflicting one: on PostgreSQL, a no-op update does.
+            upsert = returning == nil
+                ? conflict + " DO NOTHING"
+                : conflict + " DO UPDATE SET \(q(primaryKey[0])) = excluded.\(q(primaryKey[0]))" + returned
+        } else {
+            let set = others.map { "\(q($0)) = \(parameter(position($0)))" }.joined(separator: ", ")
+            update = "UPDATE \(table) SET \(set) WHERE \(keyByPosition)"
+            upsert = conflict + " DO UPDATE SET " + others.map { "\(q($0)) = excluded.\(q($0))" }.joined(separator: ", ") + returned
+        }
+        // FNV-1a: stable across runs and platforms, unlike `hashValue`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in [insert, upsert, find, delete, update ?? ""].joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        id = String(hash, radix: 36)
     }
 }

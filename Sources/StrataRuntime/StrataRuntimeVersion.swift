@@ -12,13 +12,20 @@ public enum StrataRuntimeVersion {
     public static let api = StrataVersion.runtimeAPI
 }
 
-/// Runtime API 2 (Strata 0.5): records conform to ``StrataSQLiteRecord``; ``StrataAccess`` and
-/// ``StrataRepository`` run every operation.
+/// Runtime API 3 (Strata 0.6): the runtime is split into `StrataRuntime` (shared), `StrataSQLite`
+/// and `StrataPostgres`; records conform to ``StrataRecord`` and to each database's record protocol.
+public protocol StrataRuntimeAPI3 {}
+
+/// Runtime API 2 (Strata 0.5): one `StrataRuntime` module, SQLite only.
+@available(
+    *, unavailable,
+    message: "this code was generated for StrataRuntime API 2 (Strata 0.5); this StrataRuntime has API 3 (Strata 0.6): regenerate it, and depend on the StrataSQLite product"
+)
 public protocol StrataRuntimeAPI2 {}
 
 /// Runtime API 1 (Strata 0.4 and earlier): a repository type per entity.
 @available(
     *, unavailable,
-    message: "this code was generated for StrataRuntime API 1 (Strata 0.4); this StrataRuntime has API 2 (Strata 0.5): regenerate it"
+    message: "this code was generated for StrataRuntime API 1 (Strata 0.4); this StrataRuntime has API 3 (Strata 0.6): regenerate it"
 )
 public protocol StrataRuntimeAPI1 {}

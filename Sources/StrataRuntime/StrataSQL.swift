@@ -28,7 +28,8 @@ public struct StrataSQL: Hashable, Sendable {
         }
         if limit != nil || offset != nil {
             query.sql += " LIMIT ? OFFSET ?"
-            query.arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+            // No limit is the largest one: both databases accept it (SQLite has no OFFSET without LIMIT).
+            query.arguments += [.integer(limit.map(Int64.init) ?? .max), .integer(Int64(offset ?? 0))]
         }
         return query
     }

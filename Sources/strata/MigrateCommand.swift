@@ -5,6 +5,7 @@ import StrataCLI
 import StrataCore
 import StrataDatabase
 import StrataRuntime
+import StrataSQLite
 
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

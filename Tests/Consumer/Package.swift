@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // A package that is not Strata and uses it the way any app would: by the StrataPlugin build tool
-// plugin (its Swift is generated from Schemas/Notebook at build time) and the StrataRuntime library.
+// plugin (its Swift is generated from Schemas/Notebook at build time) and the StrataSQLite library.
 // CI builds and tests it from a clean clone (.ci/run, through ci.sh).
 import PackageDescription
 
@@ -14,7 +14,7 @@ let package = Package(
     targets: [
         .target(
             name: "Notebook",
-            dependencies: [.product(name: "StrataRuntime", package: "Strata")],
+            dependencies: [.product(name: "StrataSQLite", package: "Strata")],
             plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
         ),
         .testTarget(

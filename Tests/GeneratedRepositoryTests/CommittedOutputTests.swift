@@ -12,22 +12,23 @@ struct CommittedOutputTests {
     @Test(
         "strata generate would change nothing",
         arguments: [
-            ("Tests/GeneratedRepositoryTests/Schemas", "Tests/GeneratedRepositoryTests/Generated"),
-            ("Tests/MyTODOV1/Schemas", "Tests/MyTODOV1/Generated"),
-            ("Benchmarks/Schemas", "Sources/StrataRepositoryBenchmark/Generated"),
+            ("Tests/GeneratedRepositoryTests/Schemas", "Tests/GeneratedRepositoryTests/Generated", "sqlite postgres"),
+            ("Tests/MyTODOV1/Schemas", "Tests/MyTODOV1/Generated", "sqlite"),
+            ("Benchmarks/Schemas", "Sources/StrataRepositoryBenchmark/Generated", "sqlite"),
         ]
     )
-    func outputIsCurrent(schemas: String, output: String) {
+    func outputIsCurrent(schemas: String, output: String, databases: String) {
         let plan = Workspace.plan(
             schemas: Self.root.appendingPathComponent(schemas).path,
-            output: Self.root.appendingPathComponent(output).path
+            output: Self.root.appendingPathComponent(output).path,
+            databases: databases.split(separator: " ").compactMap { SQLDialect(rawValue: String($0)) }
         )
         #expect(!plan.hasErrors, "\(plan.diagnostics)")
         let stale = Workspace.check(plan)
         #expect(
             stale.isEmpty,
             """
-            run `swift run strata generate --schemas \(schemas) --output \(output)`:
+            run `swift run strata generate --schemas \(schemas) --output \(output) --databases \(databases)`:
             \(stale.map(\.diff).joined())
             """
         )

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// The generated repositories of the Shop fixture model: autoincremented keys, references and

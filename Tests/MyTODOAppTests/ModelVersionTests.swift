@@ -1,7 +1,7 @@
 import Foundation
 import MyTODO
 import MyTODOV1
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// The test the tutorial promised and never showed: a store written by the v1 app, opened by

@@ -1,6 +1,6 @@
 import Foundation
 import MyTODO
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// The TODO app's model tests (`Model_Tests` of the tutorial), on the generated MyTODO code

@@ -7,19 +7,39 @@ import Testing
 /// setup), the wrong one must fail with a type error.
 @Suite("TODO app: type-safe filters")
 struct TypeSafetyTests {
-    /// The build folder's module directory and the GRDB C module map, found from the test bundle.
+    /// The build folder's module directory and the C module maps, found from the test bundle.
     private static func compilerArguments() -> [String]? {
         var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
         for _ in 0..<6 {
             let modules = folder.appendingPathComponent("Modules")
             if FileManager.default.fileExists(atPath: modules.appendingPathComponent("MyTODO.swiftmodule").path) {
                 var arguments = ["-I", modules.path]
-                // The scratch folder holds checkouts/; GRDB's SQLite module map is in its sources.
-                var scratch = folder
-                for _ in 0..<4 {
-                    let map = scratch.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
+                // The C modules of the dependencies (swift-nio's, swift-atomics'… under PostgresNIO):
+                // SwiftPM writes a module map for each into its target's build folder.
+                let builds = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                for build in builds.sorted() where build.hasSuffix(".build") {
+                    let map = folder.appendingPathComponent(build).appendingPathComponent("module.modulemap")
                     if FileManager.default.fileExists(atPath: map.path) {
                         arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+                    }
+                }
+                // The scratch folder holds checkouts/: the C modules that ship their own module map
+                // (GRDB's SQLite, swift-atomics' shims…).
+                var scratch = folder
+                for _ in 0..<4 {
+                    let checkouts = scratch.appendingPathComponent("checkouts")
+                    if let packages = try? FileManager.default.contentsOfDirectory(atPath: checkouts.path) {
+                        for package in packages.sorted() {
+                            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+                            for target in ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() {
+                                for map in ["include/module.modulemap", "module.modulemap"] {
+                                    let path = sources.appendingPathComponent(target).appendingPathComponent(map).path
+                                    if FileManager.default.fileExists(atPath: path) {
+                                        arguments += ["-Xcc", "-fmodule-map-file=\(path)"]
+                                    }
+                                }
+                            }
+                        }
                         break
                     }
                     scratch.deleteLastPathComponent()
@@ -37,7 +57,7 @@ struct TypeSafetyTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let source = """
             import MyTODO
-            import StrataRuntime
+            import StrataSQLite
 
             func check(_ database: MyTODODatabase) throws {
                 \(body)
@@ -86,6 +106,6 @@ struct TypeSafetyTests {
         let bad = try Self.typeCheck("enum Older: StrataRuntimeAPI1 {}")
         #expect(bad.status != 0)
         #expect(
-            bad.output.contains("generated for StrataRuntime API 1") && bad.output.contains("has API 2"), "\(bad.output)")
+            bad.output.contains("generated for StrataRuntime API 1") && bad.output.contains("has API \(StrataVersion.runtimeAPI)"), "\(bad.output)")
     }
 }

@@ -19,8 +19,8 @@ import Testing
         let latest = try #require(history.latest)
         #expect(latest.entities.count == 3)
         #expect(latest.entities.allSatisfy { $0.fields.count == SyntheticModel.fieldsPerEntity })
-        // Swift (4 files) + per dialect schema.sql and migrations v1…v5.
-        #expect(plan.files.filter { $0.path.hasPrefix("Generated/") }.count == 4 + 2 * 6)
+        // Swift (models, records, 3 files per database) + per dialect schema.sql and migrations v1…v5.
+        #expect(plan.files.filter { $0.path.hasPrefix("Generated/") }.count == 2 + 2 * 3 + 2 * 6)
     }
 
     /// Each version changes every entity: an added column, a rename, a widening, an index.

@@ -40,8 +40,8 @@ import Testing
 
     @Test func generationIsDeterministic() throws {
         for model in Self.models {
-            let first = SchemaLoader.loadModel(named: model, in: TestPaths.models.path).0.map(Generator.files(for:))
-            let second = SchemaLoader.loadModel(named: model, in: TestPaths.models.path).0.map(Generator.files(for:))
+            let first = SchemaLoader.loadModel(named: model, in: TestPaths.models.path).0.map { Generator.files(for: $0) }
+            let second = SchemaLoader.loadModel(named: model, in: TestPaths.models.path).0.map { Generator.files(for: $0) }
             #expect(first == second)
             for file in first ?? [] {
                 #expect(!file.contents.contains(TestPaths.packageRoot.path), "\(file.path) contains an absolute path")

@@ -180,5 +180,15 @@ import Testing
         #expect(!validator.problems(try Value.yaml("schema: a")).isEmpty)
         #expect(!validator.problems(try Value.yaml("schemas: []")).isEmpty)
         #expect((try? StrataConfig(parsing: "schema: a")) == nil)
+        // databases: sqlite alone by default; a list, or one name; an unknown one is refused by both.
+        #expect(validator.problems(try Value.yaml("schemas: a\ndatabases: [sqlite, postgres]")).isEmpty)
+        #expect(validator.problems(try Value.yaml("schemas: a\ndatabases: postgres")).isEmpty)
+        #expect(!validator.problems(try Value.yaml("schemas: a\ndatabases: [mysql]")).isEmpty)
+        #expect(try StrataConfig(parsing: "schemas: a").databases == ["sqlite"])
+        #expect(try StrataConfig(parsing: "schemas: a\ndatabases: [postgres, sqlite]").databases == ["sqlite", "postgres"])
+        #expect(try StrataConfig(parsing: "schemas: a\ndatabases:\n  - postgres").databases == ["postgres"])
+        #expect(throws: StrataConfig.Problem(line: 2, column: 13, message: "unknown database 'mysql'; the databases are 'sqlite' and 'postgres'")) {
+            try StrataConfig(parsing: "schemas: a\ndatabases: [mysql]")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataStorage
 import Testing
 
 /// Snippet tests for the renderers, in the manner of swift-openapi-generator's
@@ -26,18 +27,18 @@ import Testing
     }
 
     @Test func recordConformanceBindsAndReadsInFieldOrder() throws {
-        let swift = try render(
-            """
+        let body = """
             entities:
               Note:
                 fields:
                   id: UUID
                   title: String
                   body: String?
-            """, file: "SnipRepositories.swift")
+            """
+        // The table, its columns and key: once, for every database.
         expectFragment(
             """
-            extension Note: StrataSQLiteRecord {
+            extension Note: StrataRecord {
                 public static let strataTable = StrataTable<Note>(
                     "note",
                     columns: [
@@ -49,7 +50,25 @@ import Testing
                 )
 
                 public var strataKey: UUID? { id }
+            }
+            """, in: try render(body, file: "SnipRecords.swift"))
+        let postgres = try render(body, file: "SnipPostgresRepositories.swift")
+        expectFragment(
+            """
+            extension Note: StrataPostgresRecord {
+                public init(row: inout StrataPostgresRow) throws {
+                    try self.init(id: row.next(), title: row.next(), body: row.next())
+                }
 
+                public func bind(to bindings: inout PostgresBindings) throws {
+                    try bindings.strataAppend(id, title, body)
+                }
+            """, in: postgres)
+        expectFragment("    ) async throws -> Note? {\n        try await update(record) {", in: postgres)
+        let swift = try render(body, file: "SnipRepositories.swift")
+        expectFragment(
+            """
+            extension Note: StrataSQLiteRecord {
                 public init(row: StrataSQLiteRow) throws {
                     try self.init(id: row[0], title: row[1], body: row[2])
                 }
@@ -79,6 +98,14 @@ import Testing
                   id: { type: Int32, autoincrement: true }
                   name: String
             """, file: "SnipRepositories.swift")
+        let records = try render(
+            """
+            entities:
+              Counter:
+                fields:
+                  id: { type: Int32, autoincrement: true }
+                  name: String
+            """, file: "SnipRecords.swift")
         expectFragment(
             """
                 public static let strataTable = StrataTable<Counter>(
@@ -90,7 +117,7 @@ import Testing
                     primaryKey: ["id"],
                     assignsKey: true
                 )
-            """, in: swift)
+            """, in: records)
         expectFragment(
             """
                 public mutating func didInsert(rowID: Int64) throws {
@@ -110,7 +137,17 @@ import Testing
                   default: Int
                   value: Double
             """, file: "SnipRepositories.swift")
-        expectFragment("    public var strataKey: (Int16, Int)? { (row, `default`) }", in: swift)
+        let records = try render(
+            """
+            entities:
+              Cell:
+                primaryKey: [row, default]
+                fields:
+                  row: Int16
+                  default: Int
+                  value: Double
+            """, file: "SnipRecords.swift")
+        expectFragment("    public var strataKey: (Int16, Int)? { (row, `default`) }", in: records)
         expectFragment(
             """
                 public static func bind(key: (Int16, Int), to arguments: inout StrataSQLiteArguments) throws {
@@ -153,10 +190,10 @@ import Testing
             """
                 public func author(of record: Post) throws -> Writer? {
                     guard let key = record.author else { return nil }
-                    return try read { try StrataAccess<Writer>($0).find(id: key) }
+                    return try find(Writer.self, id: key)
                 }
             """, in: swift)
-        expectFragment("                where: { ($0.author == key).and(filter?($0)) },", in: swift)
+        expectFragment("            where: { ($0.author == key).and(filter?($0)) },", in: swift)
     }
 
     @Test func enumsConformWithTheirUnknownCase() throws {
@@ -172,20 +209,34 @@ import Testing
                   mood: Mood
                   kind: Kind
             """, file: "SnipRepositories.swift")
+        expectFragment("extension Mood: StrataSQLiteValue {}\nextension Kind: StrataSQLiteValue {}", in: swift)
+        let records = try render(
+            """
+            enums:
+              Mood: { type: String, cases: [calm, busy], unknown: calm }
+              Kind: { type: Int16, cases: [a, b] }
+            entities:
+              Day:
+                fields:
+                  id: UUID
+                  mood: Mood
+                  kind: Kind
+            """, file: "SnipRecords.swift")
         expectFragment(
             """
-            extension Mood: StrataEnumColumnValue, StrataSQLiteValue {
+            extension Mood: StrataEnumColumnValue {
                 /// A stored raw value that matches no case reads as `.calm`.
                 public static var strataUnknownCase: Mood? { .calm }
             }
 
-            extension Kind: StrataEnumColumnValue, StrataSQLiteValue {}
-            """, in: swift)
+            extension Kind: StrataEnumColumnValue {}
+            """, in: records)
     }
 
     @Test func generatedCodeChecksItsRuntimeAPI() throws {
+        let records = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipRecords.swift")
         let swift = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipDatabase.swift")
-        expectFragment("private enum GeneratedForStrataRuntimeAPI2: StrataRuntimeAPI2 {}", in: swift)
+        expectFragment("private enum GeneratedForStrataRuntimeAPI\(StrataVersion.runtimeAPI): StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}", in: records)
         expectFragment("    public var `as`: StrataRepository<A> {", in: swift)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataDatabase
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// Models for the migration tests: the repository's own and the fixtures.

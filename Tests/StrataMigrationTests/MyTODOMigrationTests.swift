@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataDatabase
-import StrataRuntime
+import StrataSQLite
 import StrataTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// A ledger written by something other than Strata is a refusal naming the row and column, and

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// A database migrated from SQL with one kind of line endings is not refused by a migrator whose

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// A small model with three versions, written by hand: what generated `<Model>Migrations` hold.

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 private struct Item {}
@@ -21,15 +21,15 @@ private struct ItemColumns {
 struct QueryDSLTests {
     fileprivate let c = ItemColumns()
 
-    @Test("comparisons bind their values as stored")
+    @Test("comparisons bind their values as Swift values, which each database stores its way")
     func comparisons() {
         #expect((c.done == false).sql == #""is_done" = ?"#)
-        #expect((c.done == false).arguments == [.integer(0)])
+        #expect((c.done == false).arguments == [.bool(false)])
         #expect((c.level >= .high).sql == #""level" >= ?"#)
         #expect((c.level >= .high).arguments == [.integer(1)])
         #expect((c.title != "a").sql == #""title" <> ?"#)
         #expect((c.title < "m").sql == #""title" < ?"#)
-        #expect((c.due > Date(timeIntervalSince1970: 10)).arguments == [.real(10)])
+        #expect((c.due > Date(timeIntervalSince1970: 10)).arguments == [.date(Date(timeIntervalSince1970: 10))])
     }
 
     @Test("nil compares with IS NULL; null checks on optional columns")
@@ -45,14 +45,14 @@ struct QueryDSLTests {
     func logic() {
         let predicate = !(c.done == true || c.level == .low) && c.title.like("a%")
         #expect(predicate.sql == #"(NOT (("is_done" = ?) OR ("level" = ?))) AND ("title" LIKE ?)"#)
-        #expect(predicate.arguments == [.integer(1), .integer(0), .text("a%")])
+        #expect(predicate.arguments == [.bool(true), .integer(0), .text("a%")])
     }
 
     @Test("in, with an empty list matching nothing")
     func membership() {
         #expect(c.level.in([.low, .high]).sql == #""level" IN (?, ?)"#)
-        #expect(c.title.in([]).sql == "0")
-        #expect(c.title.notIn([]).sql == "NOT (0)")
+        #expect(c.title.in([]).sql == "FALSE")
+        #expect(c.title.notIn([]).sql == "NOT (FALSE)")
     }
 
     @Test("sorts and a whole select")
@@ -69,12 +69,12 @@ struct QueryDSLTests {
             sql.sql
                 == #"SELECT "title", "level" FROM "item" WHERE "is_done" = ? ORDER BY "level" DESC, "title" ASC LIMIT ? OFFSET ?"#
         )
-        #expect(sql.arguments == [.integer(0), .integer(10), .integer(20)])
+        #expect(sql.arguments == [.bool(false), .integer(10), .integer(20)])
         #expect(
             StrataSQL.count(from: #""item""#, where: Optional<StrataPredicate<Item>>.none).sql
                 == #"SELECT COUNT(*) FROM "item""#)
         let update = StrataSQL.update(#""item""#, set: [c.done.set(true), c.note.set(nil)], where: c.title == "a")
         #expect(update?.sql == #"UPDATE "item" SET "is_done" = ?, "note" = ? WHERE "title" = ?"#)
-        #expect(update?.arguments == [.integer(1), .null, .text("a")])
+        #expect(update?.arguments == [.bool(true), .null, .text("a")])
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// A record conformed by hand, as generated code does it: an autoincremented key, an optional
@@ -94,11 +94,11 @@ struct RecordStoreTests {
     @Test("the SQL of a table is made once from its columns and key")
     func tableSQL() {
         let table = Task.strataTable
-        #expect(table.insert == #"INSERT INTO "task" ("id", "title", "note", "level") VALUES (?1, ?2, ?3, ?4)"#)
-        #expect(table.update == #"UPDATE "task" SET "title" = ?2, "note" = ?3, "level" = ?4 WHERE "id" = ?1"#)
-        #expect(table.find == #"SELECT "id", "title", "note", "level" FROM "task" WHERE "id" = ?1"#)
-        #expect(Tag.strataTable.update == nil)
-        #expect(Tag.strataTable.upsert.hasSuffix(#"ON CONFLICT ("task", "name") DO NOTHING"#))
+        #expect(table.sqlite.insert == #"INSERT INTO "task" ("id", "title", "note", "level") VALUES (?1, ?2, ?3, ?4)"#)
+        #expect(table.sqlite.update == #"UPDATE "task" SET "title" = ?2, "note" = ?3, "level" = ?4 WHERE "id" = ?1"#)
+        #expect(table.sqlite.find == #"SELECT "id", "title", "note", "level" FROM "task" WHERE "id" = ?1"#)
+        #expect(Tag.strataTable.sqlite.update == nil)
+        #expect(Tag.strataTable.sqlite.upsert.hasSuffix(#"ON CONFLICT ("task", "name") DO NOTHING"#))
         #expect(StrataColumns<Task>().note.sql == #""note""#)
     }
 

@@ -168,7 +168,7 @@ public final class TestPostgresServer: Sendable {
         for _ in 0..<5 {
             let port = try freePort()
             let options =
-                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50"
+                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
             let started = try ProcessRunner.run(
                 prefix + [
                     "\(binaries)/pg_ctl", "-D", data, "-o", options, "-l", "\(folder)/server.log", "-w", "-t", "60",

@@ -14,9 +14,10 @@ public struct GeneratedFile: Hashable, Sendable {
 
 /// Runs every renderer over a validated model history.
 public enum Generator {
-    /// Every output file of a model, in a deterministic order.
-    public static func files(for history: SchemaHistory) -> [GeneratedFile] {
-        files(for: history, plans: migrationPlans(for: history))
+    /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
+    /// Swift of the databases in `databases` (every one by default).
+    public static func files(for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases) -> [GeneratedFile] {
+        files(for: history, plans: migrationPlans(for: history), databases: databases)
     }
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
@@ -27,52 +28,55 @@ public enum Generator {
 
     /// Every output file of a model, given its migration plans. The files are rendered
     /// concurrently (each renderer is a pure function of the model); their order is fixed.
-    public static func files(for history: SchemaHistory, plans: [MigrationPlan]) -> [GeneratedFile] {
+    public static func files(
+        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases
+    ) -> [GeneratedFile] {
         guard let latest = history.latest else { return [] }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
             GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
         }
-        // First the SQL and the small Swift files.
-        let smallSwift: [@Sendable () -> GeneratedFile] = [
+        let wanted = SQLDialect.allCases.filter(databases.contains)
+        // First the SQL and the Swift files that need no SQL.
+        var smallSwift: [@Sendable () -> GeneratedFile] = [
             { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
-            { swiftFile("Database", SwiftDatabaseRenderer(schema: latest).render()) },
+            { swiftFile("Records", SwiftRecordsRenderer(schema: latest).render()) },
         ]
-        let rendered = Parallel.map(smallSwift + sqlJobs(for: history, latest: latest, plans: plans))
-        let sql = Array(rendered.dropFirst(smallSwift.count))
-        // Then the embedded migrations (the SQLite migration files themselves: one source of
-        // truth) next to the repository file's parts, one per entity.
-        let migrations = MigrationSources.sqlite(model: model, in: sql)
-        let repositories = SwiftRepositoryRenderer(schema: latest)
-        let migrationsJob: @Sendable () -> RenderedPart = {
-            .file(SwiftMigrationsRenderer(schema: latest, migrations: migrations).render())
-        }
-        let sectionJobs = repositories.sectionJobs().map { job -> @Sendable () -> RenderedPart in { .section(job()) } }
-        let parts = Parallel.map([migrationsJob] + sectionJobs)
-        var sections: [SwiftWriter] = []
-        var migrationsSwift = ""
-        for part in parts {
-            switch part {
-            case .file(let contents): migrationsSwift = contents
-            case .section(let section): sections.append(section)
+        for dialect in wanted {
+            let runtime = dialect.rules.swift
+            smallSwift.append {
+                swiftFile(
+                    runtime.typePrefix + "Database",
+                    runtime.isAsync
+                        ? SwiftPostgresDatabaseRenderer(schema: latest, runtime: runtime).render()
+                        : SwiftDatabaseRenderer(schema: latest).render())
             }
         }
-        let swift =
-            rendered.prefix(smallSwift.count) + [
-                swiftFile("Repositories", repositories.assemble(sections)), swiftFile("Migrations", migrationsSwift),
-            ]
-        let files = OutputLayout.swiftFiles(model: model).map { name in
+        let rendered = Parallel.map(smallSwift + sqlJobs(for: history, latest: latest, plans: plans))
+        let sql = Array(rendered.dropFirst(smallSwift.count))
+        // Then each database's embedded migrations (its migration files themselves: one source of
+        // truth) and repositories, by entity.
+        var jobs: [@Sendable () -> GeneratedFile] = []
+        for dialect in wanted {
+            let runtime = dialect.rules.swift
+            let migrations = MigrationSources.of(dialect, model: model, in: sql)
+            jobs.append {
+                swiftFile(
+                    runtime.typePrefix + "Migrations",
+                    SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).render())
+            }
+            jobs.append {
+                swiftFile(
+                    runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
+            }
+        }
+        let swift = Array(rendered.prefix(smallSwift.count)) + Parallel.map(jobs)
+        let files = OutputLayout.swiftFiles(model: model, databases: wanted.map(\.folderName)).map { name in
             swift.first { $0.path == "\(swiftFolder)/\(name)" }
                 ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
         }
         return files + sql
-    }
-
-    /// A part rendered in the second round: a whole file or an entity's part of the repositories.
-    private enum RenderedPart: Sendable {
-        case file(String)
-        case section(SwiftWriter)
     }
 
     /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),

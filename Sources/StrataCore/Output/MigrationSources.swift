@@ -27,21 +27,20 @@ public enum MigrationSources {
         sqlite(model: history.model, in: Generator.files(for: history))
     }
 
-    /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes
-    /// them (`strata migrate --postgres` applies these).
-    public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
-        migrations(model: history.model, dialect: .postgres, in: Generator.files(for: history))
-    }
-
     /// The SQLite migrations of `model` among generated files (paths relative to the output
     /// folder), oldest first, stopping at the first missing version.
     public static func sqlite(model: String, in files: [GeneratedFile]) -> [MigrationSource] {
-        migrations(model: model, dialect: .sqlite, in: files)
+        of(.sqlite, model: model, in: files)
     }
 
-    /// The migrations of `model` in `dialect` among generated files (paths relative to the
-    /// output folder), oldest first, stopping at the first missing version.
-    public static func migrations(model: String, dialect: SQLDialect, in files: [GeneratedFile]) -> [MigrationSource] {
+    /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
+        of(.postgres, model: history.model, in: Generator.files(for: history))
+    }
+
+    /// One dialect's migrations of `model` among generated files (paths relative to the output
+    /// folder), oldest first, stopping at the first missing version.
+    public static func of(_ dialect: SQLDialect, model: String, in files: [GeneratedFile]) -> [MigrationSource] {
         let folder = OutputLayout.sqlFolder(model: model, dialect: dialect.folderName)
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }

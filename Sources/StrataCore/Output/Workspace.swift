@@ -34,7 +34,10 @@ public enum Workspace {
     /// With `render: false` the outputs are not rendered (the plan holds only the `strata.lock`
     /// files), for commands that need the diagnostics and the models alone: the diagnostics are
     /// the same, since every one of them comes from reading, validating and planning migrations.
-    public static func plan(schemas: String, output: String, render: Bool = true) -> GenerationPlan {
+    /// `databases` chooses whose Swift is rendered (the SQL of every dialect always is).
+    public static func plan(
+        schemas: String, output: String, render: Bool = true, databases: [SQLDialect] = SQLDialect.allCases
+    ) -> GenerationPlan {
         let loaded = SchemaLoader.loadAll(from: schemas)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
@@ -68,7 +71,7 @@ public enum Workspace {
             let plans = Generator.migrationPlans(for: history)
             bag.append(contentsOf: plans.flatMap(\.diagnostics))
             guard render else { continue }
-            for file in Generator.files(for: history, plans: plans) {
+            for file in Generator.files(for: history, plans: plans, databases: databases) {
                 files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }

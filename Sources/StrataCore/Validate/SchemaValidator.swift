@@ -9,7 +9,7 @@ enum SchemaValidator {
         Set(ScalarType.allCases.map(\.name)).union([
             "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "Dictionary", "Equatable", "Error",
             "Foundation", "Hashable", "Identifiable", "Never", "Optional", "Protocol", "Self", "Sendable", "Set",
-            "Type", "GRDB", "StrataRuntime", "Database", "Row", "Statement",
+            "Type", "GRDB", "StrataRuntime", "StrataSQLite", "StrataPostgres", "PostgresNIO", "Database", "Row", "Statement",
         ])
 
     /// Names that cannot be a Swift property or case even with backticks.

@@ -12,7 +12,14 @@ public enum PostgresScratch {
         do {
             for name in names { try await admin.execute("CREATE DATABASE \(SQLDialect.postgres.quoted(name))") }
             let chain = try await PostgresSession.connect(to: admin.url.database(names[0]))
-            let fresh = try await PostgresSession.connect(to: admin.url.database(names[1]))
+            let fresh: PostgresSession
+            do {
+                fresh = try await PostgresSession.connect(to: admin.url.database(names[1]))
+            } catch {
+                // A connection must be closed before it goes away (PostgresNIO asserts it).
+                try? await chain.close()
+                throw error
+            }
             let report: VerificationReport
             do {
                 report = try await verifier.verify(

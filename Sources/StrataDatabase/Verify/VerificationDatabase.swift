@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataRuntime
+import StrataSQLite
 
 /// What verification needs of a database: run scripts, apply a version's migration the way its
 /// runner does, and read query results as text (so that values of both dialects compare exactly).

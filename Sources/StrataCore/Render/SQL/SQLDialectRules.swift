@@ -9,6 +9,8 @@ import StrataStorage
 public protocol SQLDialectRules: Sendable {
     /// A human name for headers and messages.
     var displayName: String { get }
+    /// The runtime module generated Swift uses on this database, and its names.
+    var swift: SwiftRuntime { get }
 
     /// The column type that stores values of `encoding`.
     func columnType(_ encoding: ColumnEncoding) -> String
@@ -70,6 +72,15 @@ public struct SQLiteRules: SQLDialectRules {
 
     public var displayName: String { "SQLite" }
 
+    public var swift: SwiftRuntime {
+        SwiftRuntime(
+            module: "StrataSQLite", typePrefix: "", recordProtocol: "StrataSQLiteRecord",
+            valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
+            repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
+            cell: { "row[\($0)]" }, bindParameter: "to arguments: inout StrataSQLiteArguments",
+            bindCall: "try arguments.bind", readsRowID: true)
+    }
+
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
 
     public func booleanLiteral(_ flag: Bool) -> String { flag ? "1" : "0" }
@@ -109,6 +120,15 @@ public struct PostgresRules: SQLDialectRules {
     public init() {}
 
     public var displayName: String { "PostgreSQL" }
+
+    public var swift: SwiftRuntime {
+        SwiftRuntime(
+            module: "StrataPostgres", typePrefix: "Postgres", recordProtocol: "StrataPostgresRecord",
+            valueProtocol: "StrataPostgresValue", store: "StrataPostgresStore", access: "StrataPostgresAccess",
+            repository: "StrataPostgresRepository", isAsync: true, observes: false,
+            rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" },
+            bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend", readsRowID: false)
+    }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
 

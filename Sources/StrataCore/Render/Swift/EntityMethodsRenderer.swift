@@ -1,22 +1,24 @@
 /// Renders the methods that differ per entity (updates of chosen fields, references, `hasMany`,
 /// key-labeled finds for keys that are not one `id` field), each described once as an
-/// ``EntityMethod`` and rendered into an extension of the runtime's `StrataRecordStore` (so it
-/// exists on the connection's `StrataAccess` and the database's `StrataRepository` alike), or of
-/// `StrataRepository` for observation.
+/// ``EntityMethod`` and rendered into an extension of a runtime's store protocol (SQLite's
+/// `StrataRecordStore`, so it exists on the connection's `StrataAccess` and the database's
+/// `StrataRepository` alike; PostgreSQL's `StrataPostgresStore`, async), or of the repository
+/// for observation.
 struct EntityMethodsRenderer {
     let rendering: EntityRendering
+    let runtime: SwiftRuntime
 
     func render(into writer: inout SwiftWriter) {
         let methods = fieldUpdates() + keyLabeled() + references() + toMany()
         let r = rendering
-        for (extended, onRepository) in [("StrataRecordStore", false), ("StrataRepository", true)] {
+        for (extended, onRepository) in [(runtime.store, false), (runtime.repository, true)] {
             let selected = methods.filter { $0.repositoryOnly == onRepository }
             guard !selected.isEmpty else { continue }
             writer.line()
             writer.block("extension \(extended) where Record == \(r.record)") { w in
                 for (offset, method) in selected.enumerated() {
                     if offset > 0 { w.line() }
-                    method.render(into: &w)
+                    method.render(into: &w, effects: runtime.effects)
                 }
             }
         }
@@ -31,7 +33,7 @@ struct EntityMethodsRenderer {
             "\(SwiftNames.argumentLabel(field.name)) \(r.newValueName(field)): \(r.types.columnType(of: field))? = nil"
         }
         var body = SwiftWriter()
-        body.block("try update(record)") { w in
+        body.block("\(runtime.call) update(record)") { w in
             w.wrapped(
                 "",
                 fields.map { "$0.\(SwiftNames.identifier($0.name)).set(ifGiven: \(r.newValueName($0)))" },
@@ -61,6 +63,7 @@ struct EntityMethodsRenderer {
         let r = rendering
         guard !r.keyIsID else { return [] }
         let exemptions = r.exemptions(for: r.keyFields)
+        let t = runtime.call
         func method(
             _ doc: String, _ name: String, _ extra: [String] = [], returns: String, call: String,
             discardable: Bool = true, repositoryOnly: Bool = false
@@ -72,22 +75,22 @@ struct EntityMethodsRenderer {
                 parameters: r.keyParameters + extra, returns: returns, throwing: !repositoryOnly, body: body,
                 repositoryOnly: repositoryOnly)
         }
+        let observation = method(
+            "The record with this key (nil while there is none), now and after every change to it.", "observe",
+            returns: "AsyncValueObservation<\(r.record)?>", call: "observe(id: \(r.keyValue))", discardable: false,
+            repositoryOnly: true)
         return [
             method(
                 "The record with this key, or nil.", "find", returns: "\(r.record)?",
-                call: "try find(id: \(r.keyValue))", discardable: false),
+                call: "\(t) find(id: \(r.keyValue))", discardable: false),
             method(
                 "Sets columns of the stored record with this key and returns it as stored (nil when there is none).",
                 "update", ["set assignments: \(r.assignmentsType)"], returns: "\(r.record)?",
-                call: "try update(id: \(r.keyValue), set: assignments)"),
+                call: "\(t) update(id: \(r.keyValue), set: assignments)"),
             method(
                 "Deletes the record with this key; false when there is none.", "delete", returns: "Bool",
-                call: "try delete(id: \(r.keyValue))"),
-            method(
-                "The record with this key (nil while there is none), now and after every change to it.", "observe",
-                returns: "AsyncValueObservation<\(r.record)?>", call: "observe(id: \(r.keyValue))", discardable: false,
-                repositoryOnly: true),
-        ]
+                call: "\(t) delete(id: \(r.keyValue))"),
+        ] + (runtime.observes ? [observation] : [])
     }
 
     /// `customer(of:)`: the record a reference field refers to.
@@ -98,7 +101,7 @@ struct EntityMethodsRenderer {
             var body = SwiftWriter()
             if field.isOptional { body.line("guard let key = \(property) else { return nil }") }
             let key = field.isOptional ? "key" : property
-            let lookup = "try read { try StrataAccess<\(r.names.record(target))>($0).find(id: \(key)) }"
+            let lookup = "\(runtime.call) find(\(r.names.record(target)).self, id: \(key))"
             body.line(field.isOptional ? "return " + lookup : lookup)
             return EntityMethod(
                 doc: ["The `\(target.name)` that `\(field.name)` refers to (nil when there is none)."],
@@ -118,12 +121,11 @@ struct EntityMethodsRenderer {
             let other = r.names.record(target)
             var body = SwiftWriter()
             body.line("guard let key = record.strataKey else { return [] }")
-            body.block("return try read") { w in
-                w.line("try StrataAccess<\(other)>($0).fetchAll(")
-                w.line("    where: { ($0.\(SwiftNames.identifier(via.name)) == key).and(filter?($0)) },")
-                w.line("    orderBy: order")
-                w.line(")")
-            }
+            body.line("return \(runtime.call) fetchAll(")
+            body.line("    \(other).self,")
+            body.line("    where: { ($0.\(SwiftNames.identifier(via.name)) == key).and(filter?($0)) },")
+            body.line("    orderBy: order")
+            body.line(")")
             return EntityMethod(
                 doc: ["The `\(target.name)` records whose `\(via.name)` refers to `record`, matching `filter`, sorted by `order`."],
                 attributes: RepositoryNames.lintExemptions(member: relation.name),
@@ -152,11 +154,11 @@ struct EntityMethod {
     /// True for methods of `StrataRepository` alone (observation needs the database).
     var repositoryOnly = false
 
-    func render(into writer: inout SwiftWriter) {
+    func render(into writer: inout SwiftWriter, effects: String) {
         writer.lines(doc.map { "/// " + $0 })
         writer.lines(attributes)
         writer.function(
-            "public func \(name)", parameters: parameters, suffix: (throwing ? " throws" : "") + " -> \(returns)"
+            "public func \(name)", parameters: parameters, suffix: (throwing ? " " + effects : "") + " -> \(returns)"
         ) { w in
             w.appendIndented(body)
         }

@@ -19,6 +19,15 @@ struct RepositoryNames {
     /// `MyTODOMigrations`: the embedded migrations.
     var migrations: String { SwiftNames.identifier(schema.model + "Migrations") }
 
+    /// `MyTODOPostgresDatabase`: the database type on another database than SQLite.
+    func database(_ runtime: SwiftRuntime) -> String { SwiftNames.identifier(schema.model + runtime.typePrefix + "Database") }
+    /// `MyTODOPostgresAccess`.
+    func access(_ runtime: SwiftRuntime) -> String { SwiftNames.identifier(schema.model + runtime.typePrefix + "Access") }
+    /// `MyTODOPostgresMigrations`.
+    func migrations(_ runtime: SwiftRuntime) -> String {
+        SwiftNames.identifier(schema.model + runtime.typePrefix + "Migrations")
+    }
+
     /// `TODOItem`: the record type.
     func record(_ entity: Entity) -> String { SwiftNames.identifier(entity.name) }
 

@@ -1,5 +1,3 @@
-import StrataStorage
-
 /// Renders `<Model>Database.swift`: the database type of a model (opening and migrating a file
 /// or an in-memory database, reaching every entity's repository) and its per-connection access.
 struct SwiftDatabaseRenderer {
@@ -12,7 +10,7 @@ struct SwiftDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
         writer.line("import Foundation")
-        writer.line("import StrataRuntime")
+        writer.line("import StrataSQLite")
         writer.line()
         writer.line(
             "/// A \(model) database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory")
@@ -121,11 +119,6 @@ struct SwiftDatabaseRenderer {
                 }
             }
         }
-        writer.line()
-        let api = StrataVersion.runtimeAPI
-        writer.line("/// Generated for StrataRuntime API \(api) (Strata \(StrataVersion.current)): against a runtime of another API")
-        writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
-        writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
         return writer.text
     }
 }

@@ -1,7 +1,9 @@
-/// Renders `<Model>Migrations.swift`: the SQLite migration SQL of every version, embedded with
-/// its ledger checksum, exactly as the generator writes `<Model>/sqlite/migrations/vN.sql`.
+/// Renders `<Model>Migrations.swift` (`<Model>PostgresMigrations.swift`): one database's migration
+/// SQL of every version, embedded with its ledger checksum, exactly as the generator writes
+/// `<Model>/<dialect>/migrations/vN.sql`.
 struct SwiftMigrationsRenderer {
     let schema: Schema
+    let dialect: SQLDialect
     let migrations: [MigrationSource]
 
     func render() -> String {
@@ -11,10 +13,11 @@ struct SwiftMigrationsRenderer {
         writer.line()
         writer.line("import StrataRuntime")
         writer.line()
+        let runtime = dialect.rules.swift
         writer.line(
-            "/// The SQLite migrations of \(schema.model), one per version (the generated `sqlite/migrations/vN.sql`),")
-        writer.line("/// applied in order through the migration ledger by `\(names.database)`.")
-        writer.block("public enum \(names.migrations)") { w in
+            "/// The \(dialect.displayName) migrations of \(schema.model), one per version (the generated `\(dialect.folderName)/migrations/vN.sql`),")
+        writer.line("/// applied in order through the migration ledger by `\(names.database(runtime))`.")
+        writer.block("public enum \(names.migrations(runtime))") { w in
             w.line("/// Every version's migration, oldest first.")
             if migrations.isEmpty {
                 w.line("public static let all: [StrataMigration] = []")

@@ -1,19 +1,17 @@
-/// Renders an entity's `StrataSQLiteRecord` conformance: what the runtime's generic operations
-/// need to know about the entity (its table, the column of each stored property, its key, how
-/// its columns are bound and read), and nothing else. Filters and sorts reach the columns by the
-/// properties' key paths (`$0.isDone`), through the runtime's `StrataColumns`.
+/// Renders an entity's record conformances: what the runtime's generic operations need to know
+/// about the entity, and nothing else. ``renderRecord(into:)`` is the `StrataRecord` part shared
+/// by every database (its table, the column of each stored property, its key);
+/// ``renderConformance(to:into:)`` is one database's part (how its columns are bound and read).
+/// Filters and sorts reach the columns by the properties' key paths (`$0.isDone`), through the
+/// runtime's `StrataColumns`.
 struct SwiftRecordRenderer {
     let rendering: EntityRendering
 
-    func render(into writer: inout SwiftWriter) {
-        renderConformance(into: &writer)
-    }
-
-    private func renderConformance(into writer: inout SwiftWriter) {
+    /// `extension X: StrataRecord { strataTable; strataKey }`.
+    func renderRecord(into writer: inout SwiftWriter) {
         let r = rendering
-        let properties = r.entity.fields.map { "\(SwiftNames.identifier($0.name))" }
         writer.line("/// `\(r.entity.name)` records are rows of `\(r.entity.table)`, bound and read by index in field order.")
-        writer.block("extension \(r.record): StrataSQLiteRecord") { w in
+        writer.block("extension \(r.record): StrataRecord") { w in
             let key = "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]"
             let columns = r.entity.fields.map { "(\\.\(SwiftNames.identifier($0.name)), \(SwiftNames.stringLiteral($0.column)))" }
             let table = "public static let strataTable = StrataTable<\(r.record)>"
@@ -35,22 +33,30 @@ struct SwiftRecordRenderer {
             let keyProperties = r.keyFields.map { SwiftNames.identifier($0.name) }
             let keyValue = keyProperties.count == 1 ? keyProperties[0] : "(" + keyProperties.joined(separator: ", ") + ")"
             w.line("public var strataKey: \(r.keyType)? { \(keyValue) }")
-            w.line()
-            w.block("public init(row: StrataSQLiteRow) throws") { w in
+        }
+    }
+
+    /// `extension X: StrataSQLiteRecord { init(row:); bind(to:); bind(key:to:) }`, or another database's.
+    func renderConformance(to runtime: SwiftRuntime, into writer: inout SwiftWriter) {
+        let r = rendering
+        let properties = r.entity.fields.map { "\(SwiftNames.identifier($0.name))" }
+        writer.block("extension \(r.record): \(runtime.recordProtocol)") { w in
+            w.block("public init(\(runtime.rowParameter)) throws") { w in
                 w.wrapped(
                     "try self.init",
-                    r.entity.fields.enumerated().map { "\(SwiftNames.argumentLabel($1.name)): row[\($0)]" }
+                    r.entity.fields.enumerated().map { "\(SwiftNames.argumentLabel($1.name)): \(runtime.cell($0))" }
                 )
             }
             w.line()
-            w.block("public func bind(to arguments: inout StrataSQLiteArguments) throws") { w in
-                w.wrapped("try arguments.bind", properties)
+            w.block("public func bind(\(runtime.bindParameter)) throws") { w in
+                w.wrapped(runtime.bindCall, properties)
             }
             w.line()
-            w.block("public static func bind(key: \(r.keyType), to arguments: inout StrataSQLiteArguments) throws") { w in
-                w.line("try arguments.bind(" + (r.keyFields.count == 1 ? "key" : r.keyFields.indices.map { "key.\($0)" }.joined(separator: ", ")) + ")")
+            let keys = r.keyFields.count == 1 ? "key" : r.keyFields.indices.map { "key.\($0)" }.joined(separator: ", ")
+            w.block("public static func bind(key: \(r.keyType), \(runtime.bindParameter)) throws") { w in
+                w.line("\(runtime.bindCall)(\(keys))")
             }
-            if let field = r.autoincrement {
+            if runtime.readsRowID, let field = r.autoincrement {
                 let type = r.types.baseType(of: field)
                 let value = type == "Int64" ? "rowID" : "try StrataRowID.key(rowID)"
                 w.line()

@@ -1,9 +1,12 @@
-/// Renders `<Model>Repositories.swift`: for every entity, its column set (for type-safe filters
-/// and sorts), its `StrataSQLiteRecord` conformance (table, key, binding and reading by index),
-/// and the methods that differ per entity. Every other operation is runtime code
-/// (`StrataRecordStore`, `StrataAccess`, `StrataRepository`).
+import StrataStorage
+
+/// Renders one database's `<Model>Repositories.swift` (`<Model>PostgresRepositories.swift`…): for
+/// every entity, its conformance to the database's record protocol (binding and reading by
+/// index) and the methods that differ per entity. Every other operation is runtime code (the
+/// runtime's store protocol, access and repository).
 struct SwiftRepositoryRenderer {
     let schema: Schema
+    let runtime: SwiftRuntime
 
     /// The whole file.
     func render() -> String {
@@ -14,7 +17,7 @@ struct SwiftRepositoryRenderer {
     /// so they can run concurrently (with other files' jobs too).
     func sectionJobs() -> [@Sendable () -> SwiftWriter] {
         let names = RepositoryNames(schema: schema)
-        return schema.entities.map { entity in { section(of: entity, names: names) } }
+        return schema.entities.map { entity in { [self] in section(of: entity, names: names) } }
     }
 
     /// The file, from the parts `sectionJobs()` rendered.
@@ -23,18 +26,10 @@ struct SwiftRepositoryRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
         writer.line("import Foundation")
-        writer.line("import StrataRuntime")
+        writer.line("import \(runtime.module)")
+        if !schema.enums.isEmpty { writer.line() }
         for decl in schema.enums {
-            writer.line()
-            let type = SwiftNames.identifier(decl.name)
-            guard let unknown = decl.unknownCase else {
-                writer.line("extension \(type): StrataEnumColumnValue, StrataSQLiteValue {}")
-                continue
-            }
-            writer.block("extension \(type): StrataEnumColumnValue, StrataSQLiteValue") { w in
-                w.line("/// A stored raw value that matches no case reads as `.\(unknown)`.")
-                w.line("public static var strataUnknownCase: \(type)? { .\(SwiftNames.identifier(unknown)) }")
-            }
+            writer.line("extension \(SwiftNames.identifier(decl.name)): \(runtime.valueProtocol) {}")
         }
         for section in sections { writer.append(section) }
         return writer.text
@@ -47,8 +42,47 @@ struct SwiftRepositoryRenderer {
         writer.line()
         writer.line("// MARK: - \(entity.name)")
         writer.line()
-        SwiftRecordRenderer(rendering: rendering).render(into: &writer)
-        EntityMethodsRenderer(rendering: rendering).render(into: &writer)
+        SwiftRecordRenderer(rendering: rendering).renderConformance(to: runtime, into: &writer)
+        EntityMethodsRenderer(rendering: rendering, runtime: runtime).render(into: &writer)
         return writer
+    }
+}
+
+/// Renders `<Model>Records.swift`: what every database's code shares, the `StrataRecord`
+/// conformance of each entity (its table, columns and key) and the `StrataEnumColumnValue`
+/// conformance of each enum (its `unknown` case).
+struct SwiftRecordsRenderer {
+    let schema: Schema
+
+    func render() -> String {
+        let names = RepositoryNames(schema: schema)
+        var writer = SwiftWriter()
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.line()
+        writer.line("import Foundation")
+        writer.line("import StrataRuntime")
+        for decl in schema.enums {
+            writer.line()
+            let type = SwiftNames.identifier(decl.name)
+            guard let unknown = decl.unknownCase else {
+                writer.line("extension \(type): StrataEnumColumnValue {}")
+                continue
+            }
+            writer.block("extension \(type): StrataEnumColumnValue") { w in
+                w.line("/// A stored raw value that matches no case reads as `.\(unknown)`.")
+                w.line("public static var strataUnknownCase: \(type)? { .\(SwiftNames.identifier(unknown)) }")
+            }
+        }
+        for entity in schema.entities {
+            writer.line()
+            SwiftRecordRenderer(rendering: EntityRendering(schema: schema, entity: entity, names: names))
+                .renderRecord(into: &writer)
+        }
+        writer.line()
+        let api = StrataVersion.runtimeAPI
+        writer.line("/// Generated for StrataRuntime API \(api) (Strata \(StrataVersion.current)): against a runtime of another API")
+        writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
+        writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
+        return writer.text
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Notebook
-import StrataRuntime
+import StrataSQLite
 import Testing
 
 /// The generated repository of the consumer's model, on real SQLite databases (in memory and on disk).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StrataRuntime
 
 /// Reads the columns of the current row of a stepped statement, stored as ``ColumnEncoding``
 /// says. Indexes are 0-based, as in SQLite. Non-optional readers throw a

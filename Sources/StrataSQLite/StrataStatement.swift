@@ -1,4 +1,5 @@
 import GRDBSQLite
+import StrataRuntime
 
 /// A cached prepared statement of a connection, reset and ready to bind: what generated code
 /// runs. Bind with ``StrataBind`` on ``handle`` (1-based), then ``execute()`` or fetch; columns

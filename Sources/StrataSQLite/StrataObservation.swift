@@ -1,3 +1,5 @@
+import StrataRuntime
+
 /// Observation of queries as asynchronous sequences, on GRDB's `ValueObservation`: a new value
 /// each time a transaction commits a change to what the query read.
 public enum StrataObservation {

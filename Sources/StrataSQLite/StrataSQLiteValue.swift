@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StrataRuntime
 
 /// A Swift value that a SQLite column holds: how it is bound to a parameter and read from a
 /// result column, as ``ColumnEncoding`` says. One conformance per value type (the scalar types,

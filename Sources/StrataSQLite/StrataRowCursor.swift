@@ -1,4 +1,5 @@
 import GRDBSQLite
+import StrataRuntime
 
 /// A GRDB cursor that turns each row of a statement into an element with a decoding function.
 /// Going through GRDB's cursor machinery keeps transaction observation and the region tracking

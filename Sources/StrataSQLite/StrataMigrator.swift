@@ -1,3 +1,5 @@
+import StrataRuntime
+
 /// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).
 ///
 /// - Each pending version runs in its own immediate transaction, together with its ledger row;

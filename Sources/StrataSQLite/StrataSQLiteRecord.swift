@@ -1,4 +1,5 @@
 import GRDBSQLite
+import StrataRuntime
 
 /// A record that SQLite stores: how its columns are bound and read by index on a prepared
 /// statement. Generated entity structs conform; ``StrataAccess`` and ``StrataRepository`` run

@@ -1,4 +1,5 @@
 import GRDBSQLite
+import StrataRuntime
 
 extension StrataRead {
     /// The case of an enum without an `unknown` case whose raw value is `raw`; a raw value that

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StrataRuntime
 
 /// Binds Swift values to the parameters of a prepared statement, stored as ``ColumnEncoding``
 /// says. Indexes are 1-based, as in SQLite. Used by generated code on its hot paths.

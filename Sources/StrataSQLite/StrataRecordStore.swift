@@ -1,3 +1,5 @@
+import StrataRuntime
+
 /// Records of one type in a SQLite database: the operations every entity has, written once,
 /// for ``StrataAccess`` (on one connection, inside the caller's transaction) and
 /// ``StrataRepository`` (on the database, each call its own read or transaction).
@@ -23,7 +25,7 @@ extension StrataRecordStore {
     @inlinable
     @discardableResult
     public func insert(_ record: Record) throws -> Record {
-        try write { db in try Self.run(Record.strataTable.insert, storing: record, in: db) }
+        try write { db in try Self.run(Record.strataTable.sqlite.insert, storing: record, in: db) }
     }
 
     /// Inserts records in order, all or none, and returns them as stored.
@@ -33,7 +35,7 @@ extension StrataRecordStore {
         // Read once, not per row: the table description is a static of the record type.
         let table = Record.strataTable
         return try write { db in
-            let statement = try StrataStatement(db, sql: table.insert)
+            let statement = try StrataStatement(db, sql: table.sqlite.insert)
             var stored = Array(records)
             try stored.withUnsafeMutableBufferPointer { buffer in
                 try statement.executeEach(
@@ -59,7 +61,7 @@ extension StrataRecordStore {
         // record keeps it: after an update, SQLite's last inserted rowid is another row's.
         guard record.strataKey != nil else { return try insert(record) }
         return try write { db in
-            let statement = try StrataStatement(db, sql: Record.strataTable.upsert)
+            let statement = try StrataStatement(db, sql: Record.strataTable.sqlite.upsert)
             var arguments = StrataSQLiteArguments(statement.handle)
             try record.bind(to: &arguments)
             try statement.execute()
@@ -85,7 +87,7 @@ extension StrataRecordStore {
     @inlinable
     public func find(id key: Record.Key) throws -> Record? {
         try read { db in
-            let statement = try StrataStatement(db, sql: Record.strataTable.find)
+            let statement = try StrataStatement(db, sql: Record.strataTable.sqlite.find)
             var arguments = StrataSQLiteArguments(statement.handle)
             try Record.bind(key: key, to: &arguments)
             return try statement.fetchOne { try Record(row: StrataSQLiteRow($0)) }
@@ -125,6 +127,22 @@ extension StrataRecordStore {
         return try read { db in try StrataStatement(db, query).fetchInteger() != 0 }
     }
 
+    /// The record of another type with this key, or nil: what a reference reads.
+    @inlinable
+    public func find<Other: StrataSQLiteRecord>(_ type: Other.Type, id key: Other.Key) throws -> Other? {
+        try read { db in try StrataAccess<Other>(db).find(id: key) }
+    }
+
+    /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
+    @inlinable
+    public func fetchAll<Other: StrataSQLiteRecord>(
+        _ type: Other.Type,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
+        orderBy order: ((Other.Columns) -> [StrataOrdering<Other>])? = nil
+    ) throws -> [Other] {
+        try read { db in try StrataAccess<Other>(db).fetchAll(where: filter, orderBy: order) }
+    }
+
     // MARK: Update
 
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
@@ -132,7 +150,7 @@ extension StrataRecordStore {
     @discardableResult
     public func update(_ record: Record) throws -> Bool {
         guard record.strataKey != nil else { return false }
-        guard let sql = Record.strataTable.update else { return try isStored(record) }
+        guard let sql = Record.strataTable.sqlite.update else { return try isStored(record) }
         return try write { db in
             let statement = try StrataStatement(db, sql: sql)
             var arguments = StrataSQLiteArguments(statement.handle)
@@ -152,7 +170,7 @@ extension StrataRecordStore {
             guard !changes.isEmpty else { return try access.find(id: key) }
             let table = Record.strataTable
             let sql = "UPDATE \(table.quotedName) SET "
-                + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE \(table.keyCondition)"
+                + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE \(table.sqlite.keyCondition)"
             let statement = try StrataStatement(db, sql: sql)
             var arguments = StrataSQLiteArguments(statement.handle)
             try arguments.bind(changes.map(\.value))
@@ -202,7 +220,7 @@ extension StrataRecordStore {
     @discardableResult
     public func delete(id key: Record.Key) throws -> Bool {
         try write { db in
-            let statement = try StrataStatement(db, sql: Record.strataTable.delete)
+            let statement = try StrataStatement(db, sql: Record.strataTable.sqlite.delete)
             var arguments = StrataSQLiteArguments(statement.handle)
             try Record.bind(key: key, to: &arguments)
             try statement.execute()

@@ -1,0 +1,39 @@
+/// The runtime module that generated Swift uses on one database, and the names it calls: what
+/// differs between the SQLite and PostgreSQL Swift output. Each dialect's rules give one
+/// (``SQLDialectRules/swift``), so a new database is a new value, not a new renderer.
+public struct SwiftRuntime: Sendable {
+    /// The module generated code imports (`StrataSQLite`).
+    public var module: String
+    /// What the model's database and access types are prefixed with (`MyTODO` + prefix + `Database`).
+    public var typePrefix: String
+    /// The record protocol entity structs conform to.
+    public var recordProtocol: String
+    /// The value protocol enums conform to.
+    public var valueProtocol: String
+    /// The store protocol whose extensions hold the per-entity methods.
+    public var store: String
+    /// The store on one connection.
+    public var access: String
+    /// The store on the database.
+    public var repository: String
+    /// True when every operation is `async`.
+    public var isAsync: Bool
+    /// True when the repository observes queries (`observe(id:)`).
+    public var observes: Bool
+    /// The parameter of the record initializer that reads a row.
+    public var rowParameter: String
+    /// How the initializer reads the cell at an index.
+    public var cell: @Sendable (Int) -> String
+    /// The parameter of the bind functions.
+    public var bindParameter: String
+    /// The call that binds values in order.
+    public var bindCall: String
+    /// True when an autoincremented key is taken from SQLite's last inserted rowid (`didInsert(rowID:)`);
+    /// otherwise the database returns the stored row.
+    public var readsRowID: Bool
+
+    /// `throws` or `async throws`.
+    var effects: String { isAsync ? "async throws" : "throws" }
+    /// `try` or `try await`.
+    var call: String { isAsync ? "try await" : "try" }
+}

@@ -1,0 +1,2 @@
+@_exported import PostgresNIO
+@_exported import StrataRuntime

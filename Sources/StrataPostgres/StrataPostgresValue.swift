@@ -1,0 +1,141 @@
+import Foundation
+import PostgresNIO
+import StrataRuntime
+
+/// A Swift value that a PostgreSQL column holds: how it is bound to a parameter and read from a
+/// result cell, in PostgreSQL's binary format through PostgresNIO's own encoders and decoders. One
+/// conformance per value type (the scalar types, `Optional`, and generated enums), as for
+/// ``StrataSQLiteValue``-style coding on SQLite: the compiler picks the coding from the property's type.
+///
+/// | Swift | PostgreSQL |
+/// |---|---|
+/// | `String` | `TEXT` |
+/// | `Int16`, `Int32`, `Int64`, `Int` | `SMALLINT`, `INTEGER`, `BIGINT`, `BIGINT` |
+/// | `Double`, `Float` | `DOUBLE PRECISION`, `REAL` |
+/// | `Bool` | `BOOLEAN` |
+/// | `UUID` | `UUID` |
+/// | `Date` | `TIMESTAMPTZ` (microseconds: see ``PostgresStorage``) |
+/// | `Data` | `BYTEA` |
+/// | `Decimal` | `NUMERIC` |
+public protocol StrataPostgresValue: StrataColumnValue {
+    /// The value of a result cell; throws ``StrataDecodingError`` for NULL in a non-optional
+    /// value or a malformed value.
+    static func read(_ cell: PostgresCell) throws -> Self
+    /// Appends the value to a statement's parameters.
+    func bind(to bindings: inout PostgresBindings) throws
+}
+
+extension StrataPostgresValue where Self: PostgresEncodable & PostgresDecodable {
+    @inlinable
+    public static func read(_ cell: PostgresCell) throws -> Self {
+        guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
+        do {
+            return try cell.decode(Self.self)
+        } catch {
+            throw StrataDecodingError.malformed(column: cell.columnName, type: String(describing: Self.self))
+        }
+    }
+
+    @inlinable
+    public func bind(to bindings: inout PostgresBindings) throws {
+        try bindings.append(self)
+    }
+}
+
+extension String: StrataPostgresValue {}
+extension Int: StrataPostgresValue {}
+extension Int64: StrataPostgresValue {}
+extension Int32: StrataPostgresValue {}
+extension Int16: StrataPostgresValue {}
+extension Double: StrataPostgresValue {}
+extension Float: StrataPostgresValue {}
+extension Bool: StrataPostgresValue {}
+extension UUID: StrataPostgresValue {}
+extension Data: StrataPostgresValue {}
+extension Decimal: StrataPostgresValue {}
+
+extension Date: StrataPostgresValue {
+    @inlinable
+    public static func read(_ cell: PostgresCell) throws -> Date {
+        guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
+        do {
+            return try cell.decode(Date.self)
+        } catch {
+            throw StrataDecodingError.malformed(column: cell.columnName, type: "Date")
+        }
+    }
+
+    /// Binds the date rounded to the nearest microsecond, the precision of `TIMESTAMPTZ`.
+    @inlinable
+    public func bind(to bindings: inout PostgresBindings) throws {
+        try bindings.append(StrataPostgresTimestamp(self))
+    }
+}
+
+extension Optional: StrataPostgresValue where Wrapped: StrataPostgresValue {
+    @inlinable
+    public static func read(_ cell: PostgresCell) throws -> Wrapped? {
+        cell.bytes == nil ? nil : try Wrapped.read(cell)
+    }
+
+    @inlinable
+    public func bind(to bindings: inout PostgresBindings) throws {
+        switch self {
+        case .none: bindings.appendNull()
+        case .some(let value): try value.bind(to: &bindings)
+        }
+    }
+}
+
+extension StrataEnumColumnValue where RawValue: StrataPostgresValue {
+    /// The case of the stored raw value, the enum's `unknown` case for a raw value that matches no
+    /// case, or ``StrataDecodingError/unknownEnumValue(column:type:rawValue:)`` when there is none.
+    @inlinable
+    public static func read(_ cell: PostgresCell) throws -> Self {
+        let raw = try RawValue.read(cell)
+        if let value = Self(rawValue: raw) ?? strataUnknownCase { return value }
+        throw StrataDecodingError.unknownEnumValue(
+            column: cell.columnName, type: String(describing: Self.self), rawValue: String(describing: raw))
+    }
+
+    /// Binds the raw value.
+    @inlinable
+    public func bind(to bindings: inout PostgresBindings) throws {
+        try rawValue.bind(to: &bindings)
+    }
+}
+
+/// A `Date` as `TIMESTAMPTZ` stores it: whole microseconds since 2000-01-01 00:00:00 UTC, the
+/// nearest to the date. A fetch reads back ``date``, which is `==` to what any later fetch reads;
+/// the records that inserts, upserts and updates return are read back from the database, so they
+/// agree with fetches. Two dates less than half a microsecond apart are stored the same.
+public struct StrataPostgresTimestamp: PostgresEncodable, Hashable, Sendable {
+    /// Microseconds since 2000-01-01 00:00:00 UTC.
+    public let microseconds: Int64
+
+    /// PostgreSQL's epoch, in seconds since 2001 (Foundation's).
+    @usableFromInline static let epoch: Double = -31_622_400
+
+    /// The timestamp nearest to `date` (clamped to the range of `Int64` microseconds).
+    @inlinable
+    public init(_ date: Date) {
+        let value = ((date.timeIntervalSinceReferenceDate - Self.epoch) * 1_000_000).rounded()
+        microseconds = value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
+    }
+
+    /// The date a fetch reads for this timestamp (PostgresNIO's decoding).
+    @inlinable
+    public var date: Date {
+        Date(timeInterval: Double(microseconds) / 1_000_000, since: Date(timeIntervalSinceReferenceDate: Self.epoch))
+    }
+
+    public static var psqlType: PostgresDataType { .timestamptz }
+    public static var psqlFormat: PostgresFormat { .binary }
+
+    @inlinable
+    public func encode<JSONEncoder: PostgresJSONEncoder>(
+        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) {
+        byteBuffer.writeInteger(microseconds, as: Int64.self)
+    }
+}

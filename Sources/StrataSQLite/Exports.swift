@@ -1,0 +1,2 @@
+@_exported import GRDB
+@_exported import StrataRuntime
