@@ -253,5 +253,17 @@ import Testing
         )
         try await admin.execute("SELECT pg_reload_conf()")
         try await admin.close()
+        // The server reloads its configuration asynchronously: wait until a wrong password is refused.
+        let wrong = PostgresURL(
+            port: server.port, user: "strata_password_user", password: "wrong", database: "postgres")
+        for _ in 0..<100 {
+            do {
+                try await PostgresSession.connect(to: wrong).close()
+            } catch let error as PostgresSessionError where error.isAuthenticationFailure {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("pg_hba.conf was not reloaded within 5 s")
     }
 }
