@@ -185,7 +185,7 @@ let package = Package(
         // The TODO app's tests on the generated MyTODO code.
         .testTarget(
             name: "MyTODOAppTests",
-            dependencies: ["MyTODO", "MyTODOV1"]
+            dependencies: ["MyTODO", "MyTODOV1", "StrataTestSupport"]
         ),
         // The repository benchmark (generated vs raw SQLite vs GRDB Codable), as a library so that
         // other benchmark drivers can run it. Regenerate its model with

@@ -43,8 +43,8 @@ extension StrataColumn where Value: StrataOptionalColumnValue {
 }
 
 extension StrataColumn where Value == String {
-    /// Rows whose text matches a SQL LIKE pattern (`%` any run, `_` one character; ASCII letters
-    /// match regardless of case).
+    /// Rows whose text matches a SQL LIKE pattern (`%` any run, `_` one character). Case follows
+    /// the database: SQLite matches ASCII letters regardless of case, PostgreSQL matches case.
     public func like(_ pattern: String) -> StrataPredicate<Root> {
         StrataPredicate(sql: "\(sql) LIKE ?", arguments: [.text(pattern)])
     }
