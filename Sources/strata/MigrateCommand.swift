@@ -11,22 +11,22 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apply a model's pending migrations to a SQLite file (created if absent) or a PostgreSQL database.",
         discussion: """
-            Give exactly one of --database (a SQLite file) and --postgres (a URL; also the environment
-            variable STRATA_POSTGRES_URL). Applied versions are recorded with their checksum in the
-            table strata_migrations. Each version runs in its own transaction with its ledger row,
-            reported on standard error as it goes; re-running applies nothing. A database newer than
-            the model, of another model, or whose applied migrations were since edited, is refused
-            and left untouched. Two migrate processes started together apply each version once: on
-            SQLite the second waits for the write lock, on PostgreSQL for an advisory lock on the
-            model held across the whole run (saying so on standard error).
-            PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca,
+            Give exactly one of --database (a SQLite file) and --postgres (a URL; also the environment \
+            variable STRATA_POSTGRES_URL). Applied versions are recorded with their checksum in the \
+            table strata_migrations. Each version runs in its own transaction with its ledger row, \
+            reported on standard error as it goes; re-running applies nothing. A database newer than \
+            the model, of another model, or whose applied migrations were since edited, is refused \
+            and left untouched. Two migrate processes started together apply each version once: on \
+            SQLite the second waits for the write lock, on PostgreSQL for an advisory lock on the \
+            model held across the whole run (saying so on standard error). \
+            PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
             verify-full; default prefer).
 
-            Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched);
-            2 could not run (a file that cannot be opened or is not a SQLite database, a server that
-            cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials;
-            4 a migration failed and was rolled back (the database is at the previous version);
-            64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun",
+            Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
+            2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
+            cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials; \
+            4 a migration failed and was rolled back (the database is at the previous version); \
+            64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun", \
             "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
             """
     )
