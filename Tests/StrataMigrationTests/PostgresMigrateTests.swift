@@ -135,6 +135,22 @@ import Testing
         }
     }
 
+    @Test func aLedgerWithAGapIsRefused() async throws {
+        let server = try await TestPostgresServer.forTest()
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url).status == 0)
+            try await session.execute(#"DELETE FROM "strata_migrations" WHERE "version" = 2"#)
+            let dump = try server.dump(database: session.url.database)
+            let result = try Self.migrate(url)
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("the migration ledger of MyTODO lacks v2 below later versions"),
+                "\(result.stderr)")
+            #expect(try server.dump(database: session.url.database) == dump)
+        }
+    }
+
     @Test func twoMigrateProcessesStartedTogetherApplyEachVersionOnce() async throws {
         let server = try await TestPostgresServer.forTest()
         let history = try Models.load("MyTODO", in: Models.schemas)
