@@ -92,4 +92,6 @@ public enum Section: String, Codable, Sendable, CaseIterable {
     case memory
     /// What generated code costs the user's build: `swift build` of it against the model structs alone.
     case compile
+    /// The PostgreSQL repository benchmark: generated against hand-written PostgresNIO and FluentKit.
+    case postgres
 }

@@ -33,6 +33,8 @@ public struct Suite: Sendable {
     public var repositoryRows: Int { quick ? 10_000 : 100_000 }
     /// The repository section's runs per operation.
     public var repositoryRepetitions: Int { quick ? 2 : 5 }
+    /// The PostgreSQL section's runs per operation (each insert run writes every row over the network).
+    public var postgresRepetitions: Int { quick ? 1 : 3 }
     /// The migration section's rows.
     public var migrationRows: Int { quick ? 100_000 : 1_000_000 }
     /// The migration section's runs per variant.
@@ -65,6 +67,8 @@ public struct Suite: Sendable {
                 settings["memory"] = "\(Format.count(memoryEntities)) entities, \(Format.count(memoryRows)) rows"
             case .compile:
                 settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(pluginRepetitions - 1)"
+            case .postgres:
+                settings["postgres"] = "\(Format.count(repositoryRows)) rows, fastest of \(postgresRepetitions)"
             }
         }
         #if DEBUG
@@ -114,6 +118,9 @@ public struct Suite: Sendable {
                 entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
                 executable: executable
             ).run(progress: progress)
+        case .postgres:
+            figures += try PostgresSection(root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch)
+                .run(progress: progress)
         case .compile:
             let work = ((consumerWork as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".build-bench-compile")
             figures += try CompileBenchmark(

@@ -1,0 +1,81 @@
+import Foundation
+import StrataPostgres
+
+// strata-postgres-bench --url postgres://user[:password]@host:port/database [--rows N] [--repetitions R]
+// Prints one JSON object: {"rows": N, "results": [{"operation", "generated", "handWritten", "fluent", "rows"}]},
+// each time the fastest of R runs (after a warm-up), in seconds.
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+guard let text = option("--url"), let url = URLComponents(string: text), let host = url.host else {
+    FileHandle.standardError.write(Data("usage: strata-postgres-bench --url postgres://user@host:port/database [--rows N] [--repetitions R]\n".utf8))
+    exit(64)
+}
+let rowCount = option("--rows").flatMap(Int.init) ?? 100_000
+let repetitions = option("--repetitions").flatMap(Int.init) ?? 3
+let user = url.user ?? "postgres"
+let databaseName = String(url.path.dropFirst())
+let port = url.port ?? 5432
+
+let client = PostgresClient(
+    configuration: .init(host: host, port: port, username: user, password: url.password, database: databaseName, tls: .disable))
+
+enum Operation: String, CaseIterable { case insert = "insert all (one transaction)", fetchAll = "fetch all", fetchFiltered = "filtered + sorted fetch" }
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+let fluent = FluentContender(host: host, port: port, user: user, password: url.password, database: databaseName)
+do {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await client.run() }
+        defer { group.cancelAll() }
+        try await client.query(#"DROP TABLE IF EXISTS "sample", "strata_migrations""#)
+        let database = try await BenchPostgresDatabase(client: client)
+        let contenders: [any Contender] = [
+            GeneratedContender(database: database), HandWrittenContender(client: client), fluent,
+        ]
+        let rows = BenchRows.make(count: rowCount)
+        var times = Array(repeating: [Operation: Double](), count: contenders.count)
+        var returned: [Operation: Int] = [.insert: rows.count]
+        for repetition in 0...repetitions {
+            for (index, contender) in contenders.enumerated() {
+                try await client.query(#"TRUNCATE "sample""#)
+                let elapsed = try await seconds { try await contender.insertAll(rows) }
+                if repetition > 0 { times[index][.insert] = min(times[index][.insert] ?? .infinity, elapsed) }
+            }
+        }
+        for operation in [Operation.fetchAll, .fetchFiltered] {
+            for repetition in 0...repetitions {
+                for (index, contender) in contenders.enumerated() {
+                    var count = 0
+                    let elapsed = try await seconds {
+                        count = try await operation == .fetchAll ? contender.fetchAll() : contender.fetchFiltered()
+                    }
+                    if repetition > 0 { times[index][operation] = min(times[index][operation] ?? .infinity, elapsed) }
+                    if index == 0 { returned[operation] = count } else if count != returned[operation] {
+                        throw BenchError("\(contender.name) read \(count) rows for \(operation.rawValue), the generated repository \(returned[operation] ?? 0)")
+                    }
+                }
+            }
+        }
+        let results = Operation.allCases.map { operation in
+            """
+            {"operation": "\(operation.rawValue)", "generated": \(times[0][operation] ?? 0), "handWritten": \(times[1][operation] ?? 0), "fluent": \(times[2][operation] ?? 0), "rows": \(returned[operation] ?? 0)}
+            """
+        }
+        print(#"{"rows": \#(rowCount), "results": [\#(results.joined(separator: ", "))]}"#)
+    }
+} catch {
+    await fluent.shutdown()
+    FileHandle.standardError.write(Data("strata-postgres-bench: \(String(reflecting: error))\n".utf8))
+    exit(1)
+}
+await fluent.shutdown()

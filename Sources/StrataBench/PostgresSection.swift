@@ -1,0 +1,89 @@
+import Foundation
+
+/// The PostgreSQL repository benchmark (the package `Benchmarks/PostgresBench`): the generated
+/// repository against the same statements written by hand on PostgresNIO (target: at most 1.10x)
+/// and against FluentKit with FluentPostgresDriver, on one server. The server is the one of
+/// `STRATA_BENCH_POSTGRES_URL`, or one started for the run with `Scripts/postgres-server.sh`.
+/// The package is built in release mode in its own folder, so that Strata never builds Fluent.
+public struct PostgresSection {
+    /// Target: generated / hand-written at most this.
+    public static let target = 1.10
+
+    let root: String
+    let rows: Int
+    let repetitions: Int
+    let scratch: String
+
+    /// Builds and runs the benchmark package; returns its figures.
+    public func run(progress: (String) -> Void) throws -> [Figure] {
+        let script = (root as NSString).appendingPathComponent("Scripts/postgres-server.sh")
+        var started: String?
+        let url: String
+        if let given = ProcessInfo.processInfo.environment["STRATA_BENCH_POSTGRES_URL"], !given.isEmpty {
+            url = given
+        } else {
+            progress("postgres: starting a PostgreSQL server")
+            let folderFile = (scratch as NSString).appendingPathComponent("postgres-folder")
+            let urlFile = (scratch as NSString).appendingPathComponent("postgres-url")
+            let outcome = try Subprocess.run(
+                "/bin/sh", ["-c", "STRATA_PG_FOLDER_FILE=\"$0\" \"$1\" start > \"$2\"", folderFile, script, urlFile])
+            guard outcome.status == 0, let text = try? String(contentsOfFile: urlFile, encoding: .utf8) else {
+                throw Subprocess.Failure(description: "could not start a PostgreSQL server with \(script)")
+            }
+            url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            started = try? String(contentsOfFile: folderFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        defer {
+            if let started { _ = try? Subprocess.run(script, ["stop", started]) }
+        }
+        let package = (root as NSString).appendingPathComponent("Benchmarks/PostgresBench")
+        let log = (scratch as NSString).appendingPathComponent("postgres-bench.log")
+        progress("postgres: building Benchmarks/PostgresBench (release; Fluent's first build takes minutes)")
+        let build = try Subprocess.run(
+            "swift", ["build", "-c", "release", "--package-path", package, "--product", "strata-postgres-bench"], log: log)
+        guard build.status == 0 else {
+            throw Subprocess.Failure(description: "swift build of Benchmarks/PostgresBench failed; see \(log)")
+        }
+        progress("postgres: \(Format.count(rows)) rows, fastest of \(repetitions)")
+        let output = (scratch as NSString).appendingPathComponent("postgres-bench.json")
+        let runOutcome = try Subprocess.run(
+            "/bin/sh",
+            [
+                "-c", "\"$0\" --url \"$1\" --rows \"$2\" --repetitions \"$3\" > \"$4\"",
+                "\(package)/.build/release/strata-postgres-bench", url, String(rows), String(repetitions), output,
+            ], log: log)
+        guard runOutcome.status == 0, let data = FileManager.default.contents(atPath: output) else {
+            throw Subprocess.Failure(description: "strata-postgres-bench failed; see \(log)")
+        }
+        let report = try JSONDecoder().decode(Output.self, from: data)
+        var figures: [Figure] = []
+        for result in report.results {
+            figures.append(
+                Figure(
+                    section: .postgres, name: "\(result.operation), generated repository", value: result.generated,
+                    baselineName: "hand-written PostgresNIO", baseline: result.handWritten, unit: .seconds,
+                    target: .ratioAtMost(Self.target), detail: "\(Format.count(result.rows)) rows"))
+        }
+        for result in report.results {
+            figures.append(
+                Figure(
+                    section: .postgres, name: "\(result.operation), FluentKit + FluentPostgresDriver", value: result.fluent,
+                    baselineName: "generated repository", baseline: result.generated, unit: .seconds,
+                    detail: "\(Format.count(result.rows)) rows"))
+        }
+        return figures
+    }
+
+    /// What `strata-postgres-bench` prints.
+    struct Output: Decodable {
+        struct Result: Decodable {
+            var operation: String
+            var generated: Double
+            var handWritten: Double
+            var fluent: Double
+            var rows: Int
+        }
+        var rows: Int
+        var results: [Result]
+    }
+}
