@@ -88,6 +88,11 @@ public final class PostgresSession: Sendable {
         } catch {
             throw PostgresSessionError(statement: nil, underlying: error, context: "cannot split the script")
         }
+        try await executeStatements(statements, inTransaction: inTransaction)
+    }
+
+    /// Runs statements in order; with `inTransaction`, all of them or none.
+    public func executeStatements(_ statements: [String], inTransaction: Bool = false) async throws {
         if inTransaction { try await execute("BEGIN") }
         do {
             for statement in statements { try await execute(statement) }

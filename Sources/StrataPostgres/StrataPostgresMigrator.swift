@@ -17,8 +17,9 @@ import StrataStorage
 ///   whole run: two migrators started together apply each version once, the second one waiting.
 ///
 /// The migrations' SQL is PostgreSQL's (`Generated/<Model>/postgres/migrations/vN.sql`); it must
-/// not control transactions itself, nor hold statements PostgreSQL refuses inside one
-/// (`CREATE INDEX CONCURRENTLY`). Generated `<Model>PostgresDatabase` types (which migrate on
+/// not control transactions itself. Its leading `CREATE INDEX CONCURRENTLY` statements (indexes
+/// marked `concurrently: true`) run before the version's transaction, outside it, and are dropped
+/// again when the version fails; no other statement PostgreSQL refuses in a transaction may appear. Generated `<Model>PostgresDatabase` types (which migrate on
 /// open) and the `strata migrate --postgres` command use this type.
 public struct StrataPostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
@@ -101,15 +102,41 @@ public struct StrataPostgresMigrator: Sendable {
         return applied
     }
 
-    /// Runs one migration in a transaction with its ledger row. Returns false when the ledger
-    /// already records it.
+    /// Runs one migration: its leading concurrent index builds (``ConcurrentIndexBuild``) outside
+    /// a transaction, then the rest in a transaction with its ledger row. Returns false when the
+    /// ledger already records it. A failure drops the indexes this run built, so that the
+    /// database is left at the previous version.
     private func apply(
         _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) -> Void
     ) async throws -> Bool {
+        let statements: [String]
+        do {
+            statements = try SQLScriptSplitter.statements(migration.sql, dialect: .postgres)
+        } catch {
+            throw StrataPostgresMigrationFailure(
+                model: model, version: migration.version, statement: nil, message: PostgresServerMessage(error),
+                rolledBack: true)
+        }
+        let (builds, rest) = ConcurrentIndexBuild.split(statements)
+        var built: [ConcurrentIndexBuild] = []
+        for build in builds {
+            do {
+                // An index of that name built beforehand (by hand, ahead of the deploy) is kept as it is.
+                if try await indexExists(build.indexName, connection) { continue }
+                progress(.willRun(migration, statement: build.statement))
+                built.append(build)
+                try await run(build.statement, connection)
+            } catch {
+                // A failed concurrent build leaves an invalid index behind: drop it with the others.
+                let cleaned = await drop(built, connection)
+                throw StrataPostgresMigrationFailure(
+                    model: model, version: migration.version, statement: build.statement,
+                    message: PostgresServerMessage(error), rolledBack: cleaned)
+            }
+        }
         try await run("BEGIN", connection)
         var current: String?
         do {
-            let statements = try SQLScriptSplitter.statements(migration.sql, dialect: .postgres)
             guard
                 try plan.needsApplying(
                     migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger))
@@ -118,7 +145,7 @@ public struct StrataPostgresMigrator: Sendable {
                 return false
             }
             try await PostgresMigrationLedger.create(connection, logger: logger)
-            for statement in statements {
+            for statement in rest {
                 current = statement
                 progress(.willRun(migration, statement: statement))
                 try await run(statement, connection)
@@ -129,12 +156,34 @@ public struct StrataPostgresMigrator: Sendable {
             return true
         } catch {
             let rolledBack = (try? await run("ROLLBACK", connection)) != nil
-            if error is StrataMigrationError, rolledBack { throw error }
+            let cleaned = await drop(built, connection)
+            if error is StrataMigrationError, rolledBack, cleaned { throw error }
             throw StrataPostgresMigrationFailure(
                 model: model, version: migration.version, statement: current, message: PostgresServerMessage(error),
-                rolledBack: rolledBack)
+                rolledBack: rolledBack && cleaned)
         }
     }
+
+    private func indexExists(_ name: String, _ connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query("SELECT to_regclass(\(quoted(name))) IS NOT NULL", logger: logger)
+            .collect()
+        return try rows.first?.decode(Bool.self) == true
+    }
+
+    /// Drops indexes built concurrently by this run; true when all of them are gone.
+    private func drop(_ builds: [ConcurrentIndexBuild], _ connection: PostgresConnection) async -> Bool {
+        var dropped = true
+        for build in builds.reversed() {
+            do {
+                try await run("DROP INDEX CONCURRENTLY IF EXISTS \(quoted(build.indexName))", connection)
+            } catch {
+                dropped = false
+            }
+        }
+        return dropped
+    }
+
+    private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     private func run(_ sql: String, _ connection: PostgresConnection) async throws {
         _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()

@@ -219,6 +219,75 @@ import Testing
         }
     }
 
+    /// Shop v1, and a v2 adding an index marked `concurrently` (`index` is its YAML).
+    static func concurrentShop(index: String, extraField: String = "") throws -> String {
+        let v2 = """
+            model: Shop
+            version: 2
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String
+                  name: String\(extraField)
+                indexes:
+                  - \(index)
+            """
+        return try Models.temporary("Shop", versions: [MigrationFaultTests.versions[0], v2]).folder
+    }
+
+    @Test func anIndexMarkedConcurrentlyIsBuiltOutsideTheTransaction() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let folder = try Self.concurrentShop(index: "{ fields: [name], concurrently: true }")
+        let plan = try CLI.strata(["plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", folder])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout.contains(
+                "add index customer_name_idx on Customer(name) (PostgreSQL: built CONCURRENTLY, outside and before the version's transaction)"
+            ), "\(plan.stdout)")
+        #expect(plan.stdout.contains(#"CREATE INDEX CONCURRENTLY IF NOT EXISTS "customer_name_idx""#), "\(plan.stdout)")
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
+            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('b@x', 'B')"#)
+            let result = try Self.migrate(url, schemas: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(
+                try await session.textRows(
+                    sql: #"SELECT "indisvalid"::text FROM "pg_index" WHERE "indexrelid" = to_regclass('"customer_name_idx"')"#)
+                    == [["true"]])
+            #expect(try await Self.ledger(session).map { $0[1] } == ["1", "2"])
+        }
+        let verify = try CLI.strata(["verify", "--schemas", folder, "--postgres", server.url.description, "--rows", "5"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func aConcurrentIndexThatFailsIsDroppedAndTheDatabaseLeftAsItWas() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let folder = try Self.concurrentShop(index: "{ fields: [email], unique: true, concurrently: true }")
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
+            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+            let dump = try server.dump(database: session.url.database)
+            let failed = try Self.migrate(url, schemas: folder)
+            #expect(failed.status == 4, "\(failed.stderr)")
+            #expect(failed.stderr.contains("could not create unique index"), "\(failed.stderr)")
+            #expect(try server.dump(database: session.url.database) == dump, "no invalid index is left behind")
+        }
+    }
+
+    @Test func concurrentlyOnAColumnNewInTheVersionIsAnError() throws {
+        let folder = try Self.concurrentShop(
+            index: "{ fields: [vip], concurrently: true }", extraField: "\n      vip: { type: Bool, default: false }")
+        let lint = try CLI.strata(["lint", "--schemas", folder])
+        #expect(lint.status == 1, "\(lint.stderr)")
+        #expect(
+            lint.stderr.contains(
+                "index 'customer_vip_idx' is 'concurrently': PostgreSQL builds it before the version's transaction, on table 'customer' as it is at version 1, but column 'vip' does not exist in version 1"
+            ), "\(lint.stderr)")
+    }
+
     @Test func anUnreachableServerExits2() throws {
         let result = try Self.migrate("postgres://postgres@127.0.0.1:1/postgres?sslmode=disable")
         #expect(result.status == 2, "\(result.stderr)")
