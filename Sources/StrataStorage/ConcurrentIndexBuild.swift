@@ -42,7 +42,9 @@ public struct ConcurrentIndexBuild: Hashable, Sendable {
         if take("IF") {
             guard take("NOT"), take("EXISTS") else { return nil }
         }
-        guard let name = tokens.first, name.isName, tokens.dropFirst().first?.isKeyword("ON") == true else { return nil }
+        guard let name = tokens.first, name.isName, tokens.dropFirst().first?.isKeyword("ON") == true else {
+            return nil
+        }
         return name.value
     }
 }

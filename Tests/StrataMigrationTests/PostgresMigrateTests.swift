@@ -254,11 +254,15 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
                 try await session.textRows(
-                    sql: #"SELECT "indisvalid"::text FROM "pg_index" WHERE "indexrelid" = to_regclass('"customer_name_idx"')"#)
+                    sql:
+                        #"SELECT "indisvalid"::text FROM "pg_index" WHERE "indexrelid" = to_regclass('"customer_name_idx"')"#
+                )
                     == [["true"]])
             #expect(try await Self.ledger(session).map { $0[1] } == ["1", "2"])
         }
-        let verify = try CLI.strata(["verify", "--schemas", folder, "--postgres", server.url.description, "--rows", "5"])
+        let verify = try CLI.strata([
+            "verify", "--schemas", folder, "--postgres", server.url.description, "--rows", "5",
+        ])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
@@ -268,7 +272,8 @@ import Testing
         try await server.withDatabase { session in
             let url = session.url.description
             #expect(try Self.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
-            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+            try await session.execute(
+                #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
             let dump = try server.dump(database: session.url.database)
             let failed = try Self.migrate(url, schemas: folder)
             #expect(failed.status == 4, "\(failed.stderr)")

@@ -194,7 +194,8 @@ public struct DDLRenderer: Sendable {
         let unique = index.isUnique ? "UNIQUE " : ""
         return SQLStatement(
             kind: .createIndexConcurrently(name: index.name, table: entity.table),
-            sql: "CREATE \(unique)INDEX CONCURRENTLY IF NOT EXISTS \(quoted(index.name)) ON \(quoted(entity.table)) \(quotedList(columns))")
+            sql: "CREATE \(unique)INDEX CONCURRENTLY IF NOT EXISTS \(quoted(index.name)) "
+                + "ON \(quoted(entity.table)) \(quotedList(columns))")
     }
 
     /// `DROP INDEX "name"`.
