@@ -21,6 +21,19 @@ import Testing
         #expect(throws: SQLLexer.Failure.self) { try SQLScriptSplitter.statements("SELECT 'open", dialect: .postgres) }
     }
 
+    @Test func onlyLeadingConcurrentIndexBuildsRunOutsideTheTransaction() {
+        let statements = [
+            #"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "a""b" ON "t" ("x")"#,
+            #"create index concurrently plain on t (y)"#,
+            #"ALTER TABLE "t" ADD COLUMN "z" TEXT"#,
+            #"CREATE INDEX CONCURRENTLY "later" ON "t" ("z")"#,
+        ]
+        let (builds, rest) = ConcurrentIndexBuild.split(statements)
+        #expect(builds.map(\.indexName) == [#"a"b"#, "plain"])
+        #expect(rest == Array(statements.dropFirst(2)), "a later CONCURRENTLY is never moved out of the transaction")
+        #expect(ConcurrentIndexBuild.split([#"CREATE INDEX "i" ON "t" ("x")"#]).builds.isEmpty)
+    }
+
     @Test func postgresSpellingsOfDefaultsAreCanonical() {
         let pairs: [(String, String)] = [
             ("'-42'::integer", "-42"),
