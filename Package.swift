@@ -137,6 +137,7 @@ let package = Package(
                 "StrataStorage",
                 "StrataDatabase",
                 "StrataTestSupport",
+                "StrataDateSamples",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]
@@ -151,11 +152,14 @@ let package = Package(
                 "StrataSQLite",
                 "StrataPostgres",
                 "StrataTestSupport",
+                "StrataDateSamples",
                 "strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The dates every round-trip test stores: those of issue 16, edges, 10,000 pseudo-random ones.
+        .target(name: "StrataDateSamples", path: "Tests/StrataDateSamples"),
         .testTarget(
             name: "MyTODOTests",
             dependencies: ["MyTODO"]
@@ -163,14 +167,14 @@ let package = Package(
         // Runtime: the migration ledger, column coding, the filter/sort DSL (no generated code).
         .testTarget(
             name: "StrataRuntimeTests",
-            dependencies: ["StrataSQLite"]
+            dependencies: ["StrataSQLite", "StrataDateSamples"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
         // autoincremented keys, keyword names), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
-            dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport"],
+            dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport", "StrataDateSamples"],
             exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write

@@ -121,7 +121,9 @@ public struct MigrationBenchmark: Sendable {
             throw Failure(description: "cannot load \(model) from \(schemas): \(diagnostics.prefix(3).map { "\($0)" })")
         }
         let migrations = MigrationSources.sqlite(for: history).map {
-            StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+            StrataMigration(
+                version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum,
+                dateColumns: $0.dateColumns)
         }
         return StrataMigrator(model: model, migrations: migrations)
     }

@@ -59,7 +59,7 @@ extension Date: StrataPostgresValue {
     public static func read(_ cell: PostgresCell) throws -> Date {
         guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
         do {
-            return try cell.decode(Date.self)
+            return try cell.decode(StrataPostgresTimestamp.self).date
         } catch {
             throw StrataDecodingError.malformed(column: cell.columnName, type: "Date")
         }
@@ -106,27 +106,47 @@ extension StrataEnumColumnValue where RawValue: StrataPostgresValue {
 }
 
 /// A `Date` as `TIMESTAMPTZ` stores it: whole microseconds since 2000-01-01 00:00:00 UTC, the
-/// nearest to the date. A fetch reads back ``date``, which is `==` to what any later fetch reads;
-/// the records that inserts, upserts and updates return are read back from the database, so they
-/// agree with fetches. Two dates less than half a microsecond apart are stored the same.
-public struct StrataPostgresTimestamp: PostgresEncodable, Hashable, Sendable {
+/// nearest to the date (``PostgresStorage/microseconds(of:)``, shared with the DDL's defaults). A
+/// fetch reads back ``date`` (``PostgresStorage/date(microseconds:)``), which is `==` to what any
+/// later fetch reads; the records that inserts, upserts and updates return are read back from the
+/// database, so they agree with fetches. Two dates less than half a microsecond apart are stored
+/// the same.
+public struct StrataPostgresTimestamp: PostgresEncodable, PostgresDecodable, Hashable, Sendable {
     /// Microseconds since 2000-01-01 00:00:00 UTC.
     public let microseconds: Int64
 
-    /// PostgreSQL's epoch, in seconds since 2001 (Foundation's).
-    @usableFromInline static let epoch: Double = -31_622_400
-
-    /// The timestamp nearest to `date` (clamped to the range of `Int64` microseconds).
+    /// The timestamp nearest to `date` (clamped to the range of `Int64` microseconds, which
+    /// PostgreSQL reads as `infinity` and `-infinity` at its ends).
     @inlinable
     public init(_ date: Date) {
-        let value = ((date.timeIntervalSinceReferenceDate - Self.epoch) * 1_000_000).rounded()
-        microseconds = value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
+        microseconds = PostgresStorage.microseconds(of: date)
     }
 
-    /// The date a fetch reads for this timestamp (PostgresNIO's decoding).
+    /// The timestamp of `microseconds` since 2000-01-01 00:00:00 UTC.
     @inlinable
-    public var date: Date {
-        Date(timeInterval: Double(microseconds) / 1_000_000, since: Date(timeIntervalSinceReferenceDate: Self.epoch))
+    public init(microseconds: Int64) {
+        self.microseconds = microseconds
+    }
+
+    /// The date a fetch reads for this timestamp.
+    @inlinable
+    public var date: Date { PostgresStorage.date(microseconds: microseconds) }
+
+    /// Reads the stored microseconds themselves (PostgresNIO's `Date` decoding rounds differently),
+    /// or, in text format, PostgresNIO's `Date` to the nearest microsecond.
+    @inlinable
+    public init<JSONDecoder: PostgresJSONDecoder>(
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+        context: PostgresDecodingContext<JSONDecoder>
+    ) throws {
+        guard format == .binary, type == .timestamptz || type == .timestamp else {
+            self.init(try Date(from: &buffer, type: type, format: format, context: context))
+            return
+        }
+        guard buffer.readableBytes == 8, let value = buffer.readInteger(as: Int64.self) else {
+            throw PostgresDecodingError.Code.failure
+        }
+        self.init(microseconds: value)
     }
 
     public static var psqlType: PostgresDataType { .timestamptz }

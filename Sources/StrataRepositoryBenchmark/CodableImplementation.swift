@@ -4,8 +4,8 @@ import StrataSQLite
 /// (c) What a user writes by hand with GRDB: a Codable record, mapped to the same table.
 struct CodableSample: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sample"
-    static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-    static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+    static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSinceReferenceDate
+    static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSinceReferenceDate
 
     var id: UUID
     var name: String

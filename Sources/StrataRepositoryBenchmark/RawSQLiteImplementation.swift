@@ -67,7 +67,7 @@ final class RawSQLiteImplementation: BenchImplementation {
             sqlite3_bind_double(statement, 5, row.score)
             sqlite3_bind_int64(statement, 6, row.isActive ? 1 : 0)
             sqlite3_bind_int64(statement, 7, Int64(row.category.rawValue))
-            sqlite3_bind_double(statement, 8, row.createdAt.timeIntervalSince1970)
+            sqlite3_bind_double(statement, 8, row.createdAt.timeIntervalSinceReferenceDate)
             row.payload.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(statement, 9, bytes.baseAddress, Int32(bytes.count), Self.transient)
             }
@@ -108,7 +108,7 @@ final class RawSQLiteImplementation: BenchImplementation {
                     score: sqlite3_column_double(statement, 4),
                     isActive: sqlite3_column_int64(statement, 5) != 0,
                     category: Category(value: Int16(truncatingIfNeeded: sqlite3_column_int64(statement, 6))),
-                    createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 7)),
+                    createdAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 7)),
                     payload: Data(
                         bytes: sqlite3_column_blob(statement, 8),
                         count: Int(sqlite3_column_bytes(statement, 8))

@@ -14,12 +14,23 @@ public struct StrataMigration: Hashable, Sendable {
     /// The checksum recorded in the ledger when the migration is applied (hexadecimal SHA-256,
     /// as the generator computes it). A database whose recorded checksum differs is refused.
     public var checksum: String
+    /// The checksum Strata 0.5 and earlier recorded for this version, when its SQL differed only
+    /// by the Date format (a Date default in seconds since 1970): accepted for the versions a
+    /// database applied before its Dates were converted (the table `strata_storage`).
+    public var legacyChecksum: String?
+    /// The columns that store Dates at this version: what the migrator converts in a database
+    /// written by Strata 0.5 or earlier that is at this version.
+    public var dateColumns: [SQLiteDateColumn]
 
     /// Creates a migration.
-    public init(version: Int, sql: String, checksum: String) {
+    public init(
+        version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []
+    ) {
         self.version = version
         self.sql = sql
         self.checksum = checksum
+        self.legacyChecksum = legacyChecksum
+        self.dateColumns = dateColumns
     }
 
     /// Creates a migration whose checksum is computed from `sql` as the generator computes it

@@ -22,6 +22,12 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
     case unreadableLedger(row: Int64, column: String, found: String)
     /// The ledger table cannot be read as Strata's (a column missing, another table by its name).
     case unreadableLedgerTable(reason: String)
+    /// A value of the storage format table (`strata_storage`) is not what Strata writes there.
+    case unreadableStorageFormat(row: Int64, column: String, found: String)
+    /// The storage format table cannot be read as Strata's.
+    case unreadableStorageFormatTable(reason: String)
+    /// The database stores Dates in a format this runtime does not know (a newer Strata's).
+    case unknownDateFormat(model: String, found: Int64)
 
     public var description: String {
         switch self {
@@ -48,6 +54,14 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
                 + "; the ledger was changed by something else. The database was left untouched"
         case .unreadableLedgerTable(let reason):
             return "the table strata_migrations is not Strata's migration ledger (\(reason)); the database was left untouched"
+        case .unreadableStorageFormat(let row, let column, let found):
+            return "the table strata_storage holds \(found) in column \(column) of row \(row), where Strata writes "
+                + "a small non-negative integer; the table was changed by something else. The database was left untouched"
+        case .unreadableStorageFormatTable(let reason):
+            return "the table strata_storage is not Strata's storage format table (\(reason)); the database was left untouched"
+        case .unknownDateFormat(let model, let found):
+            return "the database stores the Dates of \(model) in format \(found), which this Strata does not know "
+                + "(written by a newer Strata?); it was left untouched"
         case .foreignKeyViolation(let model, let version, let table):
             return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
                 + "v\(version) was rolled back"

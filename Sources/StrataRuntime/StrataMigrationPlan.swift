@@ -21,7 +21,13 @@ public struct StrataMigrationPlan: Sendable {
     /// The ledger entries, after every check that refuses a database: the migration list is
     /// 1...N, every entry belongs to this model, none is newer than the model, there is no gap,
     /// and every recorded checksum is the migration's. `entries` must be ordered by version.
-    public func validatedLedger(_ entries: [AppliedStrataMigration]) throws -> [AppliedStrataMigration] {
+    ///
+    /// The versions up to `legacyVersions` may instead have recorded the migration's
+    /// ``StrataMigration/legacyChecksum`` (a SQLite database whose Dates Strata 0.5 or earlier
+    /// wrote, applied before their conversion).
+    public func validatedLedger(_ entries: [AppliedStrataMigration], legacyVersions: Int = 0) throws
+        -> [AppliedStrataMigration]
+    {
         try checkMigrationList()
         if let foreign = entries.first(where: { $0.model != model }) {
             throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
@@ -37,13 +43,14 @@ public struct StrataMigrationPlan: Sendable {
             guard entry.version == offset + 1, migrations.indices.contains(entry.version - 1) else {
                 throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
             }
-            let expected = migrations[entry.version - 1]
-            if expected.checksum != entry.checksum {
+            let migration = migrations[entry.version - 1]
+            let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
+            if expected != entry.checksum {
                 throw StrataMigrationError.checksumMismatch(
                     model: model,
                     version: entry.version,
                     recorded: entry.checksum,
-                    expected: expected.checksum
+                    expected: expected
                 )
             }
         }
@@ -51,15 +58,17 @@ public struct StrataMigrationPlan: Sendable {
     }
 
     /// The version a database with this ledger is at (0 when the model was never applied).
-    public func currentVersion(_ entries: [AppliedStrataMigration]) throws -> Int {
-        try validatedLedger(entries).last?.version ?? 0
+    public func currentVersion(_ entries: [AppliedStrataMigration], legacyVersions: Int = 0) throws -> Int {
+        try validatedLedger(entries, legacyVersions: legacyVersions).last?.version ?? 0
     }
 
     /// The migrations to apply to a database with this ledger to reach `target` (default: the
     /// latest version), in order; empty when it is there. Throws a ``StrataMigrationError`` for a
     /// database that would be refused or a target it cannot reach.
-    public func pending(_ entries: [AppliedStrataMigration], to target: Int? = nil) throws -> [StrataMigration] {
-        let current = try currentVersion(entries)
+    public func pending(_ entries: [AppliedStrataMigration], to target: Int? = nil, legacyVersions: Int = 0) throws
+        -> [StrataMigration]
+    {
+        let current = try currentVersion(entries, legacyVersions: legacyVersions)
         let goal = try resolvedTarget(target)
         if goal < current {
             throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
@@ -71,8 +80,10 @@ public struct StrataMigrationPlan: Sendable {
     /// ledger read there (another process may have migrated since the pending list was made):
     /// false when the ledger already records it. Throws when the ledger is refused or does not
     /// end right below the migration.
-    public func needsApplying(_ migration: StrataMigration, ledger entries: [AppliedStrataMigration]) throws -> Bool {
-        let ledger = try validatedLedger(entries)
+    public func needsApplying(
+        _ migration: StrataMigration, ledger entries: [AppliedStrataMigration], legacyVersions: Int = 0
+    ) throws -> Bool {
+        let ledger = try validatedLedger(entries, legacyVersions: legacyVersions)
         if ledger.contains(where: { $0.version == migration.version }) { return false }
         if let last = ledger.last?.version, last != migration.version - 1 {
             throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)

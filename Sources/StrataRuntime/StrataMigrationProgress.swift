@@ -8,4 +8,7 @@ public enum StrataMigrationProgress: Sendable {
     case willRun(StrataMigration, statement: String)
     /// The migration was applied and committed, in `duration`.
     case didApply(StrataMigration, duration: Duration)
+    /// The Dates of a database written by Strata 0.5 or earlier were converted to seconds since
+    /// 2001 and committed, in `duration`, before any pending migration.
+    case didConvertDates(StrataDateConversion, duration: Duration)
 }

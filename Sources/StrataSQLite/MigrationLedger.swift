@@ -36,10 +36,7 @@ public enum MigrationLedger {
             throw StrataMigrationError.unreadableLedgerTable(reason: error.message ?? "\(error)")
         }
         return try rows.map { row in
-            let rowID: Int64 = {
-                if case .int64(let value) = (row[0] as DatabaseValue).storage { return value }
-                return 0
-            }()
+            let rowID = Self.rowID(row)
             func text(_ index: Int, _ column: String) throws -> String {
                 let value: DatabaseValue = row[index]
                 guard case .string(let text) = value.storage else {
@@ -62,6 +59,12 @@ public enum MigrationLedger {
             return AppliedStrataMigration(
                 model: try text(1, "model"), version: version, checksum: try text(3, "checksum"), appliedAt: appliedAt)
         }
+    }
+
+    /// The rowid a defensive read selected first (`SELECT rowid, …`), for messages; 0 if it is not an integer.
+    static func rowID(_ row: Row) -> Int64 {
+        if case .int64(let value) = (row[0] as DatabaseValue).storage { return value }
+        return 0
     }
 
     /// A stored value, for messages: its type, and the value when it is short.

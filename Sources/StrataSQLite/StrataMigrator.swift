@@ -10,6 +10,12 @@ import StrataRuntime
 /// - Foreign keys are switched off while a version runs (SQLite's table rebuild needs it) and
 ///   checked with `PRAGMA foreign_key_check` before it commits.
 ///
+/// - A database written by Strata 0.5 or earlier (a ledger, no row in ``StrataStorageFormat``)
+///   first has its Dates converted from seconds since 1970 to seconds since 2001, in one
+///   transaction of its own that also records the conversion, so it never runs twice (see
+///   ``pendingDateConversion(_:)``); the checksums those versions recorded (``StrataMigration/legacyChecksum``)
+///   are accepted for the versions applied before the conversion.
+///
 /// Generated `<Model>Database` types and the `strata migrate` command both use this type.
 public struct StrataMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the PostgreSQL migrator.
@@ -31,7 +37,7 @@ public struct StrataMigrator: Sendable {
     /// The version the database is at (0 for a database the model was never applied to),
     /// after checking its ledger against the migrations.
     public func currentVersion(_ db: Database) throws -> Int {
-        try plan.currentVersion(MigrationLedger.entries(db))
+        try validatedLedger(db).last?.version ?? 0
     }
 
     /// The version the database behind `reader` is at.
@@ -42,7 +48,8 @@ public struct StrataMigrator: Sendable {
     /// The migrations that `migrate(_:to:)` would apply, in order (empty when up to date).
     /// Throws a ``StrataMigrationError`` for a database that would be refused.
     public func pending(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
-        try plan.pending(MigrationLedger.entries(db), to: target)
+        let entries = try MigrationLedger.entries(db)
+        return try plan.pending(entries, to: target, legacyVersions: legacyVersions(db, entries: entries))
     }
 
     /// The migrations pending in the database behind `reader`.
@@ -60,6 +67,21 @@ public struct StrataMigrator: Sendable {
         try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
     }
 
+    /// The conversion of the Dates of a database written by Strata 0.5 or earlier, which
+    /// `migrate` runs before any pending migration; nil when the database needs none (it is new,
+    /// or already stores Dates in ``SQLiteDateFormat/current``).
+    public func pendingDateConversion(_ db: Database) throws -> StrataDateConversion? {
+        let ledger = try validatedLedger(db)
+        guard let version = ledger.last?.version else { return nil }
+        if let marker = try StrataStorageFormat.marker(model: model, db), marker.dateFormat == .current { return nil }
+        return StrataDateConversion(version: version, columns: migrations[version - 1].dateColumns)
+    }
+
+    /// The Date conversion pending in the database behind `reader`.
+    public func pendingDateConversion(in reader: some DatabaseReader) throws -> StrataDateConversion? {
+        try reader.read { db in try pendingDateConversion(db) }
+    }
+
     /// Applies every pending migration on a connection that is not inside a transaction;
     /// `progress` is told before and after each version, as it goes.
     @discardableResult
@@ -67,6 +89,12 @@ public struct StrataMigrator: Sendable {
         _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
     ) throws -> [StrataMigration] {
         let pending = try pending(db, to: target)
+        if try pendingDateConversion(db) != nil {
+            let start = ContinuousClock.now
+            if let conversion = try convertDates(db) {
+                progress(.didConvertDates(conversion, duration: ContinuousClock.now - start))
+            }
+        }
         var applied: [StrataMigration] = []
         for (offset, migration) in pending.enumerated() {
             progress(.willApply(migration, position: offset + 1, count: pending.count))
@@ -86,30 +114,78 @@ public struct StrataMigrator: Sendable {
     private func apply(
         _ migration: StrataMigration, _ db: Database, progress: (StrataMigrationProgress) -> Void
     ) throws -> Bool {
-        let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
-        if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer {
-            if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-        }
-        var didApply = false
-        try db.inTransaction(.immediate) {
+        try inImmediateTransactionWithoutForeignKeys(db, version: migration.version) {
             // Another process may have migrated between our check and this write lock.
-            guard try plan.needsApplying(migration, ledger: MigrationLedger.entries(db)) else { return .commit }
+            let ledger = try MigrationLedger.entries(db)
+            guard
+                try plan.needsApplying(migration, ledger: ledger, legacyVersions: legacyVersions(db, entries: ledger))
+            else { return false }
             try MigrationLedger.create(db)
+            // A new database stores Dates in the current format from its first version on.
+            if ledger.isEmpty { try StrataStorageFormat.record(model: model, sinceVersion: 0, db) }
             // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
             let statements = try db.allStatements(sql: migration.sql)
             while let statement = try statements.next() {
                 progress(.willRun(migration, statement: statement.sql))
                 try statement.execute()
             }
+            try MigrationLedger.record(migration, model: model, db)
+            return true
+        }
+    }
+
+    /// Converts the Dates of a database written by Strata 0.5 or earlier and records it, in one
+    /// immediate transaction. Returns nil when there was nothing to convert (another connection
+    /// converted it in the meantime).
+    private func convertDates(_ db: Database) throws -> StrataDateConversion? {
+        var converted: StrataDateConversion?
+        _ = try inImmediateTransactionWithoutForeignKeys(db, version: nil) {
+            // Checked again under the write lock: a conversion runs once.
+            guard let conversion = try pendingDateConversion(db) else { return false }
+            try conversion.run(db)
+            try StrataStorageFormat.record(model: model, sinceVersion: conversion.version, db)
+            converted = conversion
+            return true
+        }
+        return converted
+    }
+
+    /// Runs `body` in an immediate transaction with foreign keys off (SQLite's table rebuild needs
+    /// it; an updated key column too), checking them before it commits; rolls back when `body`
+    /// returns false or throws. `version` names the migration a violation is reported for.
+    private func inImmediateTransactionWithoutForeignKeys(
+        _ db: Database, version: Int?, _ body: () throws -> Bool
+    ) throws -> Bool {
+        let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+        defer {
+            if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        }
+        var changed = false
+        try db.inTransaction(.immediate) {
+            guard try body() else { return .rollback }
             if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
                 let table: String = violation[0] ?? "?"
-                throw StrataMigrationError.foreignKeyViolation(model: model, version: migration.version, table: table)
+                let current = try validatedLedger(db).last?.version ?? 0
+                throw StrataMigrationError.foreignKeyViolation(model: model, version: version ?? current, table: table)
             }
-            try MigrationLedger.record(migration, model: model, db)
-            didApply = true
+            changed = true
             return .commit
         }
-        return didApply
+        return changed
+    }
+
+    /// The ledger entries of the model, after every check that refuses a database
+    /// (``StrataMigrationPlan/validatedLedger(_:legacyVersions:)``).
+    private func validatedLedger(_ db: Database) throws -> [AppliedStrataMigration] {
+        let entries = try MigrationLedger.entries(db)
+        return try plan.validatedLedger(entries, legacyVersions: legacyVersions(db, entries: entries))
+    }
+
+    /// The versions applied before the Dates took the current format, which recorded the
+    /// checksums of that time: every version without a marker, those up to the conversion with one.
+    private func legacyVersions(_ db: Database, entries: [AppliedStrataMigration]) throws -> Int {
+        let marker = try StrataStorageFormat.marker(model: model, db)
+        return marker.map { $0.dateFormat == .current ? $0.sinceVersion : entries.count } ?? entries.count
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 /// generated code binds and reads.
 ///
 /// SQLite: UUID is a 16-byte BLOB (RFC 4122 byte order), Date is a REAL of seconds since
-/// 1970-01-01T00:00:00Z, Decimal is TEXT in its canonical `description`, Bool is INTEGER 0/1.
-/// PostgreSQL uses its native types.
+/// 2001-01-01T00:00:00Z (``SQLiteDateFormat/current``: the `Double` a `Date` holds, so it reads back
+/// `==`), Decimal is TEXT in its canonical `description`, Bool is INTEGER 0/1.
+/// PostgreSQL uses its native types; a Date is a TIMESTAMPTZ of whole microseconds (``PostgresStorage``).
 public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     case string = "String"
     case int = "Int"
@@ -74,13 +75,14 @@ public enum SQLiteStorage {
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
-    /// A Date as stored: seconds since 1970-01-01T00:00:00Z.
+    /// A Date as stored (``SQLiteDateFormat/current``): seconds since 2001-01-01T00:00:00Z, the
+    /// `Double` the Date holds, so that it reads back `==`.
     @inlinable
-    public static func seconds(of date: Date) -> Double { date.timeIntervalSince1970 }
+    public static func seconds(of date: Date) -> Double { SQLiteDateFormat.current.seconds(of: date) }
 
-    /// The Date of stored seconds.
+    /// The Date of stored seconds (``SQLiteDateFormat/current``).
     @inlinable
-    public static func date(seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+    public static func date(seconds: Double) -> Date { SQLiteDateFormat.current.date(seconds: seconds) }
 
     /// A Decimal as stored: its canonical text, independent of locale.
     @inlinable

@@ -18,8 +18,10 @@ struct Migrate: AsyncParsableCommand {
             the model, of another model, or whose applied migrations were since edited, is refused \
             and left untouched. Two migrate processes started together apply each version once: on \
             SQLite the second waits for the write lock, on PostgreSQL for an advisory lock on the \
-            model held across the whole run (saying so on standard error). \
-            PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
+            model held across the whole run (saying so on standard error). A SQLite database written \
+            by Strata 0.5 or earlier first has its Dates converted from seconds since 1970 to seconds \
+            since 2001, once, in a transaction of its own recorded in the table strata_storage \
+            (--dry-run shows the statements). PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
             verify-full; default prefer).
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
@@ -27,7 +29,8 @@ struct Migrate: AsyncParsableCommand {
             cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials; \
             4 a migration failed and was rolled back (the database is at the previous version); \
             64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun", \
-            "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "error"}.
+            "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
+            {"version", "statements"} or null, "error"}.
             """
     )
 
@@ -49,6 +52,8 @@ struct Migrate: AsyncParsableCommand {
         var to: Int?
         var applied: [StrataMigration] = []
         var pending: [StrataMigration] = []
+        /// The conversion of a Strata 0.5 database's Dates that a dry run would run first.
+        var dateConversion: StrataDateConversion?
         var error: String?
     }
 
@@ -114,6 +119,11 @@ struct Migrate: AsyncParsableCommand {
                 }
             case .didApply(let migration, let duration):
                 print("\(model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+            case .didConvertDates(let conversion, let duration):
+                print(
+                    "\(model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "
+                        + "from seconds since 1970 to seconds since 2001 in \(Self.seconds(duration))",
+                    to: &stream)
             }
         }
     }
@@ -141,14 +151,12 @@ struct Migrate: AsyncParsableCommand {
     func migrateSQLite(_ history: SchemaHistory, database: String) -> (Outcome, StrataExitCode) {
         let migrator = StrataMigrator(
             model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
-            })
+            migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         var outcome = Outcome()
         var status = StrataExitCode.success
         do {
             if dryRun {
-                outcome.pending = try pending(migrator, database: database)
+                (outcome.pending, outcome.dateConversion) = try pending(migrator, database: database)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
             } else {
@@ -177,13 +185,13 @@ struct Migrate: AsyncParsableCommand {
 
     /// The migrations a dry run shows, read from a database that is only opened read-only (or
     /// from an empty one when the file does not exist).
-    private func pending(_ migrator: StrataMigrator, database: String) throws -> [StrataMigration] {
-        if FileManager.default.fileExists(atPath: database) {
-            var configuration = Configuration()
-            configuration.readonly = true
-            return try migrator.pending(in: try DatabaseQueue(path: database, configuration: configuration), to: to)
-        }
-        return try migrator.pending(in: try DatabaseQueue(), to: to)
+    private func pending(_ migrator: StrataMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue =
+            FileManager.default.fileExists(atPath: database)
+            ? try DatabaseQueue(path: database, configuration: configuration) : try DatabaseQueue()
+        return try queue.read { db in (try migrator.pending(db, to: to), try migrator.pendingDateConversion(db)) }
     }
 
     private func report(_ outcome: Outcome, model: String, database: String) {
@@ -204,6 +212,14 @@ struct Migrate: AsyncParsableCommand {
                     "pending",
                     .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })
                 ),
+                (
+                    "dateConversion",
+                    outcome.dateConversion.map {
+                        .object([
+                            ("version", .int($0.version)), ("statements", .array($0.statements.map(JSONValue.string))),
+                        ])
+                    } ?? .null
+                ),
                 ("error", .string(outcome.error)),
             ])
             print(output.rendered)
@@ -211,7 +227,11 @@ struct Migrate: AsyncParsableCommand {
             if let error = outcome.error {
                 Console.error(error)
             } else if dryRun {
-                if outcome.pending.isEmpty {
+                if let conversion = outcome.dateConversion {
+                    print("-- the Dates of version \(conversion.version), from seconds since 1970 to seconds since 2001")
+                    for statement in conversion.statements { print(statement + ";") }
+                }
+                if outcome.pending.isEmpty && outcome.dateConversion == nil {
                     print("\(database) is at the requested version of \(model): nothing to apply.")
                 }
                 for migration in outcome.pending {

@@ -32,6 +32,6 @@ enum Models {
     static func migrator(_ history: SchemaHistory) -> StrataMigrator {
         StrataMigrator(
             model: history.model,
-            migrations: MigrationSources.sqlite(for: history).map { StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum) })
+            migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
     }
 }

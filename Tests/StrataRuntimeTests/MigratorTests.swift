@@ -41,7 +41,7 @@ struct MigratorTests {
         #expect(ledger.map(\.version) == [1, 2, 3])
         #expect(ledger.map(\.checksum) == ["c1", "c2", "c3"])
         #expect(ledger.allSatisfy { $0.model == "Notes" && $0.appliedAt > 0 })
-        #expect(try Notes.tables(queue) == ["note", "sqlite_sequence", "strata_migrations", "tag"])
+        #expect(try Notes.tables(queue) == ["note", "sqlite_sequence", "strata_migrations", "strata_storage", "tag"])
     }
 
     @Test("re-running applies nothing")
@@ -90,7 +90,7 @@ struct MigratorTests {
         ) {
             try migrator.migrate(queue)
         }
-        #expect(try Notes.tables(queue) == ["note", "sqlite_sequence", "strata_migrations"])
+        #expect(try Notes.tables(queue) == ["note", "sqlite_sequence", "strata_migrations", "strata_storage"])
         #expect(try Notes.migrator.currentVersion(in: queue) == 1)
     }
 

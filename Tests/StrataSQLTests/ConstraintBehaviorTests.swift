@@ -148,7 +148,7 @@ import Testing
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let date = try #require(formatter.date(from: try literal("date")))
-        #expect(row["date"] as Double? == date.timeIntervalSince1970)
+        #expect(row["date"] as Double? == date.timeIntervalSinceReferenceDate)
         #expect(SQLiteStorage.date(seconds: try #require(row["date"] as Double?)) == date)
         let decimalText = try #require(row["decimal"] as String?)
         #expect(

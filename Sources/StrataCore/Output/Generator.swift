@@ -60,7 +60,7 @@ public enum Generator {
         var jobs: [@Sendable () -> GeneratedFile] = []
         for dialect in wanted {
             let runtime = dialect.rules.swift
-            let migrations = MigrationSources.of(dialect, model: model, in: sql)
+            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: sql)
             jobs.append {
                 swiftFile(
                     runtime.typePrefix + "Migrations",

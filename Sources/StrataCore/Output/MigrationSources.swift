@@ -9,12 +9,21 @@ public struct MigrationSource: Hashable, Sendable {
     public var sql: String
     /// ``MigrationSources/checksum(_:)`` of `sql`.
     public var checksum: String
+    /// The checksum of the SQL Strata 0.5 and earlier generated for this version, when it differs
+    /// (a Date default, rendered then in seconds since 1970): databases migrated by those versions
+    /// recorded it, and the runtime accepts it for the versions they applied.
+    public var legacyChecksum: String?
+    /// The columns that store Dates at this version, which the runtime converts in a database
+    /// written by Strata 0.5 or earlier that is at this version.
+    public var dateColumns: [SQLiteDateColumn]
 
     /// Creates a migration source, computing its checksum.
-    public init(version: Int, sql: String) {
+    public init(version: Int, sql: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []) {
         self.version = version
         self.sql = sql
         self.checksum = MigrationSources.checksum(sql)
+        self.legacyChecksum = legacyChecksum
+        self.dateColumns = dateColumns
     }
 }
 
@@ -24,33 +33,75 @@ public struct MigrationSource: Hashable, Sendable {
 public enum MigrationSources {
     /// The SQLite migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
     public static func sqlite(for history: SchemaHistory) -> [MigrationSource] {
-        sqlite(model: history.model, in: Generator.files(for: history))
-    }
-
-    /// The SQLite migrations of `model` among generated files (paths relative to the output
-    /// folder), oldest first, stopping at the first missing version.
-    public static func sqlite(model: String, in files: [GeneratedFile]) -> [MigrationSource] {
-        of(.sqlite, model: model, in: files)
+        of(.sqlite, for: history)
     }
 
     /// The PostgreSQL migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
     public static func postgres(for history: SchemaHistory) -> [MigrationSource] {
-        of(.postgres, model: history.model, in: Generator.files(for: history))
+        of(.postgres, for: history)
     }
 
-    /// One dialect's migrations of `model` among generated files (paths relative to the output
-    /// folder), oldest first, stopping at the first missing version.
-    public static func of(_ dialect: SQLDialect, model: String, in files: [GeneratedFile]) -> [MigrationSource] {
-        let folder = OutputLayout.sqlFolder(model: model, dialect: dialect.folderName)
+    /// One dialect's migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    static func of(_ dialect: SQLDialect, for history: SchemaHistory) -> [MigrationSource] {
+        let plans = Generator.migrationPlans(for: history)
+        return of(dialect, history: history, plans: plans, in: Generator.files(for: history, plans: plans))
+    }
+
+    /// One dialect's migrations of `history` among its generated files (paths relative to the
+    /// output folder), oldest first, stopping at the first missing version. SQLite's carry their
+    /// legacy checksum and Date columns (PostgreSQL stores Dates natively: nothing to convert).
+    public static func of(
+        _ dialect: SQLDialect, history: SchemaHistory, plans: [MigrationPlan], in files: [GeneratedFile]
+    ) -> [MigrationSource] {
+        let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
         var version = 1
         while let sql = byPath["\(folder)/\(OutputLayout.migrationSQL(version: version))"] {
-            sources.append(MigrationSource(version: version, sql: sql))
+            guard dialect == .sqlite else {
+                sources.append(MigrationSource(version: version, sql: sql))
+                version += 1
+                continue
+            }
+            let schema = history.version(version)
+            let plan = plans.first { $0.to.version == version }
+            let current = checksum(sql)
+            let legacy = legacySQL(version: version, schema: schema, plan: plan).map(checksum)
+            sources.append(
+                MigrationSource(
+                    version: version, sql: sql, legacyChecksum: legacy == current ? nil : legacy,
+                    dateColumns: schema.map(dateColumns) ?? []))
             version += 1
         }
         return sources
+    }
+
+    /// The columns of `schema` that store Dates, in entity and field order.
+    public static func dateColumns(of schema: Schema) -> [SQLiteDateColumn] {
+        schema.entities.flatMap { entity in
+            entity.fields.filter { schema.columnEncoding(of: $0) == .date }.map {
+                SQLiteDateColumn(table: entity.table, column: $0.column)
+            }
+        }
+    }
+
+    /// The SQLite migration into `version` as Strata 0.5 rendered it (Date literals in seconds since
+    /// 1970), or nil when no Date default can appear in it (the text is then the current one).
+    static func legacySQL(version: Int, schema: Schema?, plan: MigrationPlan?) -> String? {
+        let schemas = [plan?.from, schema].compactMap { $0 }
+        guard schemas.contains(where: hasDateDefault) else { return nil }
+        return SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) {
+            if let plan { return MigrationSQLRenderer.file(for: plan, dialect: .sqlite) }
+            return schema.map { SQLSchemaRenderer.initialMigrationFile(for: $0, dialect: .sqlite) }
+        }
+    }
+
+    /// True when a field of `schema` that stores Dates has a default.
+    private static func hasDateDefault(_ schema: Schema) -> Bool {
+        schema.entities.contains { entity in
+            entity.fields.contains { $0.defaultValue != nil && schema.columnEncoding(of: $0) == .date }
+        }
     }
 
     /// The ledger checksum of a migration: ``MigrationChecksum/of(_:)`` (in StrataStorage, so

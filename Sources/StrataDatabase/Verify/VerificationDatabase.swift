@@ -84,7 +84,7 @@ public final class SQLiteVerificationDatabase: VerificationDatabase, @unchecked 
 
     public func schema() async throws -> DatabaseSchema {
         try await queue.read { db in try SQLiteIntrospector.schema(of: db) }
-            .removingTables([MigrationLedger.tableName, "sqlite_sequence"])
+            .removingTables([MigrationLedger.tableName, StrataStorageFormat.tableName, "sqlite_sequence"])
     }
 
     private static func rows(_ db: Database, _ sql: String) throws -> [[String?]] {

@@ -158,8 +158,9 @@ struct DateScalar: ScalarDescriptor {
     }
 
     func swiftExpression(of literal: Literal) -> String {
-        let seconds = DateLiteral.parse(text(of: literal))?.timeIntervalSince1970 ?? 0
-        return "Date(timeIntervalSince1970: \(SwiftNames.floatLiteral(seconds)))"
+        // The Double the Date holds, so the Swift default is the very Date the SQL default stores.
+        let seconds = DateLiteral.parse(text(of: literal))?.timeIntervalSinceReferenceDate ?? 0
+        return "Date(timeIntervalSinceReferenceDate: \(SwiftNames.floatLiteral(seconds)))"
     }
 }
 

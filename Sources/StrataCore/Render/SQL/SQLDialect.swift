@@ -17,10 +17,16 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     /// What differs in this database: the only switch over the dialects.
     public var rules: any SQLDialectRules {
         switch self {
-        case .sqlite: return SQLiteRules()
+        case .sqlite: return SQLiteRules(dateFormat: SQLDialect.sqliteDateFormat)
         case .postgres: return PostgresRules()
         }
     }
+
+    /// The format SQLite Date literals are rendered in: ``SQLiteDateFormat/current``, except inside
+    /// `SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) { … }`, where the generator renders
+    /// a migration as Strata 0.5 did to know the checksum old databases recorded for it
+    /// (``MigrationSources``). Task-local, so concurrent renderings do not see each other's value.
+    @TaskLocal public static var sqliteDateFormat: SQLiteDateFormat = .current
 
     /// A human name for headers and messages.
     public var displayName: String { rules.displayName }

@@ -65,10 +65,17 @@ public protocol SQLDialectRules: Sendable {
     func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement]
 }
 
-/// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL, a Decimal its canonical
-/// text, a Bool INTEGER 0/1 (see ``ColumnEncoding``).
+/// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL (seconds since 2001 in
+/// ``SQLiteDateFormat/current``), a Decimal its canonical text, a Bool INTEGER 0/1 (see ``ColumnEncoding``).
 public struct SQLiteRules: SQLDialectRules {
-    public init() {}
+    /// How Date literals are stored: ``SQLiteDateFormat/current``, except when the generator renders
+    /// a migration as Strata 0.5 did, to know the checksum old databases recorded for it.
+    public var dateFormat: SQLiteDateFormat
+
+    /// Rules writing Dates in `dateFormat`.
+    public init(dateFormat: SQLiteDateFormat = .current) {
+        self.dateFormat = dateFormat
+    }
 
     public var displayName: String { "SQLite" }
 
@@ -97,7 +104,7 @@ public struct SQLiteRules: SQLDialectRules {
 
     public func stored(_ flag: Bool) -> SQLValue { .integer(flag ? 1 : 0) }
     public func stored(_ uuid: UUID) -> SQLValue { .blob(SQLiteStorage.bytes(of: uuid)) }
-    public func stored(_ date: Date) -> SQLValue { .real(SQLiteStorage.seconds(of: date)) }
+    public func stored(_ date: Date) -> SQLValue { .real(dateFormat.seconds(of: date)) }
     public func storedDecimal(canonical: String) -> SQLValue { .text(canonical) }
     public func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]? {
         encoding == .bool ? [.integer(0), .integer(1)] : nil

@@ -33,11 +33,38 @@ struct SwiftMigrationsRenderer {
                     // Content lines are indented like the closing delimiter, which is stripped again.
                     w.line(line.isEmpty ? "" : "            " + line)
                 }
-                w.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))")
+                let arguments = [["checksum: \(SwiftNames.stringLiteral(migration.checksum))"]] + storageArguments(migration)
+                for (offset, argument) in arguments.enumerated() {
+                    let comma = offset == arguments.count - 1 ? "" : ","
+                    for (index, line) in argument.enumerated() {
+                        w.line("        " + line + (index == argument.count - 1 ? comma : ""))
+                    }
+                }
                 w.line(migrations.count == 1 ? "    )" : "    ),")
             }
             w.line("]")
         }
         return writer.text
+    }
+
+    /// The arguments after the checksum, each as its lines: the checksum Strata 0.5 recorded, when
+    /// it differs, and the columns holding Dates (converted in a database Strata 0.5 wrote).
+    private func storageArguments(_ migration: MigrationSource) -> [[String]] {
+        var arguments: [[String]] = []
+        if let legacy = migration.legacyChecksum {
+            arguments.append(["legacyChecksum: \(SwiftNames.stringLiteral(legacy))"])
+        }
+        if !migration.dateColumns.isEmpty {
+            let columns = migration.dateColumns.map { column in
+                "SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column)))"
+            }
+            // swift-format's layout: one element on the line, several one per line with a trailing comma.
+            if columns.count == 1, let only = columns.first {
+                arguments.append(["dateColumns: [\(only)]"])
+            } else {
+                arguments.append(["dateColumns: ["] + columns.map { "    \($0)," } + ["]"])
+            }
+        }
+        return arguments
     }
 }

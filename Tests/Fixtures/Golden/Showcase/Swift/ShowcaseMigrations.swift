@@ -59,7 +59,8 @@ public enum ShowcaseMigrations {
                 );
 
                 """#,
-            checksum: "e12449c3f2a9b579322f33d49d57307f7b2bdbd02e855cef08e7997aa15727fe"
+            checksum: "e12449c3f2a9b579322f33d49d57307f7b2bdbd02e855cef08e7997aa15727fe",
+            dateColumns: [SQLiteDateColumn(table: "customer", column: "joined")]
         ),
         StrataMigration(
             version: 2,
@@ -136,7 +137,7 @@ public enum ShowcaseMigrations {
 
                 ALTER TABLE "customer" ADD COLUMN "vip" INTEGER NOT NULL DEFAULT 0 CONSTRAINT "customer_vip_check" CHECK ("vip" IN (0, 1));
 
-                ALTER TABLE "customer" ADD COLUMN "since" REAL NOT NULL DEFAULT 1706702400.0;
+                ALTER TABLE "customer" ADD COLUMN "since" REAL NOT NULL DEFAULT 728395200.0;
 
                 ALTER TABLE "customer" ADD COLUMN "token" BLOB NOT NULL DEFAULT X'3F2504E04F8911D39A0C0305E82C3301';
 
@@ -169,7 +170,12 @@ public enum ShowcaseMigrations {
                 UPDATE customer SET vip = 0 WHERE vip IS NULL;
 
                 """#,
-            checksum: "83d098476ffdc47f9cb1f7855c665d1d637564a0c289cff95a3651c4bd3a5c00"
+            checksum: "1c0efc386d60f881e24962751a3236bfe0a13c9c566d926731c996c8b4d4d265",
+            legacyChecksum: "83d098476ffdc47f9cb1f7855c665d1d637564a0c289cff95a3651c4bd3a5c00",
+            dateColumns: [
+                SQLiteDateColumn(table: "customer", column: "joined"),
+                SQLiteDateColumn(table: "customer", column: "since"),
+            ]
         ),
     ]
 }

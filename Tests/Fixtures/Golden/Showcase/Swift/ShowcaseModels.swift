@@ -69,7 +69,7 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
         nickname: String? = nil,
         joined: Date,
         isVIP: Bool = false,
-        since: Date = Date(timeIntervalSince1970: 1706702400.0),
+        since: Date = Date(timeIntervalSinceReferenceDate: 728395200.0),
         token: UUID = UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!
     ) {
         self.id = id

@@ -13,7 +13,7 @@ CREATE TABLE "customer" (
     "nickname" TEXT,
     "joined" REAL NOT NULL,
     "vip" INTEGER NOT NULL DEFAULT 0,
-    "since" REAL NOT NULL DEFAULT 1706702400.0,
+    "since" REAL NOT NULL DEFAULT 728395200.0,
     "token" BLOB NOT NULL DEFAULT X'3F2504E04F8911D39A0C0305E82C3301',
     CONSTRAINT "customer_email_key" UNIQUE ("email"),
     CONSTRAINT "customer_vip_check" CHECK ("vip" IN (0, 1))
