@@ -55,6 +55,27 @@ import Testing
         }
     }
 
+    @Test func legacyChecksumsCountOnlyForTheVersionsBeforeTheDateConversion() throws {
+        let plan = StrataMigrationPlan(
+            model: "M",
+            migrations: [
+                StrataMigration(
+                    version: 1, sql: "CREATE TABLE a (x REAL DEFAULT 0)", checksum: "new1", legacyChecksum: "old1"),
+                StrataMigration(
+                    version: 2, sql: "CREATE TABLE b (x REAL DEFAULT 0)", checksum: "new2", legacyChecksum: "old2"),
+            ])
+        let ledger = [
+            AppliedStrataMigration(model: "M", version: 1, checksum: "old1", appliedAt: 0),
+            AppliedStrataMigration(model: "M", version: 2, checksum: "new2", appliedAt: 0),
+        ]
+        #expect(try plan.currentVersion(ledger, legacyVersions: 1) == 2)
+        #expect(
+            throws: StrataMigrationError.checksumMismatch(model: "M", version: 1, recorded: "old1", expected: "new1")
+        ) {
+            try plan.currentVersion(ledger)
+        }
+    }
+
     @Test func aVersionAnotherProcessAppliedMeanwhileIsSkipped() throws {
         let second = Self.plan.migrations[1]
         #expect(try Self.plan.needsApplying(second, ledger: [Self.entry(1)]))
