@@ -42,10 +42,15 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports.
+        // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports (its
+        // repositories, and the migrator that `strata migrate --postgres` uses too).
         .target(
             name: "StrataPostgres",
-            dependencies: ["StrataRuntime", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "StrataRuntime",
+                "StrataStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         // The commands that need the generator alone (generate, check, lint, plan, and the plugins'
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
@@ -60,7 +65,9 @@ let package = Package(
                 "StrataCLI",
                 "StrataCore",
                 "StrataStorage",
+                "StrataRuntime",
                 "StrataSQLite",
+                "StrataPostgres",
                 "StrataDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -109,7 +116,9 @@ let package = Package(
             name: "StrataDatabase",
             dependencies: [
                 "StrataCore",
+                "StrataStorage",
                 "StrataSQLite",
+                "StrataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -139,11 +148,14 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataDatabase",
+                "StrataRuntime",
                 "StrataSQLite",
+                "StrataPostgres",
                 "StrataTestSupport",
                 "StrataDateSamples",
                 "strata",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The dates every round-trip test stores: those of issue 16, edges, 10,000 pseudo-random ones.

@@ -5,8 +5,10 @@ import ArgumentParser
 /// | status | meaning |
 /// |---|---|
 /// | 0 | success |
-/// | 1 | problems found: diagnostics, stale generated files, a refused or failed migration, a failed verification |
+/// | 1 | problems found: diagnostics, stale generated files, a refused migration, a failed verification |
 /// | 2 | could not run: I/O, a database that cannot be opened or is not a database, a connection that failed |
+/// | 3 | `migrate --postgres`: the server refused the credentials (wrong password, a user that may not log in) |
+/// | 4 | `migrate`: a migration failed and its transaction was rolled back (the database is at the previous version) |
 /// | 64 | usage: unknown command or option, a missing or invalid argument (`EX_USAGE`, ArgumentParser's convention) |
 package enum StrataExitCode: Int32, CaseIterable, Sendable {
     /// The command did what it was asked.
@@ -15,6 +17,10 @@ package enum StrataExitCode: Int32, CaseIterable, Sendable {
     case problemsFound = 1
     /// The command could not do its work (I/O, database file, connection).
     case couldNotRun = 2
+    /// The database server refused the credentials.
+    case authenticationFailed = 3
+    /// A migration's SQL failed and its transaction was rolled back.
+    case migrationFailed = 4
     /// The command line was wrong.
     case usage = 64
 

@@ -1,6 +1,8 @@
 import Foundation
 import PostgresNIO
 import StrataCore
+import StrataPostgres
+import StrataStorage
 
 /// A connection to a PostgreSQL server, for running DDL scripts and reading rows: the small
 /// client the tests and `strata verify` use, over PostgresNIO.
@@ -86,6 +88,11 @@ public final class PostgresSession: Sendable {
         } catch {
             throw PostgresSessionError(statement: nil, underlying: error, context: "cannot split the script")
         }
+        try await executeStatements(statements, inTransaction: inTransaction)
+    }
+
+    /// Runs statements in order; with `inTransaction`, all of them or none.
+    public func executeStatements(_ statements: [String], inTransaction: Bool = false) async throws {
         if inTransaction { try await execute("BEGIN") }
         do {
             for statement in statements { try await execute(statement) }
@@ -141,23 +148,13 @@ public struct PostgresSessionError: Error, CustomStringConvertible, @unchecked S
     init(statement: String?, underlying: any Error, context: String?) {
         self.statement = statement
         self.underlying = underlying
-        var parts: [String] = []
-        if let context { parts.append(context) }
-        if let error = underlying as? PSQLError, let info = error.serverInfo {
-            sqlState = info[.sqlState]
-            let severity = info[.severity] ?? "ERROR"
-            parts.append("\(severity): \(info[.message] ?? "unknown error")")
-            if let detail = info[.detail] { parts.append("DETAIL: \(detail)") }
-            if let hint = info[.hint] { parts.append("HINT: \(hint)") }
-        } else if let error = underlying as? PSQLError {
-            sqlState = nil
-            parts.append("\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
-        } else {
-            sqlState = nil
-            parts.append(String(describing: underlying))
-        }
-        message = parts.joined(separator: "\n")
+        let server = PostgresServerMessage(underlying)
+        sqlState = server.sqlState
+        message = ([context].compactMap { $0 } + [server.description]).joined(separator: "\n")
     }
+
+    /// True when the server refused the credentials (see ``PostgresServerMessage/isAuthenticationFailure``).
+    public var isAuthenticationFailure: Bool { PostgresServerMessage(underlying).isAuthenticationFailure }
 
     public var description: String {
         guard let statement else { return message }

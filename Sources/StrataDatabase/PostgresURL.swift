@@ -5,9 +5,10 @@ import Foundation
 public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     /// TLS use, as libpq's `sslmode` names it.
     public enum TLSMode: String, Sendable, Hashable {
-        /// No TLS (the default).
+        /// No TLS (also used for `allow`).
         case disable
-        /// TLS when the server offers it, without certificate verification.
+        /// TLS when the server offers it, without certificate verification: the default of a URL
+        /// without `sslmode`, as in libpq.
         case prefer
         /// TLS required, without certificate verification.
         case require
@@ -51,7 +52,8 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         self.tls = tls
     }
 
-    /// Reads a `postgres://` or `postgresql://` URL.
+    /// Reads a `postgres://` or `postgresql://` URL. Without `sslmode`, TLS is `prefer` (libpq's
+    /// default); over a Unix socket (`?host=/folder`) it is `disable`.
     public init(parsing text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "postgres" || scheme == "postgresql"
@@ -70,7 +72,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
             if let name = query["host"], !name.isEmpty { host = name }
             socketFolder = nil
         }
-        switch query["sslmode"] ?? "disable" {
+        switch query["sslmode"] ?? (socketFolder == nil ? "prefer" : "disable") {
         case "disable", "allow": tls = .disable
         case "prefer": tls = .prefer
         case "require": tls = .require

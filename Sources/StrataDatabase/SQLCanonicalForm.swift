@@ -1,4 +1,5 @@
 import StrataCore
+import StrataStorage
 
 /// The canonical text of SQL defaults, checks and type names, so that what a database prints
 /// back from its catalog compares equal to what Strata wrote.
@@ -17,7 +18,7 @@ public enum SQLCanonicalForm {
 
     /// An expression in canonical form. Text that cannot be tokenized is returned trimmed.
     public static func expression(_ sql: String, dialect: SQLDialect) -> String {
-        guard let tokens = try? SQLLexer(dialect: dialect).significantTokens(sql) else {
+        guard let tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(sql) else {
             return sql.trimmingWhitespace()
         }
         return render(canonicalTokens(tokens))
@@ -26,7 +27,7 @@ public enum SQLCanonicalForm {
     /// A check condition (with or without the `CHECK` keyword) as a rule: `column IN (values)`
     /// in either dialect's spelling becomes ``DatabaseSchema/CheckRule/allowedValues(column:values:)``.
     public static func checkRule(_ sql: String, dialect: SQLDialect) -> DatabaseSchema.CheckRule {
-        guard var tokens = try? SQLLexer(dialect: dialect).significantTokens(sql) else {
+        guard var tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(sql) else {
             return .expression(sql.trimmingWhitespace())
         }
         if tokens.first?.isKeyword("CHECK") == true { tokens.removeFirst() }

@@ -7,17 +7,9 @@ import StrataRuntime
 /// in the same transaction as the version's SQL.
 public enum MigrationLedger {
     /// The ledger table's name.
-    public static let tableName = "strata_migrations"
+    public static let tableName = StrataLedgerTable.name
 
-    static let createSQL = """
-        CREATE TABLE IF NOT EXISTS "strata_migrations" (
-            "model" TEXT NOT NULL,
-            "version" INTEGER NOT NULL,
-            "checksum" TEXT NOT NULL,
-            "applied_at" REAL NOT NULL,
-            PRIMARY KEY ("model", "version")
-        )
-        """
+    static let createSQL = StrataLedgerTable.createSQL(secondsType: "REAL")
 
     /// Every recorded migration, ordered by version (empty when the database has no ledger).
     ///

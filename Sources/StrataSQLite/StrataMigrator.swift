@@ -18,19 +18,21 @@ import StrataRuntime
 ///
 /// Generated `<Model>Database` types and the `strata migrate` command both use this type.
 public struct StrataMigrator: Sendable {
+    /// The ledger checks and pending selection, shared with the PostgreSQL migrator.
+    public let plan: StrataMigrationPlan
+
     /// The model the migrations belong to (recorded in the ledger).
-    public let model: String
+    public var model: String { plan.model }
     /// The migrations, ordered by version.
-    public let migrations: [StrataMigration]
+    public var migrations: [StrataMigration] { plan.migrations }
 
     /// Creates a migrator for `model`; `migrations` may be given in any order.
     public init(model: String, migrations: [StrataMigration]) {
-        self.model = model
-        self.migrations = migrations.sorted { $0.version < $1.version }
+        plan = StrataMigrationPlan(model: model, migrations: migrations)
     }
 
     /// The latest version of the model.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    public var latestVersion: Int { plan.latestVersion }
 
     /// The version the database is at (0 for a database the model was never applied to),
     /// after checking its ledger against the migrations.
@@ -46,12 +48,8 @@ public struct StrataMigrator: Sendable {
     /// The migrations that `migrate(_:to:)` would apply, in order (empty when up to date).
     /// Throws a ``StrataMigrationError`` for a database that would be refused.
     public func pending(_ db: Database, to target: Int? = nil) throws -> [StrataMigration] {
-        let current = try currentVersion(db)
-        let goal = try resolvedTarget(target)
-        if goal < current {
-            throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
-        }
-        return migrations.filter { $0.version > current && $0.version <= goal }
+        let entries = try MigrationLedger.entries(db)
+        return try plan.pending(entries, to: target, legacyVersions: legacyVersions(db, entries: entries))
     }
 
     /// The migrations pending in the database behind `reader`.
@@ -118,11 +116,10 @@ public struct StrataMigrator: Sendable {
     ) throws -> Bool {
         try inImmediateTransactionWithoutForeignKeys(db, version: migration.version) {
             // Another process may have migrated between our check and this write lock.
-            let ledger = try validatedLedger(db)
-            if ledger.contains(where: { $0.version == migration.version }) { return false }
-            if let last = ledger.last?.version, last != migration.version - 1 {
-                throw StrataMigrationError.ledgerHasGap(model: model, missing: last + 1)
-            }
+            let ledger = try MigrationLedger.entries(db)
+            guard
+                try plan.needsApplying(migration, ledger: ledger, legacyVersions: legacyVersions(db, entries: ledger))
+            else { return false }
             try MigrationLedger.create(db)
             // A new database stores Dates in the current format from its first version on.
             if ledger.isEmpty { try StrataStorageFormat.record(model: model, sinceVersion: 0, db) }
@@ -178,55 +175,17 @@ public struct StrataMigrator: Sendable {
         return changed
     }
 
-    /// The ledger entries of the model, after every check that refuses a database.
+    /// The ledger entries of the model, after every check that refuses a database
+    /// (``StrataMigrationPlan/validatedLedger(_:legacyVersions:)``).
     private func validatedLedger(_ db: Database) throws -> [AppliedStrataMigration] {
-        try checkMigrationList()
         let entries = try MigrationLedger.entries(db)
-        if let foreign = entries.first(where: { $0.model != model }) {
-            throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
-        }
-        if let newest = entries.last, newest.version > latestVersion {
-            throw StrataMigrationError.databaseIsNewer(
-                model: model,
-                databaseVersion: newest.version,
-                latestKnownVersion: latestVersion
-            )
-        }
-        // The versions applied before the Dates took the current format recorded the checksums of
-        // that time: every version without a marker, those up to the conversion with one.
+        return try plan.validatedLedger(entries, legacyVersions: legacyVersions(db, entries: entries))
+    }
+
+    /// The versions applied before the Dates took the current format, which recorded the
+    /// checksums of that time: every version without a marker, those up to the conversion with one.
+    private func legacyVersions(_ db: Database, entries: [AppliedStrataMigration]) throws -> Int {
         let marker = try StrataStorageFormat.marker(model: model, db)
-        let legacyVersions = marker.map { $0.dateFormat == .current ? $0.sinceVersion : entries.count } ?? entries.count
-        for (offset, entry) in entries.enumerated() {
-            if entry.version != offset + 1 {
-                throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
-            }
-            let migration = migrations[entry.version - 1]
-            let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
-            if expected != entry.checksum {
-                throw StrataMigrationError.checksumMismatch(
-                    model: model,
-                    version: entry.version,
-                    recorded: entry.checksum,
-                    expected: expected
-                )
-            }
-        }
-        return entries
-    }
-
-    private func checkMigrationList() throws {
-        let versions = migrations.map(\.version)
-        if versions != Array(1...max(1, versions.count)) && !versions.isEmpty {
-            throw StrataMigrationError.invalidMigrationList(model: model, versions: versions)
-        }
-    }
-
-    private func resolvedTarget(_ target: Int?) throws -> Int {
-        guard let target else { return latestVersion }
-        guard (1...max(1, latestVersion)).contains(target), latestVersion > 0 else {
-            throw StrataMigrationError.unknownTargetVersion(
-                model: model, target: target, latestKnownVersion: latestVersion)
-        }
-        return target
+        return marker.map { $0.dateFormat == .current ? $0.sinceVersion : entries.count } ?? entries.count
     }
 }

@@ -4,27 +4,42 @@ import GRDB
 import StrataCLI
 import StrataCore
 import StrataDatabase
+import StrataRuntime
 import StrataSQLite
 
-struct Migrate: ParsableCommand {
+struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apply a model's pending migrations to a SQLite database file (created if absent).",
+        abstract: "Apply a model's pending migrations to a SQLite file (created if absent) or a PostgreSQL database.",
         discussion: """
-            Applied versions are recorded with their checksum in the table strata_migrations. Each
-            version runs in its own transaction, reported on standard error as it goes; re-running
-            applies nothing. A database newer than the model, or whose applied migrations were since
-            edited, is refused and left untouched (exit status 1), as is a migration that fails (it is
-            rolled back). A file that cannot be opened or is not a SQLite database: exit status 2.
-            A database written by Strata 0.5 or earlier first has its Dates converted from seconds
-            since 1970 to seconds since 2001, once, in a transaction of its own recorded in the table
-            strata_storage (--dry-run shows the statements).
-            With --format json: one object, {"database", "model", "from", "to", "dryRun", "applied":
-            [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": {"version",
-            "statements"} or null, "error"}.
+            Give exactly one of --database (a SQLite file) and --postgres (a URL; also the environment \
+            variable STRATA_POSTGRES_URL). Applied versions are recorded with their checksum in the \
+            table strata_migrations. Each version runs in its own transaction with its ledger row, \
+            reported on standard error as it goes; re-running applies nothing. A database newer than \
+            the model, of another model, or whose applied migrations were since edited, is refused \
+            and left untouched. Two migrate processes started together apply each version once: on \
+            SQLite the second waits for the write lock, on PostgreSQL for an advisory lock on the \
+            model held across the whole run (saying so on standard error). A SQLite database written \
+            by Strata 0.5 or earlier first has its Dates converted from seconds since 1970 to seconds \
+            since 2001, once, in a transaction of its own recorded in the table strata_storage \
+            (--dry-run shows the statements). PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
+            verify-full; default prefer).
+
+            Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
+            2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
+            cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials; \
+            4 a migration failed and was rolled back (the database is at the previous version); \
+            64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun", \
+            "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
+            {"version", "statements"} or null, "error"}.
             """
     )
 
-    @Option(help: ArgumentHelp("The SQLite database file.", valueName: "path")) var database: String
+    @Option(help: ArgumentHelp("The SQLite database file.", valueName: "path")) var database: String?
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL URL (also STRATA_POSTGRES_URL), e.g. postgres://user:password@host:5432/app?sslmode=require.",
+            valueName: "url"))
+    var postgres: String?
     @Option(help: "The model to migrate (default: the only model in the schemas folder).") var model: String?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
@@ -42,12 +57,74 @@ struct Migrate: ParsableCommand {
         var error: String?
     }
 
+    /// The PostgreSQL URL to migrate: `--postgres`, else `STRATA_POSTGRES_URL` when no
+    /// `--database` is given.
+    var postgresURL: String? {
+        postgres ?? (database == nil ? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] : nil)
+    }
+
     func validate() throws {
+        if database != nil, postgres != nil {
+            throw ValidationError("give either --database (SQLite) or --postgres (PostgreSQL), not both")
+        }
+        if let url = postgresURL {
+            do {
+                _ = try PostgresURL(parsing: url)
+            } catch {
+                throw ValidationError("--postgres: \(error)")
+            }
+            return
+        }
+        guard let database else {
+            throw ValidationError(
+                "missing --database <path> (a SQLite file) or --postgres <url> (or STRATA_POSTGRES_URL)")
+        }
         // An in-memory or temporary database would be migrated, reported, and gone when strata exits.
         let trimmed = database.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
             throw ValidationError(
-                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits")
+                "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits"
+            )
+        }
+    }
+
+    func run() async throws {
+        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
+        let name: String
+        let result: (outcome: Outcome, status: StrataExitCode)
+        if let text = postgresURL {
+            let url = try PostgresURL(parsing: text)
+            name = url.description
+            result = await migratePostgres(history, url: url)
+        } else {
+            name = database ?? ""
+            result = migrateSQLite(history, database: name)
+        }
+        report(result.outcome, model: history.model, database: name)
+        if result.status != .success { throw result.status.exitCode }
+    }
+
+    /// Tells `progress` events of a migration on standard error.
+    static func reportProgress(model: String) -> (StrataMigrationProgress) -> Void {
+        { event in
+            var stream = StandardError()
+            switch event {
+            case .willApply(let migration, let position, let count):
+                print("\(model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
+            case .willRun(let migration, let statement):
+                if let table = SQLiteRebuildProgress.copiedTable(statement) {
+                    print(
+                        "\(model): v\(migration.version): copying the rows of \(table) into its rebuilt table…",
+                        to: &stream)
+                }
+            case .didApply(let migration, let duration):
+                print("\(model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+            case .didConvertDates(let conversion, let duration):
+                print(
+                    "\(model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "
+                        + "from seconds since 1970 to seconds since 2001 in \(Self.seconds(duration))",
+                    to: &stream)
+            }
         }
     }
 
@@ -70,8 +147,8 @@ struct Migrate: ParsableCommand {
         return configuration
     }
 
-    func run() throws {
-        let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
+    /// Migrates the SQLite file `database`.
+    func migrateSQLite(_ history: SchemaHistory, database: String) -> (Outcome, StrataExitCode) {
         let migrator = StrataMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
@@ -79,54 +156,36 @@ struct Migrate: ParsableCommand {
         var status = StrataExitCode.success
         do {
             if dryRun {
-                (outcome.pending, outcome.dateConversion) = try pending(migrator)
+                (outcome.pending, outcome.dateConversion) = try pending(migrator, database: database)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
             } else {
                 let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
                 let before = try migrator.currentVersion(in: queue)
                 outcome.from = before
-                outcome.applied = try migrator.migrate(queue, to: to) { event in
-                    var stream = StandardError()
-                    switch event {
-                    case .willApply(let migration, let position, let count):
-                        print(
-                            "\(history.model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
-                    case .willRun(let migration, let statement):
-                        if let table = SQLiteRebuildProgress.copiedTable(statement) {
-                            print(
-                                "\(history.model): v\(migration.version): copying the rows of \(table) into its rebuilt table…",
-                                to: &stream)
-                        }
-                    case .didApply(let migration, let duration):
-                        print(
-                            "\(history.model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
-                    case .didConvertDates(let conversion, let duration):
-                        print(
-                            "\(history.model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "
-                                + "from seconds since 1970 to seconds since 2001 in \(Self.seconds(duration))",
-                            to: &stream)
-                    }
-                }
+                outcome.applied = try migrator.migrate(
+                    queue, to: to, progress: Self.reportProgress(model: history.model))
                 outcome.to = outcome.applied.last?.version ?? before
             }
         } catch let error as StrataMigrationError {
             outcome.error = "\(database): \(error.description)"
-            status = .problemsFound
+            if case .foreignKeyViolation = error { status = .migrationFailed } else { status = .problemsFound }
         } catch let error as DatabaseError {
             status = Self.status(of: error)
             outcome.error =
                 status == .couldNotRun
                 ? "\(database): cannot use the database: \(error.message ?? "\(error)")"
                 : "\(database): the migration failed and was rolled back; the database is unchanged: \(error.message ?? "\(error)")"
+        } catch {
+            status = .couldNotRun
+            outcome.error = "\(database): \(error)"
         }
-        report(outcome, model: history.model)
-        if status != .success { throw status.exitCode }
+        return (outcome, status)
     }
 
     /// The migrations a dry run shows, read from a database that is only opened read-only (or
     /// from an empty one when the file does not exist).
-    private func pending(_ migrator: StrataMigrator) throws -> ([StrataMigration], StrataDateConversion?) {
+    private func pending(_ migrator: StrataMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
         var configuration = Configuration()
         configuration.readonly = true
         let queue =
@@ -135,7 +194,7 @@ struct Migrate: ParsableCommand {
         return try queue.read { db in (try migrator.pending(db, to: to), try migrator.pendingDateConversion(db)) }
     }
 
-    private func report(_ outcome: Outcome, model: String) {
+    private func report(_ outcome: Outcome, model: String, database: String) {
         switch formatOptions.format {
         case .json:
             let output: JSONValue = .object([
@@ -189,14 +248,14 @@ struct Migrate: ParsableCommand {
         }
     }
 
-    /// 2 for a database that cannot be used (not a database, unreadable, locked, full); 1 for a
+    /// 2 for a database that cannot be used (not a database, unreadable, locked, full); 4 for a
     /// migration whose SQL failed (it was rolled back).
     static func status(of error: DatabaseError) -> StrataExitCode {
         let cannotUse: [ResultCode] = [
             .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM,
             .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_AUTH, .SQLITE_NOMEM,
         ]
-        return cannotUse.contains(error.resultCode) ? .couldNotRun : .problemsFound
+        return cannotUse.contains(error.resultCode) ? .couldNotRun : .migrationFailed
     }
 
     static func seconds(_ duration: Duration) -> String {

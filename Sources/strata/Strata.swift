@@ -14,8 +14,9 @@ struct Strata: AsyncParsableCommand {
             Generated output goes to Generated/<Model>/.
 
             Exit status (every command): 0 success; 1 problems found (diagnostics, stale output, a
-            refused or failed migration, a failed verification); 2 could not run (I/O, a database
-            that cannot be opened, a connection); 64 usage.
+            refused migration, a failed verification); 2 could not run (I/O, a database that cannot
+            be opened, a connection); 3 credentials refused by the PostgreSQL server (migrate);
+            4 a migration failed and was rolled back (migrate); 64 usage.
             """,
         version: StrataVersion.current,
         subcommands: GeneratorCommands.visible + [Migrate.self, Verify.self] + GeneratorCommands.plugin

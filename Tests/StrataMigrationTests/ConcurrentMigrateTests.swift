@@ -13,25 +13,11 @@ import Testing
     }
 
     /// Starts `strata migrate` on `database` without waiting for it.
-    static func startMigrate(_ database: String) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("strata")
-        process.arguments = ["migrate", "--database", database, "--schemas", schemas, "--model", "MyTODO"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
+    static func startMigrate(_ database: String) throws -> CLI.Running {
+        try CLI.start(["migrate", "--database", database, "--schemas", schemas, "--model", "MyTODO"])
     }
 
-    static func finish(_ started: (Process, Pipe, Pipe)) -> (status: Int32, stdout: String, stderr: String) {
-        let stdout = started.1.fileHandleForReading.readDataToEndOfFile()
-        let stderr = started.2.fileHandleForReading.readDataToEndOfFile()
-        started.0.waitUntilExit()
-        return (started.0.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
+    static func finish(_ started: CLI.Running) -> CLI.Result { CLI.finish(started) }
 
     static func ledgerVersions(_ database: String) throws -> [Int] {
         try DatabaseQueue(path: database).read { db in
@@ -54,7 +40,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.5)
         let migrate = try Self.startMigrate(database)
         Thread.sleep(forTimeInterval: 1.5)
-        #expect(migrate.0.isRunning, "migrate did not wait for the lock")
+        #expect(migrate.process.isRunning, "migrate did not wait for the lock")
         input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()

@@ -96,6 +96,22 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
     }
 
+    @Test func strataMigrateExits4WhenAVersionFailsAndIsRolledBack() throws {
+        let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
+        let database = URL(fileURLWithPath: folder).appendingPathComponent("failing.sqlite").path
+        #expect(try CLI.strata(["migrate", "--database", database, "--schemas", folder, "--to", "1"]).status == 0)
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in
+            try db.execute(sql: #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
+        }
+        try queue.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let failed = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(failed.status == 4, "\(failed.stderr)")
+        #expect(failed.stderr.contains("the migration failed and was rolled back"), "\(failed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+    }
+
     @Test func dryRunPrintsTheSQLAndCreatesNothing() throws {
         let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
         let database = URL(fileURLWithPath: folder).appendingPathComponent("dry.sqlite").path
@@ -116,17 +132,39 @@ enum CLI {
     }
 
     static func strata(_ arguments: [String]) throws -> Result {
+        finish(try start(arguments))
+    }
+
+    /// A `strata` process started and not waited for, with its output pipes.
+    struct Running {
+        var process: Process
+        var stdout: Pipe
+        var stderr: Pipe
+    }
+
+    /// Starts `strata` with `arguments` without waiting for it; `environment` is added to this
+    /// process's.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata")
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        let running = Running(process: process, stdout: Pipe(), stderr: Pipe())
+        process.standardOutput = running.stdout
+        process.standardError = running.stderr
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return running
+    }
+
+    /// Waits for a started `strata` and returns what it did.
+    static func finish(_ running: Running) -> Result {
+        let stdout = running.stdout.fileHandleForReading.readDataToEndOfFile()
+        let stderr = running.stderr.fileHandleForReading.readDataToEndOfFile()
+        running.process.waitUntilExit()
+        return Result(
+            status: running.process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 import StrataCore
 import StrataDatabase
+import StrataStorage
 import Testing
 
 /// Reading SQL back: script splitting, the canonical form of defaults and checks, constraint names.
@@ -18,6 +19,19 @@ import Testing
         #expect(statements[1] == #"SELECT $$ f; $$, $tag$ g; $tag$, E'h\'; i'"#)
         #expect(statements[2] == #"/* only a comment; */"# + "\n" + #"SELECT "j""; k""#)
         #expect(throws: SQLLexer.Failure.self) { try SQLScriptSplitter.statements("SELECT 'open", dialect: .postgres) }
+    }
+
+    @Test func onlyLeadingConcurrentIndexBuildsRunOutsideTheTransaction() {
+        let statements = [
+            #"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "a""b" ON "t" ("x")"#,
+            #"create index concurrently plain on t (y)"#,
+            #"ALTER TABLE "t" ADD COLUMN "z" TEXT"#,
+            #"CREATE INDEX CONCURRENTLY "later" ON "t" ("z")"#,
+        ]
+        let (builds, rest) = ConcurrentIndexBuild.split(statements)
+        #expect(builds.map(\.indexName) == [#"a"b"#, "plain"])
+        #expect(rest == Array(statements.dropFirst(2)), "a later CONCURRENTLY is never moved out of the transaction")
+        #expect(ConcurrentIndexBuild.split([#"CREATE INDEX "i" ON "t" ("x")"#]).builds.isEmpty)
     }
 
     @Test func postgresSpellingsOfDefaultsAreCanonical() {
@@ -76,6 +90,7 @@ import Testing
         #expect(socket.socketFolder == "/tmp/pg" && socket.port == 5432 && socket.tls == .disable)
         let defaults = try PostgresURL(parsing: "postgres://bob@localhost")
         #expect(defaults.database == "bob" && defaults.password == nil)
+        #expect(defaults.tls == .prefer, "libpq's default sslmode")
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "mysql://x@y/z") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL(parsing: "postgres://x@y/z?sslmode=sometimes") }
     }

@@ -86,6 +86,19 @@ public final class TestPostgresServer: Sendable {
                 + arguments)
     }
 
+    /// The whole database as `pg_dump` prints it (schema and rows), without the lines that
+    /// differ between two dumps of the same database (`\restrict` keys): equal dumps mean a
+    /// database left byte-for-byte as it was, as far as SQL can see.
+    public func dump(database: String) throws -> String {
+        let pgDump = ProcessRunner.locate("\(binaries)/pg_dump") ?? ProcessRunner.locate("pg_dump") ?? "pg_dump"
+        let output = try ProcessRunner.check([
+            pgDump, "--no-password", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database,
+        ])
+        return output.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("\\restrict") && !$0.hasPrefix("\\unrestrict") }
+            .joined(separator: "\n")
+    }
+
     // MARK: Starting and stopping
 
     /// Starts the server once; later callers get the same server or the same failure.

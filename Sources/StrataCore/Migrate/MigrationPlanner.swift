@@ -114,6 +114,11 @@ public enum MigrationPlanner {
             default:
                 break
             }
+            if case .indexAdded(let entityName, let index) = change, index.isConcurrent,
+                let entity = to.entity(named: entityName), let old = diff.previous(of: entity)
+            {
+                step.detail = concurrentIndexDetail(index, of: entity, old: old, from: from, bag: &bag)
+            }
             steps.append(step)
         }
         func exists(_ item: DataLossAllowance) -> Bool {
@@ -126,6 +131,30 @@ public enum MigrationPlanner {
             bag.warning("allowDataLoss names '\(item.spelled)', but this version does not remove it", at: item.location)
         }
         return MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
+    }
+
+    /// The step detail of an index built `CONCURRENTLY` on a table of N-1, or nil with an error
+    /// when it cannot be: it is built before the version's transaction, so its table and columns
+    /// must exist under their names of N-1.
+    private static func concurrentIndexDetail(
+        _ index: Index, of entity: Entity, old: Entity, from: Schema, bag: inout DiagnosticBag
+    ) -> String? {
+        let oldColumns = Set(old.fields.map(\.column))
+        let problem: String?
+        if old.table != entity.table {
+            problem = "its table is renamed from '\(old.table)' to '\(entity.table)' in this version"
+        } else if let missing = index.fields.compactMap({ entity.field(named: $0)?.column }).first(where: {
+            !oldColumns.contains($0)
+        }) {
+            problem = "column '\(missing)' does not exist in version \(from.version)"
+        } else {
+            problem = nil
+        }
+        guard let problem else { return "PostgreSQL: built CONCURRENTLY, outside and before the version's transaction" }
+        bag.error(
+            "index '\(index.name)' is 'concurrently': PostgreSQL builds it before the version's transaction, on table '\(old.table)' as it is at version \(from.version), but \(problem); add it in a later version, or without 'concurrently'",
+            at: index.location)
+        return nil
     }
 
     /// An enum to its raw type, or to an enum holding every old raw value, keeps every value; raw values

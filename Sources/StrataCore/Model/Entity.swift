@@ -10,6 +10,9 @@ public struct Index: Hashable, Sendable {
     public var isUnique: Bool
     /// Where the index is declared.
     public var location: SourceLocation
+    /// True when PostgreSQL builds the index `CONCURRENTLY` when a later version adds it to an
+    /// existing table: outside and before that version's transaction (`concurrently: true`).
+    public var isConcurrent: Bool = false
 }
 
 /// The to-many side of a reference: accessors only, no column.

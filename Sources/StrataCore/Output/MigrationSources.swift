@@ -1,7 +1,7 @@
 import StrataStorage
 
-/// The SQLite migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`),
-/// with the checksum the migration ledger records.
+/// The migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`,
+/// `<Model>/postgres/migrations/vN.sql`), with the checksum the migration ledger records.
 public struct MigrationSource: Hashable, Sendable {
     /// The version the migration leads to.
     public var version: Int
@@ -28,8 +28,8 @@ public struct MigrationSource: Hashable, Sendable {
 }
 
 /// Where generated Swift (`<Model>Migrations.swift`) and the `strata migrate` command get the
-/// migrations they apply: the generator's own SQLite migration files, so both apply the same SQL
-/// and record the same checksums.
+/// migrations they apply: the generator's own migration files, so both apply the same SQL and
+/// record the same checksums.
 public enum MigrationSources {
     /// The SQLite migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
     public static func sqlite(for history: SchemaHistory) -> [MigrationSource] {

@@ -53,6 +53,7 @@ extension SchemaParser {
                 for entry in entries {
                     switch entry.key {
                     case "unique": index.isUnique = reader.bool(entry.value, "'unique'") ?? false
+                    case "concurrently": index.isConcurrent = reader.bool(entry.value, "'concurrently'") ?? false
                     case "name":
                         if let name = reader.nonEmptyString(entry.value, "the index name") {
                             index.name = name

@@ -15,7 +15,7 @@ public enum SchemaKeys {
         "transform", "doc",
     ]
     /// An index in its mapping form.
-    public static let index = ["fields", "unique", "name"]
+    public static let index = ["fields", "unique", "name", "concurrently"]
     /// One entry of an entity's `hasMany`.
     public static let hasMany = ["entity", "via"]
     /// The `migration` block.

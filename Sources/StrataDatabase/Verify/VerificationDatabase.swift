@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataSQLite
+import StrataStorage
 
 /// What verification needs of a database: run scripts, apply a version's migration the way its
 /// runner does, and read query results as text (so that values of both dialects compare exactly).
@@ -113,8 +114,12 @@ public final class PostgresVerificationDatabase: VerificationDatabase {
 
     public func execute(_ script: String) async throws { try await session.executeScript(script) }
 
+    /// Runs the migration's leading concurrent index builds (``ConcurrentIndexBuild``) first,
+    /// then the rest in one transaction, as `strata migrate` does.
     public func applyMigration(version: Int, sql: String) async throws {
-        try await session.executeScript(sql, inTransaction: true)
+        let (builds, rest) = ConcurrentIndexBuild.split(try SQLScriptSplitter.statements(sql, dialect: .postgres))
+        for build in builds { try await session.execute(build.statement) }
+        try await session.executeStatements(rest, inTransaction: true)
     }
 
     public func textRows(_ sql: String) async throws -> [[String?]] { try await session.textRows(sql: sql) }

@@ -187,6 +187,17 @@ public struct DDLRenderer: Sendable {
             sql: "CREATE \(unique)INDEX \(quoted(index.name)) ON \(quoted(name)) \(quotedList(columns))")
     }
 
+    /// `CREATE [UNIQUE] INDEX CONCURRENTLY IF NOT EXISTS` (PostgreSQL): built without blocking
+    /// writes, outside any transaction; an index of that name built beforehand is kept.
+    public func createIndexConcurrently(_ index: Index, of entity: Entity) -> SQLStatement {
+        let columns = index.fields.compactMap { entity.field(named: $0)?.column }
+        let unique = index.isUnique ? "UNIQUE " : ""
+        return SQLStatement(
+            kind: .createIndexConcurrently(name: index.name, table: entity.table),
+            sql: "CREATE \(unique)INDEX CONCURRENTLY IF NOT EXISTS \(quoted(index.name)) "
+                + "ON \(quoted(entity.table)) \(quotedList(columns))")
+    }
+
     /// `DROP INDEX "name"`.
     public func dropIndex(named name: String) -> SQLStatement {
         SQLStatement(kind: .dropIndex(name: name), sql: "DROP INDEX \(quoted(name))")

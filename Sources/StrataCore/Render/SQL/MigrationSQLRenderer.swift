@@ -22,6 +22,15 @@ public enum MigrationSQLRenderer {
             header += plan.steps.flatMap { dialect.comment("- " + $0.line) }
         }
         var statements = statements(for: plan, dialect: dialect)
+        let concurrent = statements.filter { if case .createIndexConcurrently = $0.kind { true } else { false } }
+        if !concurrent.isEmpty {
+            header += dialect.comment("")
+            header += [
+                "The first \(concurrent.count == 1 ? "statement builds an index" : "\(concurrent.count) statements build indexes") CONCURRENTLY, which PostgreSQL",
+                "cannot do inside a transaction: `strata migrate` runs \(concurrent.count == 1 ? "it" : "them") before the version's transaction",
+                "(and drops \(concurrent.count == 1 ? "it" : "them") again if the version fails). Do not apply this file with psql -1.",
+            ].flatMap { dialect.comment($0) }
+        }
         if dialect == .sqlite, SQLiteForeignKeys.needOff(statements) {
             header += SQLiteForeignKeys.headerLines(version: plan.to.version).flatMap { dialect.comment($0) }
             statements.insert(SQLiteForeignKeys.statement, at: 0)

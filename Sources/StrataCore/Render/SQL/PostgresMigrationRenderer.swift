@@ -45,12 +45,20 @@ struct PostgresMigrationRenderer {
             statements += constraintsToAdd(entity, old: old)
         }
         statements += created.filter { if case .addForeignKey = $0.kind { true } else { false } }
+        // Indexes marked `concurrently` are built first, outside the transaction (the planner
+        // checked that their table and columns exist at N-1).
+        var concurrent: [SQLStatement] = []
         for (entity, _) in continued {
             for change in plan.changes(of: entity) {
-                if case .indexAdded(_, let index) = change { statements.append(renderer.createIndex(index, of: entity)) }
+                guard case .indexAdded(_, let index) = change else { continue }
+                if index.isConcurrent {
+                    concurrent.append(renderer.createIndexConcurrently(index, of: entity))
+                } else {
+                    statements.append(renderer.createIndex(index, of: entity))
+                }
             }
         }
-        return statements + values.custom(to.migration.after, "after")
+        return concurrent + statements + values.custom(to.migration.after, "after")
     }
 
     /// The old constraints of a continued field that do not survive as they are.

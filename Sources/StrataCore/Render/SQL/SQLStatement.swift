@@ -4,6 +4,8 @@ public struct SQLStatement: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case createTable(table: String)
         case createIndex(name: String, table: String)
+        /// `CREATE INDEX CONCURRENTLY` (PostgreSQL), which cannot run inside a transaction.
+        case createIndexConcurrently(name: String, table: String)
         case addForeignKey(name: String, table: String)
         case addColumn(table: String, column: String)
         case dropColumn(table: String, column: String)

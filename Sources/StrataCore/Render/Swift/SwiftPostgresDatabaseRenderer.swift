@@ -35,7 +35,7 @@ struct SwiftPostgresDatabaseRenderer {
             w.line("/// belongs to another model, or was migrated with a version whose SQL has since changed.")
             w.block("public init(client: PostgresClient, migrate: Bool = true) async throws") { w in
                 w.block("if migrate") { w in
-                    w.line("try await client.withConnection { connection in try await Self.migrator.migrate(connection) }")
+                    w.line("_ = try await client.withConnection { connection in try await Self.migrator.migrate(connection) }")
                 }
                 w.line("self.client = client")
             }

@@ -45,6 +45,7 @@ import Testing
 
         // The database as version 1 of the app left it: only v1's migration applied, one row in it.
         let id = UUID()
+        let created = Date(timeIntervalSince1970: 1_000)
         do {
             let pool = try DatabasePool(path: path)
             try NotebookDatabase.migrator.migrate(pool, to: 1)
@@ -53,7 +54,7 @@ import Testing
                 #expect(columns == ["id", "title", "body", "created_at"])
                 try db.execute(
                     sql: #"INSERT INTO "note" ("id", "title", "body", "created_at") VALUES (?, ?, ?, ?)"#,
-                    arguments: [id, "kept", "from v1", 1_000.0]
+                    arguments: [id, "kept", "from v1", SQLiteStorage.seconds(of: created)]
                 )
             }
         }
@@ -64,7 +65,7 @@ import Testing
         #expect(
             migrated
                 == Note(
-                    id: id, title: "kept", body: "from v1", createdAt: Date(timeIntervalSince1970: 1_000),
+                    id: id, title: "kept", body: "from v1", createdAt: created,
                     pinned: false,
                     color: .plain))
     }

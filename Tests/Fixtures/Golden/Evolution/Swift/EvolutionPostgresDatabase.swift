@@ -19,7 +19,7 @@ public struct EvolutionPostgresDatabase: Sendable {
     /// belongs to another model, or was migrated with a version whose SQL has since changed.
     public init(client: PostgresClient, migrate: Bool = true) async throws {
         if migrate {
-            try await client.withConnection { connection in try await Self.migrator.migrate(connection) }
+            _ = try await client.withConnection { connection in try await Self.migrator.migrate(connection) }
         }
         self.client = client
     }

@@ -1,4 +1,3 @@
-import StrataCore
 
 /// One token of SQL text, as far as Strata needs to read SQL back: for splitting scripts into
 /// statements, and for reading defaults, checks and constraint names from a database's catalog.
@@ -30,6 +29,13 @@ public struct SQLToken: Hashable, Sendable {
     /// The exact source text.
     public var text: String
 
+    /// Creates a token.
+    public init(kind: Kind, value: String, text: String) {
+        self.kind = kind
+        self.value = value
+        self.text = text
+    }
+
     /// True for a word equal to `keyword`, ignoring case.
     public func isKeyword(_ keyword: String) -> Bool {
         kind == .word && value.caseInsensitiveCompare(keyword) == .orderedSame
@@ -43,13 +49,24 @@ public struct SQLToken: Hashable, Sendable {
 }
 
 /// Splits SQL text into tokens, in the lexical rules of a dialect.
+///
+/// In StrataStorage (no dependencies) so that the generator's tools and the PostgreSQL runtime,
+/// which runs migration scripts one statement at a time, read SQL the same way.
 public struct SQLLexer: Sendable {
+    /// The lexical rules of one database.
+    public enum Syntax: Sendable, Hashable {
+        /// SQLite's: `[…]` and `` `…` `` identifiers.
+        case sqlite
+        /// PostgreSQL's: dollar quotes, nested comments and `E''` strings.
+        case postgres
+    }
+
     /// The dialect whose rules apply (dollar quotes, nested comments and `E''` strings in
     /// PostgreSQL; `[…]` and `` `…` `` identifiers in SQLite).
-    public var dialect: SQLDialect
+    public var dialect: Syntax
 
     /// A lexer for `dialect`.
-    public init(dialect: SQLDialect) {
+    public init(dialect: Syntax) {
         self.dialect = dialect
     }
 
@@ -57,6 +74,9 @@ public struct SQLLexer: Sendable {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         /// What is wrong.
         public var description: String
+
+        /// Creates the failure.
+        public init(description: String) { self.description = description }
     }
 
     /// Every token of `text`, including whitespace and comments, so that joining their `text`

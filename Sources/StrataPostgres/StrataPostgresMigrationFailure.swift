@@ -1,0 +1,39 @@
+/// A version whose SQL failed on PostgreSQL. Its transaction was rolled back when
+/// ``rolledBack`` is true, leaving the database at the previous version; when the connection was
+/// lost instead, the server rolls back the transaction it never saw committed, but this client
+/// could not confirm it.
+public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Sendable {
+    /// The model being migrated.
+    public var model: String
+    /// The version that failed.
+    public var version: Int
+    /// The statement that failed, when one did (nil when the transaction itself failed).
+    public var statement: String?
+    /// The server's message (or the client error), with its SQLSTATE.
+    public var message: PostgresServerMessage
+    /// True when `ROLLBACK` succeeded: nothing of the version remains.
+    public var rolledBack: Bool
+
+    /// Creates the failure.
+    public init(model: String, version: Int, statement: String?, message: PostgresServerMessage, rolledBack: Bool) {
+        self.model = model
+        self.version = version
+        self.statement = statement
+        self.message = message
+        self.rolledBack = rolledBack
+    }
+
+    public var description: String {
+        let outcome =
+            rolledBack
+            ? "v\(version) was rolled back; the database is at the previous version"
+            : "the connection was lost, so the rollback of v\(version) could not be confirmed"
+        let text =
+            "migrating \(model) to v\(version) failed and \(outcome): "
+            + message.description.replacingOccurrences(of: "\n", with: "; ")
+        guard let statement else { return text }
+        let firstLine = statement.split(separator: "\n").first { !$0.hasPrefix("--") }.map(String.init) ?? statement
+        let shown = firstLine.count <= 120 ? firstLine : String(firstLine.prefix(117)) + "..."
+        return text + " (in: \(shown))"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PostgresNIO
+import StrataCLI
+import StrataCore
+import StrataDatabase
+import StrataPostgres
+import StrataRuntime
+
+extension Migrate {
+    /// Migrates the PostgreSQL database at `url` with the model's PostgreSQL migrations
+    /// (`Generated/<Model>/postgres/migrations/vN.sql`).
+    func migratePostgres(_ history: SchemaHistory, url: PostgresURL) async -> (Outcome, StrataExitCode) {
+        let migrator = StrataPostgresMigrator(
+            model: history.model,
+            migrations: MigrationSources.postgres(for: history).map {
+                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+            })
+        var outcome = Outcome()
+        let session: PostgresSession
+        do {
+            session = try await PostgresSession.connect(to: url)
+        } catch let error as PostgresSessionError where error.isAuthenticationFailure {
+            outcome.error =
+                "\(url): the server refused the credentials: \(Self.oneLine(PostgresServerMessage(error.underlying).description))"
+            return (outcome, .authenticationFailed)
+        } catch let error as PostgresSessionError {
+            let message = PostgresServerMessage(error.underlying)
+            let reason =
+                message.clientCode == .sslUnsupported
+                ? "the server does not offer TLS, which sslmode=\(url.tls.rawValue) requires" : message.description
+            outcome.error = "\(url): cannot connect: \(Self.oneLine(reason))"
+            return (outcome, .couldNotRun)
+        } catch {
+            outcome.error = "\(url): cannot connect: \(Self.oneLine("\(error)"))"
+            return (outcome, .couldNotRun)
+        }
+        let status = await migrate(migrator, session.connection, name: url.description, into: &outcome)
+        try? await session.close()
+        return (outcome, status)
+    }
+
+    private func migrate(
+        _ migrator: StrataPostgresMigrator, _ connection: PostgresConnection, name: String, into outcome: inout Outcome
+    ) async -> StrataExitCode {
+        do {
+            if dryRun {
+                outcome.pending = try await migrator.pending(connection, to: to)
+                outcome.from = outcome.pending.first.map { $0.version - 1 }
+                outcome.to = outcome.pending.last?.version
+            } else {
+                let model = migrator.model
+                outcome.from = try await migrator.currentVersion(connection)
+                outcome.applied = try await migrator.migrate(
+                    connection, to: to,
+                    waiting: {
+                        var stream = StandardError()
+                        print(
+                            "\(name): another strata migrate is migrating \(model); waiting for it to finish…",
+                            to: &stream)
+                    },
+                    progress: Self.reportProgress(model: model))
+                // Read after the run: another process may have applied versions while this one waited.
+                let now = try await migrator.currentVersion(connection)
+                outcome.to = now
+                outcome.from = now - outcome.applied.count
+            }
+            return .success
+        } catch let error as StrataMigrationError {
+            outcome.error = "\(name): \(error.description)"
+            return .problemsFound
+        } catch let error as StrataPostgresMigrationFailure {
+            outcome.error = "\(name): \(Self.oneLine(error.description))"
+            return error.rolledBack ? .migrationFailed : .couldNotRun
+        } catch {
+            outcome.error = "\(name): the connection failed: \(Self.oneLine(PostgresServerMessage(error).description))"
+            return .couldNotRun
+        }
+    }
+
+    /// A message on one line: its lines joined with "; ".
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: "; ")
+    }
+}
