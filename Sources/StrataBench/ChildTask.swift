@@ -37,12 +37,24 @@ public enum ChildTask {
         case ("generate", 1), ("generate", 2):
             // With an output folder, the files are written too (to compare them with `strata generate`'s).
             let plan = Workspace.plan(schemas: rest[0], output: rest.count == 2 ? rest[1] : "Generated")
-            if plan.hasErrors || plan.files.isEmpty { throw Failure(description: "generate failed: \(plan.diagnostics.prefix(3))") }
+            if plan.hasErrors || plan.files.isEmpty {
+                throw Failure(description: "generate failed: \(plan.diagnostics.prefix(3))")
+            }
             if rest.count == 2 { try Workspace.write(plan) }
         case ("write-model", 2):
             // The generator section's synthetic model, kept for profiling `strata generate` on it.
-            guard let entities = Int(rest[0]), entities > 0 else { throw Failure(description: "write-model: entities must be a positive number") }
+            guard let entities = Int(rest[0]), entities > 0 else {
+                throw Failure(description: "write-model: entities must be a positive number")
+            }
             print(try GeneratorBenchmark.writeModel(entities: entities, under: rest[1]))
+        case ("measure", 1...):
+            // A program run as this child's child: its `ru_maxrss` starts from this small process's peak.
+            let outcome = try Subprocess.run(rest[0], Array(rest.dropFirst()))
+            print(
+                Measured(
+                    status: outcome.status, seconds: outcome.seconds, cpuSeconds: outcome.cpuSeconds,
+                    peak: outcome.peakResidentBytes
+                ).line)
         case ("parse", 1):
             try GeneratorBenchmark.parseOnly(folder: rest[0])
         case ("fetch", 2):
@@ -53,6 +65,37 @@ public enum ChildTask {
             if count == 0 { throw Failure(description: "child fetch: no rows") }
         default:
             throw Failure(description: "child: unknown task \(arguments.joined(separator: " "))")
+        }
+    }
+
+    /// What `measure` reports of the program it ran: one line, `measured: status seconds cpu-seconds peak-bytes`.
+    struct Measured {
+        var status: Int32
+        var seconds: Double
+        var cpuSeconds: Double
+        var peak: Int
+
+        static let prefix = "measured: "
+
+        var line: String { Self.prefix + "\(status) \(seconds) \(cpuSeconds) \(peak)" }
+
+        init(status: Int32, seconds: Double, cpuSeconds: Double, peak: Int) {
+            self.status = status
+            self.seconds = seconds
+            self.cpuSeconds = cpuSeconds
+            self.peak = peak
+        }
+
+        /// The last `measured:` line of a child's output.
+        init?(parsing output: String) {
+            guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(Self.prefix) }) else {
+                return nil
+            }
+            let fields = line.dropFirst(Self.prefix.count).split(separator: " ")
+            guard fields.count == 4, let status = Int32(fields[0]), let seconds = Double(fields[1]),
+                let cpuSeconds = Double(fields[2]), let peak = Int(fields[3])
+            else { return nil }
+            self.init(status: status, seconds: seconds, cpuSeconds: cpuSeconds, peak: peak)
         }
     }
 

@@ -4,9 +4,10 @@ import Yams
 
 /// Generator scale: `generate` (load, validate, diff, plan, render every output of every dialect
 /// and every migration: what `strata generate` does before writing) against the YAML parse alone
-/// (reading the same files and composing them as the generator does: `Yams.compose` with the
-/// basic resolver), on synthetic models of growing size. Yams' default compose, which types every
-/// scalar with regular expressions, is timed too and given in the figure's detail.
+/// (reading the same files and composing them as the generator does: `SchemaLoader.composeYAML`,
+/// libyaml's events into the parser's nodes), on synthetic models of growing size. Yams' default
+/// compose, which types every scalar with regular expressions, is timed too and given in the
+/// figure's detail.
 public struct GeneratorBenchmark: Sendable {
     /// The model sizes, in entities (each of 20 fields over 5 versions).
     public var sizes: [Int]
@@ -113,16 +114,17 @@ public struct GeneratorBenchmark: Sendable {
     }
 
     /// The baseline: read every version file of the model folder and compose its YAML nodes exactly
-    /// as the generator's parser does first (Yams' basic resolver: scalars are typed later, when
-    /// read). Returns how many documents were not empty.
+    /// as the generator's parser does first (`SchemaLoader.composeYAML`: scalars are typed later,
+    /// when read), or with Yams and `resolver`. Returns how many documents were not empty.
     @discardableResult
-    public static func parseOnly(folder: String, resolver: Resolver = .basic) throws -> Int {
+    public static func parseOnly(folder: String, resolver: Resolver? = nil) throws -> Int {
         var documents = 0
         for path in try versionFiles(in: folder) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Failure(description: "cannot read \(path)")
             }
-            if try Yams.compose(yaml: String(decoding: data, as: UTF8.self), resolver) != nil { documents += 1 }
+            let text = String(decoding: data, as: UTF8.self)
+            if try resolver.map({ try Yams.compose(yaml: text, $0) != nil }) ?? SchemaLoader.composeYAML(text) { documents += 1 }
         }
         return documents
     }

@@ -18,6 +18,8 @@ public enum Subprocess {
         /// replaced by `exec` (for a spawned child, the parent's), so children that measure their own
         /// memory report `VmHWM` instead (``ChildTask``).
         public var peakResidentBytes: Int
+        /// CPU seconds (user + system, every thread) of the child and the children it waited for.
+        public var cpuSeconds: Double = 0
     }
 
     /// Why a child could not be run.
@@ -73,7 +75,10 @@ public enum Subprocess {
         #else
             let peak = Int(usage.ru_maxrss) * 1_024  // kilobytes on Linux
         #endif
-        return Outcome(status: code, seconds: seconds, peakResidentBytes: peak)
+        func cpu(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return Outcome(
+            status: code, seconds: seconds, peakResidentBytes: peak,
+            cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime))
     }
 
     /// The path of the running executable, to run a measured part of the suite in a child.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// The whole performance suite: which sections run, at which scale, where.
 public struct Suite: Sendable {
@@ -64,7 +65,9 @@ public struct Suite: Sendable {
             case .plugin:
                 settings["plugin"] = "fastest of \(pluginRepetitions) builds"
             case .memory:
-                settings["memory"] = "\(Format.count(memoryEntities)) entities, \(Format.count(memoryRows)) rows"
+                settings["memory"] =
+                    "\(Format.count(memoryEntities)) entities, \(Format.count(memoryRows)) rows, "
+                    + "largest allowed input \(Format.bytes(Limits.versionFileBytes))"
             case .compile:
                 settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(pluginRepetitions - 1)"
             case .postgres:
@@ -117,6 +120,10 @@ public struct Suite: Sendable {
             figures += try MemoryBenchmark(
                 entities: memoryEntities, rows: memoryRows, repetitions: quick ? 1 : 2, workDirectory: scratch,
                 executable: executable
+            ).run(progress: progress)
+            let strata = try LargestInputBenchmark.strataExecutable(root: root, benchExecutable: executable, progress: progress)
+            figures += try LargestInputBenchmark(
+                strata: strata, repetitions: quick ? 1 : 2, workDirectory: scratch, executable: executable
             ).run(progress: progress)
         case .postgres:
             figures += try PostgresSection(root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch)

@@ -45,7 +45,8 @@ public struct SyntheticModel: Sendable {
         if manager.fileExists(atPath: folder) { try manager.removeItem(atPath: folder) }
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for file in files() {
-            try Data(file.text.utf8).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(file.name)))
+            try Data(file.text.utf8).write(
+                to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(file.name)))
         }
         return folder
     }
@@ -72,6 +73,24 @@ public struct SyntheticModel: Sendable {
             out += entity(index, version: version)
         }
         return out
+    }
+
+    /// The single-version model (`v1.yaml` alone) with the most entities whose file is at most
+    /// `bytes` long: the largest model-shaped input a version-file size limit of `bytes` allows.
+    public static func largest(fittingIn bytes: Int) -> SyntheticModel {
+        func size(_ entities: Int) -> Int {
+            SyntheticModel(entities: entities, versions: 1).text(ofVersion: 1).utf8.count
+        }
+        let perEntity = max(1, (size(101) - size(1)) / 100)
+        var entities = max(1, (bytes - size(1)) / perEntity + 1)
+        // Entity names and their doc lines grow with the count: step down on the exact size.
+        while entities > 1 {
+            let excess = size(entities) - bytes
+            if excess <= 0 { break }
+            entities -= max(1, excess / perEntity)
+        }
+        while size(entities + 1) <= bytes { entities += 1 }
+        return SyntheticModel(entities: entities, versions: 1)
     }
 
     /// `Entity0001` for 1.

@@ -17,12 +17,13 @@ package struct Generate: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(
-            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
-        Console.report(plan.diagnostics)
-        guard !plan.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
-        let changed = try Workspace.write(plan)
-        let generated = plan.files.count
+        // Rendered and staged a file at a time: the output is many times the schemas' size.
+        let outcome = try Workspace.generate(
+            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases,
+            report: { Console.report($0) })
+        guard !outcome.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
+        let changed = outcome.changed
+        let generated = outcome.files
         print(
             changed.isEmpty
                 ? "Generated/ is up to date (\(generated) files)."

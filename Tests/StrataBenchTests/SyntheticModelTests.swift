@@ -38,6 +38,15 @@ import Testing
         #expect(migration(5).contains("CREATE INDEX \"entity0002_status_created_at_idx\""))
     }
 
+    /// The largest model under a size: its one file fits, and one more entity would not.
+    @Test func largestFittingInASize() {
+        let bytes = 50_000
+        let model = SyntheticModel.largest(fittingIn: bytes)
+        #expect(model.versions == 1)
+        #expect(model.text(ofVersion: 1).utf8.count <= bytes)
+        #expect(SyntheticModel(entities: model.entities + 1, versions: 1).text(ofVersion: 1).utf8.count > bytes)
+    }
+
     /// The same arguments give the same bytes.
     @Test func deterministic() {
         let first = SyntheticModel(entities: 5).files()

@@ -28,12 +28,15 @@ public enum SchemaLoader {
         do {
             listing = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            bag.error("cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))", at: .file(directory))
+            bag.error(
+                "cannot read the schemas folder '\(directory)': \(OutputTransaction.reason(error))",
+                at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
         let names = listing.filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }.sorted()
         if names.isEmpty {
-            bag.error("no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
+            bag.error(
+                "no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
         }
         var histories: [SchemaHistory] = []
         var checksums: [String: [Int: String]] = [:]
@@ -47,7 +50,9 @@ public enum SchemaLoader {
     }
 
     /// Loads one model folder.
-    public static func loadModel(named model: String, in directory: String) -> (SchemaHistory?, [Int: String], [Diagnostic]) {
+    public static func loadModel(named model: String, in directory: String) -> (
+        SchemaHistory?, [Int: String], [Diagnostic]
+    ) {
         var bag = DiagnosticBag()
         let folder = join(directory, model)
         let files: [String]
@@ -62,7 +67,9 @@ public enum SchemaLoader {
             if let number = versionNumber(ofFileName: file) {
                 numbered[number] = file
             } else {
-                bag.error("unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …", at: .file(join(folder, file)))
+                bag.error(
+                    "unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …",
+                    at: .file(join(folder, file)))
             }
         }
         guard !numbered.isEmpty else {
@@ -93,7 +100,9 @@ public enum SchemaLoader {
                     at: schema.versionLocation ?? .file(path))
             }
             if !schema.model.isEmpty && schema.model != model {
-                bag.error("'model: \(schema.model)' does not match the model folder '\(model)'", at: schema.modelLocation ?? .file(path))
+                bag.error(
+                    "'model: \(schema.model)' does not match the model folder '\(model)'",
+                    at: schema.modelLocation ?? .file(path))
             }
             var fixed = schema
             fixed.version = version.number
@@ -122,19 +131,22 @@ public enum SchemaLoader {
     private static func readVersion(number: Int, fileName: String, folder: String) -> LoadedVersion {
         let path = join(folder, fileName)
         var loaded = LoadedVersion(number: number, fileName: fileName, checksum: nil, schema: nil, diagnostics: [])
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Limits.versionFileBytes {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > Limits.versionFileBytes
+        {
             loaded.diagnostics = [
-                Diagnostic(.error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes", at: .file(path))
+                Diagnostic(
+                    .error, "'\(path)' is \(size) bytes; version files are limited to \(Limits.versionFileBytes) bytes",
+                    at: .file(path))
             ]
             return loaded
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let (checksum, text) = readText(path) else {
             loaded.diagnostics = [Diagnostic(.error, "cannot read '\(path)'", at: .file(path))]
             return loaded
         }
-        let normalized = NormalizedText.bytes(data)
-        loaded.checksum = SHA256.hex(normalized)
-        guard let text = String(bytes: normalized, encoding: .utf8) else {
+        loaded.checksum = checksum
+        guard let text else {
             loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
             return loaded
         }
@@ -142,11 +154,27 @@ public enum SchemaLoader {
         return loaded
     }
 
+    /// The checksum of a file's text (`NormalizedText`) and the text (nil when it is not UTF-8); nil
+    /// when the file cannot be read. The file's bytes are released before the text is parsed.
+    private static func readText(_ path: String) -> (checksum: String, text: String?)? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let normalized = NormalizedText.bytes(data)
+        let text: String?
+        if #available(macOS 15, *) {
+            text = String(validating: normalized, as: UTF8.self)
+        } else {
+            text = String(bytes: normalized, encoding: .utf8)
+        }
+        return (SHA256.hex(normalized), text)
+    }
+
     /// `3` for `v3.yaml`; nil for anything else (`v03.yaml`, `v0.yaml`, `3.yaml`).
     static func versionNumber(ofFileName name: String) -> Int? {
         guard name.hasPrefix("v") else { return nil }
         let stem = name.dropFirst().prefix { $0 != "." }
-        guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else { return nil }
+        guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else {
+            return nil
+        }
         return number
     }
 
@@ -168,7 +196,9 @@ public enum SchemaLoader {
             }
             var current = resolve(destination, from: path)
             while let next = try? manager.destinationOfSymbolicLink(atPath: current) {
-                if !seen.insert(current).inserted || seen.count > 40 { return "is a symbolic link that leads back to itself" }
+                if !seen.insert(current).inserted || seen.count > 40 {
+                    return "is a symbolic link that leads back to itself"
+                }
                 current = resolve(next, from: current)
             }
             return "is a symbolic link to '\(destination)', which does not exist"

@@ -26,19 +26,42 @@ public enum Generator {
         return Parallel.map(steps) { MigrationPlanner.plan(from: $0.0, to: $0.1) }
     }
 
-    /// Every output file of a model, given its migration plans. The files are rendered
-    /// concurrently (each renderer is a pure function of the model); their order is fixed.
+    /// Every output file of a model, given its migration plans, in a deterministic order: the
+    /// Swift files as `OutputLayout` lists them, then the SQL of every dialect.
     public static func files(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases
     ) -> [GeneratedFile] {
-        guard let latest = history.latest else { return [] }
+        var files: [GeneratedFile] = []
+        render(for: history, plans: plans, databases: databases) { files.append($0) }
+        return inListingOrder(files, model: history.model, path: \.path)
+    }
+
+    /// `items` (a model's files, in rendering order) in the order ``files(for:plans:databases:)``
+    /// lists them.
+    static func inListingOrder<Item>(_ items: [Item], model: String, path: (Item) -> String) -> [Item] {
+        let swiftFolder = OutputLayout.swiftFolder(model: model)
+        let swiftPaths = OutputLayout.swiftFiles(model: model).map { "\(swiftFolder)/\($0)" }
+        func rank(_ item: Item) -> Int { swiftPaths.firstIndex(of: path(item)) ?? swiftPaths.count }
+        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
+            \.element)
+    }
+
+    /// Renders every output file of a model and hands each to `body` as soon as it is rendered:
+    /// the renderers run concurrently (each is a pure function of the model), a few files at a
+    /// time, so that a caller that writes each file as it comes holds a few files and not the
+    /// whole output. First the SQL and the Swift files that need no SQL, then each database's
+    /// embedded migrations (its migration files themselves: one source of truth) and repositories.
+    public static func render(
+        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
+        into body: (GeneratedFile) throws -> Void
+    ) rethrows {
+        guard let latest = history.latest else { return }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
             GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
         }
         let wanted = SQLDialect.allCases.filter(databases.contains)
-        // First the SQL and the Swift files that need no SQL.
         var smallSwift: [@Sendable () -> GeneratedFile] = [
             { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
             { swiftFile("Records", SwiftRecordsRenderer(schema: latest).render()) },
@@ -53,14 +76,16 @@ public enum Generator {
                         : SwiftDatabaseRenderer(schema: latest).render())
             }
         }
-        let rendered = Parallel.map(smallSwift + sqlJobs(for: history, latest: latest, plans: plans))
-        let sql = Array(rendered.dropFirst(smallSwift.count))
-        // Then each database's embedded migrations (its migration files themselves: one source of
-        // truth) and repositories, by entity.
+        // The migration files are kept for the migrations Swift, which embeds them.
+        var kept: [GeneratedFile] = []
+        try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
+            if file.path.contains("/migrations/") { kept.append(file) }
+            try body(file)
+        }
         var jobs: [@Sendable () -> GeneratedFile] = []
         for dialect in wanted {
             let runtime = dialect.rules.swift
-            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: sql)
+            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
             jobs.append {
                 swiftFile(
                     runtime.typePrefix + "Migrations",
@@ -71,12 +96,8 @@ public enum Generator {
                     runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
             }
         }
-        let swift = Array(rendered.prefix(smallSwift.count)) + Parallel.map(jobs)
-        let files = OutputLayout.swiftFiles(model: model, databases: wanted.map(\.folderName)).map { name in
-            swift.first { $0.path == "\(swiftFolder)/\(name)" }
-                ?? GeneratedFile(path: "\(swiftFolder)/\(name)", contents: "")
-        }
-        return files + sql
+        kept = []
+        try Parallel.forEach(jobs, body)
     }
 
     /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),

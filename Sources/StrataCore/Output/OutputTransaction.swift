@@ -18,10 +18,10 @@ public struct OutputWriteError: Error, CustomStringConvertible, Equatable {
 /// A directory, or a file that Strata did not write (no generated header), at a target's path is
 /// never replaced or removed: it is an error before anything is written.
 struct OutputTransaction {
-    /// A file to write: its path and bytes.
+    /// A file to write: its path and text (written as UTF-8 without a copy).
     struct Write {
         var path: String
-        var data: Data
+        var contents: String
     }
 
     private let manager = FileManager.default
@@ -37,13 +37,29 @@ struct OutputTransaction {
         do {
             try transaction.check(writes.map(\.path) + removals, isOurs: isOurs)
             for write in writes { try transaction.stage(write) }
-            for item in transaction.staged { try transaction.replace(item.final, with: item.temporary) }
-            for path in removals { try transaction.replace(path, with: nil) }
-            transaction.commit()
+            try transaction.finish(removals: removals, isOurs: isOurs)
         } catch {
             transaction.rollBack()
             throw error
         }
+    }
+
+    /// Checks the target of `write` and stages it: for a writer that renders files one at a time
+    /// (then ``finish(removals:isOurs:)``, or ``rollBack()`` on any error).
+    mutating func add(_ write: Write, isOurs: (String) -> Bool) throws {
+        try check([write.path], isOurs: isOurs)
+        try stage(write)
+    }
+
+    /// The temporary files staged so far.
+    var stagedPaths: Set<String> { Set(staged.map(\.temporary)) }
+
+    /// Checks `removals`, then replaces every staged target and removes `removals`.
+    mutating func finish(removals: [String], isOurs: (String) -> Bool) throws {
+        try check(removals, isOurs: isOurs)
+        for item in staged { try replace(item.final, with: item.temporary) }
+        for path in removals { try replace(path, with: nil) }
+        commit()
     }
 
     /// Refuses directories and files that Strata did not write, before anything is written.
@@ -52,11 +68,13 @@ struct OutputTransaction {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                throw OutputWriteError(path: path, reason: "a directory is in the way (Strata never removes a directory)")
+                throw OutputWriteError(
+                    path: path, reason: "a directory is in the way (Strata never removes a directory)")
             }
             if !isOurs(path) {
                 throw OutputWriteError(
-                    path: path, reason: "the file there was not written by Strata (it has no generated header); move it away")
+                    path: path,
+                    reason: "the file there was not written by Strata (it has no generated header); move it away")
             }
         }
     }
@@ -76,7 +94,7 @@ struct OutputTransaction {
         }
         let temporary = Self.sibling(of: write.path, suffix: "strata-tmp")
         do {
-            try write.data.write(to: URL(fileURLWithPath: temporary))
+            try Self.withBytes(of: write.contents) { try $0.write(to: URL(fileURLWithPath: temporary)) }
         } catch {
             throw OutputWriteError(path: write.path, reason: Self.reason(error))
         }
@@ -115,12 +133,24 @@ struct OutputTransaction {
     }
 
     /// Puts back what was replaced, newest first, and removes what was staged.
-    private func rollBack() {
+    func rollBack() {
         for item in replaced.reversed() {
             if item.placed { try? manager.removeItem(atPath: item.final) }
             if let saved = item.saved { try? manager.moveItem(atPath: saved, toPath: item.final) }
         }
         for item in staged { try? manager.removeItem(atPath: item.temporary) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text` as `Data`, without copying them.
+    static func withBytes<Result>(of text: String, _ body: (Data) throws -> Result) rethrows -> Result {
+        var text = text
+        text.makeContiguousUTF8()
+        let borrowed = try text.utf8.withContiguousStorageIfAvailable { buffer -> Result in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return try body(Data()) }
+            return try body(
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+        }
+        return try borrowed ?? body(Data(text.utf8))
     }
 
     /// A hidden file next to `path`: `.<name>.<UUID>.<suffix>`.

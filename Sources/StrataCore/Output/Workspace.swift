@@ -38,6 +38,18 @@ public enum Workspace {
     public static func plan(
         schemas: String, output: String, render: Bool = true, databases: [SQLDialect] = SQLDialect.allCases
     ) -> GenerationPlan {
+        var (plan, migrationPlans) = prepare(schemas: schemas, output: output)
+        guard render else { return plan }
+        for (history, plans) in zip(plan.histories, migrationPlans) {
+            for file in Generator.files(for: history, plans: plans, databases: databases) {
+                plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
+            }
+        }
+        return plan
+    }
+
+    /// The plan without its outputs (only the `strata.lock` files), and the migration plans of each history.
+    private static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
         let loaded = SchemaLoader.loadAll(from: schemas)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
@@ -67,15 +79,86 @@ public enum Workspace {
             }
             files.append(GeneratedFile(path: lockPath, contents: Lockfile(checksums: sums).rendered(model: model)))
         }
+        var migrationPlans: [[MigrationPlan]] = []
         for history in loaded.histories {
             let plans = Generator.migrationPlans(for: history)
             bag.append(contentsOf: plans.flatMap(\.diagnostics))
-            guard render else { continue }
-            for file in Generator.files(for: history, plans: plans, databases: databases) {
-                files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
-            }
+            migrationPlans.append(plans)
         }
-        return GenerationPlan(diagnostics: bag.sorted, files: files, outputFolder: output, histories: loaded.histories)
+        let plan = GenerationPlan(
+            diagnostics: bag.sorted, files: files, outputFolder: output, histories: loaded.histories)
+        return (plan, migrationPlans)
+    }
+
+    /// What ``generate(schemas:output:)`` did.
+    public struct GenerateOutcome: Sendable {
+        /// Every diagnostic of the run, sorted by location.
+        public var diagnostics: [Diagnostic]
+        /// The paths written or removed, in the order ``plan(schemas:output:render:)`` lists files.
+        public var changed: [String]
+        /// How many files the output has (`strata.lock` files included).
+        public var files: Int
+
+        /// True when any diagnostic is an error: then nothing was written.
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// ``plan(schemas:output:render:)`` and ``write(_:)`` in one pass that holds a few rendered
+    /// files at a time instead of the whole output (which is many times the schemas' size): each
+    /// file is compared with disk and, when it differs, staged as soon as it is rendered; the
+    /// targets are replaced only when everything is staged, as `write` does. Nothing is written
+    /// when there is an error. `report` gets the diagnostics before anything is written.
+    public static func generate(
+        schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases,
+        report: ([Diagnostic]) -> Void = { _ in }
+    ) throws -> GenerateOutcome {
+        let (plan, migrationPlans) = prepare(schemas: schemas, output: output)
+        report(plan.diagnostics)
+        var outcome = GenerateOutcome(diagnostics: plan.diagnostics, changed: [], files: plan.files.count)
+        guard !plan.hasErrors else { return outcome }
+        var transaction = OutputTransaction()
+        var wanted = Set(plan.files.map(\.path))
+        do {
+            var changed: [String] = []
+            for file in plan.files { try stageIfChanged(file, in: &transaction, changed: &changed) }
+            outcome.changed = changed
+            for (history, plans) in zip(plan.histories, migrationPlans) {
+                var written: [String] = []
+                var rendered: [String] = []
+                try Generator.render(for: history, plans: plans, databases: databases) { file in
+                    let path = SchemaLoader.join(output, file.path)
+                    rendered.append(file.path)
+                    wanted.insert(path)
+                    try stageIfChanged(
+                        GeneratedFile(path: path, contents: file.contents), in: &transaction, changed: &written)
+                }
+                outcome.files += rendered.count
+                let order = Generator.inListingOrder(rendered, model: history.model) { $0 }.map {
+                    SchemaLoader.join(output, $0)
+                }
+                outcome.changed += order.filter(Set(written).contains)
+            }
+            let removals = extraFiles(wanted: wanted, root: output, excluding: transaction.stagedPaths)
+            try transaction.finish(removals: removals, isOurs: isOurs)
+            outcome.changed += removals
+        } catch {
+            transaction.rollBack()
+            throw error
+        }
+        return outcome
+    }
+
+    /// Stages `file` when its bytes differ from disk.
+    private static func stageIfChanged(
+        _ file: GeneratedFile, in transaction: inout OutputTransaction, changed: inout [String]
+    ) throws {
+        if let current = FileManager.default.contents(atPath: file.path),
+            OutputTransaction.withBytes(of: file.contents, { $0 == current })
+        {
+            return
+        }
+        try transaction.add(OutputTransaction.Write(path: file.path, contents: file.contents), isOurs: isOurs)
+        changed.append(file.path)
     }
 
     /// Writes the plan's files whose bytes differ from disk and removes generated files that no longer belong.
@@ -86,9 +169,12 @@ public enum Workspace {
         let manager = FileManager.default
         var writes: [OutputTransaction.Write] = []
         for file in plan.files {
-            let data = Data(file.contents.utf8)
-            if manager.contents(atPath: file.path) == data { continue }
-            writes.append(OutputTransaction.Write(path: file.path, data: data))
+            if let current = manager.contents(atPath: file.path),
+                OutputTransaction.withBytes(of: file.contents, { $0 == current })
+            {
+                continue
+            }
+            writes.append(OutputTransaction.Write(path: file.path, contents: file.contents))
         }
         let removals = extraFiles(plan)
         try OutputTransaction.run(writes: writes, removals: removals, isOurs: isOurs)
@@ -97,7 +183,8 @@ public enum Workspace {
 
     /// True for a file Strata wrote: a generated file with its header, or a `strata.lock`.
     static func isOurs(_ path: String) -> Bool {
-        isGenerated(path) || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
+        isGenerated(path)
+            || (SchemaLoader.name(of: path) == Lockfile.fileName && firstLine(path).hasPrefix("# strata.lock"))
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
@@ -108,7 +195,8 @@ public enum Workspace {
                 findings.append(
                     StaleFile(
                         kind: .missing, path: file.path,
-                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path)))
+                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path))
+                )
                 continue
             }
             let current = String(decoding: data, as: UTF8.self)
@@ -116,13 +204,16 @@ public enum Workspace {
                 findings.append(
                     StaleFile(
                         kind: .stale, path: file.path,
-                        diff: UnifiedDiff.render(old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
+                        diff: UnifiedDiff.render(
+                            old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
             }
         }
         for path in extraFiles(plan) {
             let current = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             findings.append(
-                StaleFile(kind: .extra, path: path, diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
+                StaleFile(
+                    kind: .extra, path: path,
+                    diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
         }
         return findings
     }
@@ -130,13 +221,18 @@ public enum Workspace {
     /// Files under the output folder that carry Strata's header but are not in the plan.
     /// Files without the header are the user's and are never touched.
     static func extraFiles(_ plan: GenerationPlan) -> [String] {
-        let wanted = Set(plan.files.map(\.path))
-        let root = plan.outputFolder
+        extraFiles(wanted: Set(plan.files.map(\.path)), root: plan.outputFolder)
+    }
+
+    /// Files under `root` with Strata's header that are not `wanted` (nor staged by this run).
+    private static func extraFiles(wanted: Set<String>, root: String, excluding staged: Set<String> = []) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var extra: [String] = []
         while let relative = enumerator.nextObject() as? String {
             let path = SchemaLoader.join(root, relative)
-            guard !wanted.contains(path), !SchemaLoader.isFolder(path), isGenerated(path) else { continue }
+            guard !wanted.contains(path), !staged.contains(path), !SchemaLoader.isFolder(path), isGenerated(path) else {
+                continue
+            }
             extra.append(path)
         }
         return extra.sorted()

@@ -11,7 +11,8 @@ extension SchemaParser {
         var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
     }
 
-    mutating func parseEntities(_ node: Node, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity] {
+    mutating func parseEntities(_ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity]
+    {
         guard let entries = reader.mapping(node, "'entities'") else { return [] }
         let scope = TypeScope(
             enums: Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
@@ -22,16 +23,18 @@ extension SchemaParser {
         return entries.compactMap { parseEntity(name: $0.key, at: $0.keyLocation, $0.value, scope: scope) }
     }
 
-    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Entity? {
+    private mutating func parseEntity(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope)
+        -> Entity?
+    {
         let what = "entity '\(name)'"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: Self.entityKeys, in: what)
         var entity = Entity(
             name: name, table: scope.naming.apply(name), fields: [], primaryKey: [], indexes: [], hasMany: [],
             renamedFrom: nil, doc: nil, location: location)
-        var keyNode: Node?
-        var indexesNode: Node?
-        var hasManyNode: Node?
+        var keyNode: YAMLNode?
+        var indexesNode: YAMLNode?
+        var hasManyNode: YAMLNode?
         for entry in entries {
             switch entry.key {
             case "fields":
@@ -64,7 +67,9 @@ extension SchemaParser {
 
     // MARK: Fields
 
-    private mutating func parseField(name: String, at location: SourceLocation, _ node: Node, scope: TypeScope) -> Field? {
+    private mutating func parseField(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope)
+        -> Field?
+    {
         var field = Field(
             name: name, column: scope.naming.apply(name), type: .scalar(.string), isOptional: false,
             defaultValue: nil, isAutoincrement: false, isUnique: false, onDelete: .noAction, renamedFrom: nil,
@@ -82,7 +87,7 @@ extension SchemaParser {
             return nil
         }
         let typeIsValid = parseType(typeEntry.value, into: &field, scope: scope)
-        var onDeleteNode: Node?
+        var onDeleteNode: YAMLNode?
         for entry in entries {
             switch entry.key {
             case "default":
@@ -121,7 +126,7 @@ extension SchemaParser {
     }
 
     /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
-    private mutating func parseType(_ node: Node, into field: inout Field, scope: TypeScope) -> Bool {
+    private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
         guard var text = reader.string(node, "the type of field '\(field.name)'") else { return false }
         text = text.trimmingWhitespace()
@@ -137,7 +142,9 @@ extension SchemaParser {
         } else if scope.entityNames.contains(text) {
             field.type = .reference(text)
         } else if text.count > Limits.nameLength {
-            reader.error("the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'", at: node)
+            reader.error(
+                "the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'",
+                at: node)
             return false
         } else {
             reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
@@ -147,11 +154,11 @@ extension SchemaParser {
     }
 
     /// Reads a default and checks that it fits the field's type.
-    private mutating func parseDefault(_ node: Node, for field: Field, scope: TypeScope) -> Literal? {
+    private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
-        let found = NodeReader.kind(of: node)
         guard case .scalar(let scalar) = node else {
-            reader.error("the default of '\(field.name)' must be a single value, found \(found)", at: node)
+            reader.error(
+                "the default of '\(field.name)' must be a single value, found \(NodeReader.kind(of: node))", at: node)
             return nil
         }
         let text = scalar.string
@@ -161,7 +168,9 @@ extension SchemaParser {
             return nil
         }
         func mismatch(_ expected: String) -> Literal? {
-            reader.error("default \(describe(text, tag)) does not fit '\(field.name)' of type \(field.type): expected \(expected)", at: node)
+            reader.error(
+                "default \(describe(text, tag)) does not fit '\(field.name)' of type \(field.type): expected \(expected)",
+                at: node)
             return nil
         }
         switch field.type {
@@ -174,8 +183,10 @@ extension SchemaParser {
                 case .bool: .bool
                 default: .null
                 }
+            // Each reading only for the kinds that use it (each builds a Yams node to read it).
             let value = DefaultScalar(
-                text: text, kind: kind, integer: Int64(text) ?? node.int.map(Int64.init), number: node.float, flag: node.bool)
+                text: text, kind: kind, integer: kind == .integer ? Int64(text) ?? node.int.map(Int64.init) : nil,
+                number: kind == .integer || kind == .float ? node.float : nil, flag: kind == .bool ? node.bool : nil)
             switch type.descriptor.parseDefault(value) {
             case .success(let literal): return literal
             case .failure(let wrong): return mismatch(wrong.expected)

@@ -1,14 +1,14 @@
-import Yams
-
 extension SchemaParser {
     /// The primary key: the entity's `primaryKey: [a, b]`, the fields marked `primaryKey: true`,
     /// or the field named `id`.
-    mutating func resolvePrimaryKey(of entity: Entity, _ node: Node?) -> [String] {
+    mutating func resolvePrimaryKey(of entity: Entity, _ node: YAMLNode?) -> [String] {
         let marked = entity.fields.filter(\.isPrimaryKeyMarker).map(\.name)
         if let node {
             guard let names = reader.stringList(node, "'primaryKey' of entity '\(entity.name)'") else { return [] }
             if !marked.isEmpty {
-                reader.error("entity '\(entity.name)' declares its primary key twice: here and with 'primaryKey: true' on a field", at: node)
+                reader.error(
+                    "entity '\(entity.name)' declares its primary key twice: here and with 'primaryKey: true' on a field",
+                    at: node)
             }
             var key: [String] = []
             for (name, location) in names {
@@ -35,12 +35,13 @@ extension SchemaParser {
         return []
     }
 
-    mutating func parseIndexes(_ node: Node, of entity: Entity) -> [Index] {
+    mutating func parseIndexes(_ node: YAMLNode, of entity: Entity) -> [Index] {
         guard let items = reader.sequence(node, "'indexes' of entity '\(entity.name)'") else { return [] }
         var indexes: [Index] = []
         for item in items {
             var fieldsNode = item
-            var index = Index(name: "", hasExplicitName: false, fields: [], isUnique: false, location: reader.location(item))
+            var index = Index(
+                name: "", hasExplicitName: false, fields: [], isUnique: false, location: reader.location(item))
             if case .mapping = item {
                 guard let entries = reader.mapping(item, "an index") else { continue }
                 reader.checkKeys(entries, allowed: Self.indexKeys, in: "an index")
@@ -84,12 +85,14 @@ extension SchemaParser {
         return indexes
     }
 
-    mutating func parseHasMany(_ node: Node, of entity: Entity) -> [HasMany] {
+    mutating func parseHasMany(_ node: YAMLNode, of entity: Entity) -> [HasMany] {
         guard let entries = reader.mapping(node, "'hasMany' of entity '\(entity.name)'") else { return [] }
         var result: [HasMany] = []
         for entry in entries {
             let what = "hasMany '\(entry.key)'"
-            guard let options = reader.mapping(entry.value, "\(what) (a mapping with 'entity' and 'via')") else { continue }
+            guard let options = reader.mapping(entry.value, "\(what) (a mapping with 'entity' and 'via')") else {
+                continue
+            }
             reader.checkKeys(options, allowed: SchemaKeys.hasMany, in: what)
             let target = options.first { $0.key == "entity" }.flatMap { reader.nonEmptyString($0.value, "'entity'") }
             let via = options.first { $0.key == "via" }.flatMap { reader.nonEmptyString($0.value, "'via'") }
@@ -98,7 +101,8 @@ extension SchemaParser {
                 continue
             }
             let viaLocation = options.first { $0.key == "via" }.map { reader.location($0.value) } ?? entry.keyLocation
-            let entityLocation = options.first { $0.key == "entity" }.map { reader.location($0.value) } ?? entry.keyLocation
+            let entityLocation =
+                options.first { $0.key == "entity" }.map { reader.location($0.value) } ?? entry.keyLocation
             // Whether `target` and `via` exist is checked by the validator, which sees every entity.
             result.append(
                 HasMany(

@@ -5,31 +5,37 @@ import Yams
 struct NodeReader {
     /// The file being read, as given.
     let file: String
+    /// Its number in ``SourceFiles``, for the many locations made while reading it.
+    private let fileNumber: SourceFiles.Number
     /// Problems found so far.
     var diagnostics = DiagnosticBag()
+
+    init(file: String) {
+        self.file = file
+        fileNumber = SourceFiles.shared.number(of: file)
+    }
 
     /// One `key: value` pair of a mapping.
     struct Entry {
         var key: String
         var keyLocation: SourceLocation
-        var value: Node
+        var value: YAMLNode
     }
 
-    func location(_ node: Node) -> SourceLocation {
-        guard let mark = node.mark else { return .file(file) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    func location(_ node: YAMLNode) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: fileNumber, line: Int(mark.line), column: Int(mark.column))
     }
 
-    mutating func error(_ message: String, at node: Node) {
+    mutating func error(_ message: String, at node: YAMLNode) {
         diagnostics.error(message, at: location(node))
     }
 
     /// A short name for the kind of a node, for "expected X, found Y" messages.
-    static func kind(of node: Node) -> String {
+    static func kind(of node: YAMLNode) -> String {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         case .scalar:
             switch node.tagName {
             case .null: return "null"
@@ -42,13 +48,14 @@ struct NodeReader {
     }
 
     /// The entries of a mapping, in order, with string keys; an error for anything else.
-    mutating func mapping(_ node: Node, _ what: String) -> [Entry]? {
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> [Entry]? {
         guard case .mapping(let mapping) = node else {
             error("\(what) must be a mapping, found \(Self.kind(of: node))", at: node)
             return nil
         }
         var entries: [Entry] = []
-        for (key, value) in mapping {
+        entries.reserveCapacity(mapping.count)
+        for (key, value) in mapping.pairs {
             guard case .scalar(let scalar) = key else {
                 error("keys of \(what) must be names, found \(Self.kind(of: key))", at: key)
                 continue
@@ -74,16 +81,16 @@ struct NodeReader {
     }
 
     /// The items of a list; an error for anything else.
-    mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
-        guard case .sequence(let sequence) = node else {
+    mutating func sequence(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
+        guard case .sequence(let list) = node else {
             error("\(what) must be a list, found \(Self.kind(of: node))", at: node)
             return nil
         }
-        return Array(sequence)
+        return list.items
     }
 
     /// A string scalar (plain or quoted); numbers, booleans and null are errors.
-    mutating func string(_ node: Node, _ what: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let scalar) = node, node.tagName == .str else {
             error("\(what) must be a string, found \(Self.kind(of: node))", at: node)
             return nil
@@ -92,7 +99,7 @@ struct NodeReader {
     }
 
     /// A non-empty string scalar.
-    mutating func nonEmptyString(_ node: Node, _ what: String) -> String? {
+    mutating func nonEmptyString(_ node: YAMLNode, _ what: String) -> String? {
         guard let value = string(node, what) else { return nil }
         guard !value.isEmpty else {
             error("\(what) must not be empty", at: node)
@@ -102,7 +109,7 @@ struct NodeReader {
     }
 
     /// A boolean scalar.
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard node.tagName == .bool, let value = node.bool else {
             error("\(what) must be true or false, found \(Self.kind(of: node))", at: node)
             return nil
@@ -111,7 +118,7 @@ struct NodeReader {
     }
 
     /// An integer scalar.
-    mutating func integer(_ node: Node, _ what: String) -> Int? {
+    mutating func integer(_ node: YAMLNode, _ what: String) -> Int? {
         guard node.tagName == .int, let value = node.int else {
             error("\(what) must be an integer, found \(Self.kind(of: node))", at: node)
             return nil
@@ -120,7 +127,7 @@ struct NodeReader {
     }
 
     /// A list of strings, or a single string as a one-item list.
-    mutating func stringList(_ node: Node, _ what: String) -> [(String, SourceLocation)]? {
+    mutating func stringList(_ node: YAMLNode, _ what: String) -> [(String, SourceLocation)]? {
         if case .scalar = node {
             return string(node, what).map { [($0, location(node))] }
         }
@@ -133,7 +140,7 @@ struct NodeReader {
     }
 
     /// SQL given as a string (all dialects) or as `{ sql: …, sqlite: …, postgres: … }`.
-    mutating func dialectSQL(_ node: Node, _ what: String) -> DialectSQL? {
+    mutating func dialectSQL(_ node: YAMLNode, _ what: String) -> DialectSQL? {
         let where_ = location(node)
         if case .scalar = node {
             guard let sql = nonEmptyString(node, what) else { return nil }
@@ -159,38 +166,4 @@ struct NodeReader {
         }
         return result
     }
-}
-
-extension Node {
-    /// The resolved tag (`str`, `int`, `bool`, …): plain scalars by YAML 1.1's rules (Yams' default
-    /// resolver), quoted ones as `str`.
-    ///
-    /// Documents are composed with Yams' basic resolver (`YAMLDocument.parse`), which leaves value
-    /// scalars unresolved: they are resolved here, once each, when the parser asks. A plain scalar
-    /// that starts with a letter is a string unless it is one of YAML 1.1's boolean or null words
-    /// (every other rule needs a digit, sign, dot, `~`, `<<` or `=` first), which spares most
-    /// scalars the default resolver's regular expressions.
-    var tagName: Tag.Name {
-        guard case .scalar(let scalar) = self else { return Tag.Name(rawValue: tag.rawValue) }
-        switch scalar.tag.rawValue {
-        case Tag.Name.implicit.rawValue:
-            if let first = scalar.string.utf8.first,
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
-                !Self.reservedWords.contains(scalar.string)
-            {
-                return .str
-            }
-            return Resolver.default.resolveTag(of: self)
-        case Tag.Name.nonSpecific.rawValue:
-            return .str
-        case let explicit:
-            return Tag.Name(rawValue: explicit)
-        }
-    }
-
-    /// The plain scalars starting with a letter that Yams' default resolver does not read as strings.
-    private static let reservedWords: Set<String> = [
-        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-        "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
-    ]
 }

@@ -1,5 +1,3 @@
-import Yams
-
 /// Parses one version file into a `Schema`, reporting every problem it finds.
 ///
 /// Names are resolved within the file (types, fields of indexes, `hasMany`); checks that need
@@ -30,10 +28,11 @@ struct SchemaParser {
         return (schema, bag.all)
     }
 
-    private mutating func parseDocument(_ root: Node?) -> Schema? {
+    private mutating func parseDocument(_ root: YAMLNode?) -> Schema? {
         let fileStart = SourceLocation.file(reader.file)
         guard let root else {
-            reader.diagnostics.error("the file is empty: a version needs 'model', 'version' and 'entities'", at: fileStart)
+            reader.diagnostics.error(
+                "the file is empty: a version needs 'model', 'version' and 'entities'", at: fileStart)
             return nil
         }
         guard let entries = reader.mapping(root, "a version file") else { return nil }
@@ -71,7 +70,8 @@ struct SchemaParser {
         }
         if let entry = byKey["entities"] {
             let enumNames = Set(schema.enums.map(\.name))
-            schema.entities = parseEntities(entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
+            schema.entities = parseEntities(
+                entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
         } else {
             reader.diagnostics.error("missing key 'entities'", at: location(of: root))
         }
@@ -81,23 +81,23 @@ struct SchemaParser {
         return schema
     }
 
-    func location(of node: Node) -> SourceLocation { reader.location(node) }
+    func location(of node: YAMLNode) -> SourceLocation { reader.location(node) }
 
     // MARK: Enums
 
-    private mutating func parseEnums(_ node: Node) -> [EnumDecl] {
+    private mutating func parseEnums(_ node: YAMLNode) -> [EnumDecl] {
         guard let entries = reader.mapping(node, "'enums'") else { return [] }
         return entries.compactMap { parseEnum(name: $0.key, at: $0.keyLocation, $0.value) }
     }
 
-    private mutating func parseEnum(name: String, at location: SourceLocation, _ node: Node) -> EnumDecl? {
+    private mutating func parseEnum(name: String, at location: SourceLocation, _ node: YAMLNode) -> EnumDecl? {
         let what = "enum '\(name)'"
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: Self.enumKeys, in: what)
         var decl = EnumDecl(name: name, rawType: .int, cases: [], unknownCase: nil, doc: nil, location: location)
         var rawTypeIsValid = true
-        var casesNode: Node?
-        var unknownNode: Node?
+        var casesNode: YAMLNode?
+        var unknownNode: YAMLNode?
         for entry in entries {
             switch entry.key {
             case "type":
@@ -142,12 +142,12 @@ struct SchemaParser {
         return decl
     }
 
-    private mutating func parseCases(_ node: Node, of decl: EnumDecl) -> [EnumDecl.Case] {
+    private mutating func parseCases(_ node: YAMLNode, of decl: EnumDecl) -> [EnumDecl.Case] {
         let what = "the cases of enum '\(decl.name)'"
         var cases: [EnumDecl.Case] = []
         switch node {
-        case .sequence(let items):
-            for (offset, item) in items.enumerated() {
+        case .sequence(let list):
+            for (offset, item) in list.items.enumerated() {
                 guard let name = reader.string(item, "a case name") else { continue }
                 let raw: Literal = decl.rawType == .string ? .string(name) : .integer(Int64(offset))
                 cases.append(EnumDecl.Case(name: name, rawValue: raw, location: location(of: item)))
@@ -158,7 +158,9 @@ struct SchemaParser {
                 cases.append(EnumDecl.Case(name: entry.key, rawValue: raw, location: entry.keyLocation))
             }
         default:
-            reader.error("\(what) must be a list of names or a mapping of names to raw values, found \(NodeReader.kind(of: node))", at: node)
+            reader.error(
+                "\(what) must be a list of names or a mapping of names to raw values, found \(NodeReader.kind(of: node))",
+                at: node)
         }
         if cases.isEmpty, case .sequence = node {
             reader.error("enum '\(decl.name)' needs at least one case", at: node)
@@ -166,11 +168,13 @@ struct SchemaParser {
         return cases
     }
 
-    private mutating func rawValue(_ node: Node, of decl: EnumDecl) -> Literal? {
+    private mutating func rawValue(_ node: YAMLNode, of decl: EnumDecl) -> Literal? {
         if decl.rawType == .string {
             return reader.string(node, "a raw value of \(decl.name) (String)").map(Literal.string)
         }
-        guard let value = reader.integer(node, "a raw value of \(decl.name) (\(decl.rawType.rawValue))") else { return nil }
+        guard let value = reader.integer(node, "a raw value of \(decl.name) (\(decl.rawType.rawValue))") else {
+            return nil
+        }
         if let range = decl.rawType.scalar.integerRange, !range.contains(Int64(value)) {
             reader.error("raw value \(value) does not fit in \(decl.rawType.rawValue)", at: node)
             return nil
@@ -180,7 +184,7 @@ struct SchemaParser {
 
     // MARK: Migration
 
-    private mutating func parseMigration(_ node: Node) -> MigrationHints {
+    private mutating func parseMigration(_ node: YAMLNode) -> MigrationHints {
         var hints = MigrationHints(location: location(of: node))
         guard let entries = reader.mapping(node, "'migration'") else { return hints }
         reader.checkKeys(entries, allowed: Self.migrationKeys, in: "'migration'")

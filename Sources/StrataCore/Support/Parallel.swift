@@ -15,6 +15,18 @@ enum Parallel {
         return results.values
     }
 
+    /// Runs `jobs` concurrently a few at a time (as many as there are cores) and hands their
+    /// results to `body` in the jobs' order, so that no more than a few results are held at once.
+    static func forEach<T: Sendable>(_ jobs: [@Sendable () -> T], _ body: (T) throws -> Void) rethrows {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var start = 0
+        while start < jobs.count {
+            let end = min(start + width, jobs.count)
+            for result in map(Array(jobs[start..<end])) { try body(result) }
+            start = end
+        }
+    }
+
     /// `items.map(transform)`, the transforms running concurrently.
     static func map<Item: Sendable, T: Sendable>(_ items: [Item], _ transform: @escaping @Sendable (Item) -> T) -> [T] {
         map(items.map { item in { transform(item) } })

@@ -21,7 +21,8 @@ struct SwiftRepositoryRenderer {
     }
 
     /// The file, from the parts `sectionJobs()` rendered.
-    func assemble(_ sections: [SwiftWriter]) -> String {
+    /// Each part is released once appended, so the parts and the file are not held twice.
+    func assemble(_ sections: consuming [SwiftWriter]) -> String {
         var writer = SwiftWriter()
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
@@ -31,7 +32,12 @@ struct SwiftRepositoryRenderer {
         for decl in schema.enums {
             writer.line("extension \(SwiftNames.identifier(decl.name)): \(runtime.valueProtocol) {}")
         }
-        for section in sections { writer.append(section) }
+        // One allocation for the whole file instead of a copy each time it outgrows its buffer.
+        writer.reserveCapacity(writer.byteCount + sections.reduce(0) { $0 + $1.byteCount })
+        for index in sections.indices {
+            writer.append(sections[index])
+            sections[index] = SwiftWriter()
+        }
         return writer.text
     }
 

@@ -39,6 +39,14 @@ struct SwiftWriter {
         line(closing)
     }
 
+    /// The UTF-8 length of the text so far.
+    var byteCount: Int { buffer.utf8.count }
+
+    /// Makes room for `byteCount` bytes of text at once (for a file assembled from known parts).
+    mutating func reserveCapacity(_ byteCount: Int) {
+        buffer.reserveCapacity(byteCount)
+    }
+
     /// Appends the text of `other`, written separately from depth 0, at depth 0.
     mutating func append(_ other: SwiftWriter) {
         precondition(depth == 0, "SwiftWriter.append is for sections written at the top level")
@@ -48,7 +56,9 @@ struct SwiftWriter {
 
     /// The source text, ending with one newline (trailing empty lines dropped).
     var text: String {
-        contentEnd == 0 ? "\n" : String(Substring(buffer.utf8.prefix(contentEnd)))
+        if contentEnd == 0 { return "\n" }
+        // Most writers end with a line of content: the buffer itself, shared rather than copied.
+        return contentEnd == buffer.utf8.count ? buffer : String(Substring(buffer.utf8.prefix(contentEnd)))
     }
 }
 

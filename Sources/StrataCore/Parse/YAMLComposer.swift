@@ -1,0 +1,206 @@
+// libyaml, as Yams builds it (Yams' own C target, visible to every target that depends on Yams).
+import CYaml
+
+/// Why a YAML text could not be composed: libyaml's own problem, a duplicate key, or aliases that
+/// expand past the node budget.
+enum YAMLProblem: Error {
+    /// A scanner, parser or composer error at a position, with libyaml's context text if any.
+    case syntax(context: String?, problem: String, line: Int, column: Int)
+    /// The input could not be read (not UTF-8, a control character).
+    case reader(problem: String)
+    /// Keys repeated in one mapping (sorted), located at the repeat of the first of them.
+    case duplicateKeys([String], line: Int, column: Int)
+    /// Aliases expand the document past this many nodes.
+    case overBudget(Int)
+    /// libyaml ran out of memory.
+    case memory
+}
+
+/// Composes a YAML text into ``YAMLNode``s straight from libyaml's events: what Yams'
+/// `compose(yaml:)` with the basic resolver does (one document, aliases resolved, duplicate keys
+/// refused), into smaller nodes and without a dictionary per mapping.
+///
+/// Aliases share the anchored node's storage; the nodes they stand for are counted, and a document
+/// that expands past `budget` nodes is refused.
+final class YAMLComposer {
+    private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var sawAlias = false
+    private let budget: Int
+
+    private init(budget: Int) {
+        self.budget = budget
+        yaml_parser_initialize(parser)
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+    }
+
+    deinit {
+        yaml_parser_delete(parser)
+        parser.deallocate()
+    }
+
+    /// The root node of `text` (nil for an empty stream).
+    static func compose(_ text: String, budget: Int) throws(YAMLProblem) -> YAMLNode? {
+        var text = text
+        text.makeContiguousUTF8()
+        let composer = YAMLComposer(budget: budget)
+        let result = text.utf8.withContiguousStorageIfAvailable { buffer -> Result<YAMLNode?, YAMLProblem> in
+            yaml_parser_set_input_string(composer.parser, buffer.baseAddress, buffer.count)
+            do throws(YAMLProblem) {
+                return .success(try composer.document())
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let root): return root
+        case .failure(let problem): throw problem
+        case nil: throw .reader(problem: "the text is not contiguous UTF-8")
+        }
+    }
+
+    /// What the composer needs of one libyaml event (copied out, so the event is freed at once).
+    private struct Event {
+        var type: yaml_event_type_t
+        var mark: YAMLNode.Mark
+        var value = ""
+        var tag = YAMLNode.ScalarTag.plain
+        var anchor: String?
+    }
+
+    private func next() throws(YAMLProblem) -> Event {
+        var raw = yaml_event_t()
+        guard yaml_parser_parse(parser, &raw) == 1 else { throw problem() }
+        defer { yaml_event_delete(&raw) }
+        var event = Event(
+            type: raw.type,
+            mark: YAMLNode.Mark(
+                line: Int32(clamping: raw.start_mark.line + 1), column: Int32(clamping: raw.start_mark.column + 1)))
+        switch raw.type {
+        case YAML_SCALAR_EVENT:
+            let scalar = raw.data.scalar
+            event.value = String(
+                decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+            if scalar.quoted_implicit == 1 {
+                event.tag = .quoted
+            } else if let tag = scalar.tag {
+                event.tag = .explicit(String(cString: tag))
+            }
+            event.anchor = scalar.anchor.map { String(cString: $0) }
+        case YAML_ALIAS_EVENT: event.anchor = raw.data.alias.anchor.map { String(cString: $0) }
+        case YAML_SEQUENCE_START_EVENT: event.anchor = raw.data.sequence_start.anchor.map { String(cString: $0) }
+        case YAML_MAPPING_START_EVENT: event.anchor = raw.data.mapping_start.anchor.map { String(cString: $0) }
+        default: break
+        }
+        return event
+    }
+
+    /// The stream's single document, as Yams' `Parser.singleRoot()` reads it.
+    private func document() throws(YAMLProblem) -> YAMLNode? {
+        _ = try next()  // stream start
+        guard try next().type != YAML_STREAM_END_EVENT else { return nil }  // document start
+        let (root, size) = try self.node(from: try next())
+        _ = try next()  // document end
+        let after = try next()
+        if after.type != YAML_STREAM_END_EVENT {
+            throw .syntax(
+                context: "expected a single document in the stream", problem: "but found another document",
+                line: Int(after.mark.line), column: Int(after.mark.column))
+        }
+        if sawAlias && size > budget { throw .overBudget(budget) }
+        return root
+    }
+
+    /// The node that starts with `event`, and how many nodes it stands for (aliases expanded,
+    /// counted up to just past the budget).
+    private func node(from event: Event) throws(YAMLProblem) -> (YAMLNode, Int) {
+        let composed: (YAMLNode, Int)
+        switch event.type {
+        case YAML_ALIAS_EVENT:
+            guard let name = event.anchor, let anchored = anchors[name] else {
+                throw .syntax(
+                    context: nil, problem: "found undefined alias", line: Int(event.mark.line),
+                    column: Int(event.mark.column))
+            }
+            sawAlias = true
+            return anchored
+        case YAML_SCALAR_EVENT:
+            composed = (.scalar(YAMLNode.Scalar(string: event.value, tag: event.tag, mark: event.mark)), 1)
+        case YAML_SEQUENCE_START_EVENT:
+            var items: [YAMLNode] = []
+            var size = 1
+            var item = try next()
+            while item.type != YAML_SEQUENCE_END_EVENT {
+                let (child, count) = try self.node(from: item)
+                items.append(child)
+                size = min(size + count, budget + 1)
+                item = try next()
+            }
+            composed = (.sequence(YAMLNode.List(items: items, mark: event.mark)), size)
+        case YAML_MAPPING_START_EVENT:
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            var size = 1
+            var key = try next()
+            while key.type != YAML_MAPPING_END_EVENT {
+                let (keyNode, keyCount) = try self.node(from: key)
+                let (valueNode, valueCount) = try self.node(from: try next())
+                pairs.append((keyNode, valueNode))
+                size = min(size + keyCount + valueCount, budget + 1)
+                key = try next()
+            }
+            try Self.checkDuplicates(pairs)
+            composed = (.mapping(YAMLNode.Mapping(pairs: pairs, mark: event.mark)), size)
+        default:
+            throw .syntax(
+                context: nil, problem: "unexpected event", line: Int(event.mark.line), column: Int(event.mark.column))
+        }
+        if let name = event.anchor { anchors[name] = composed }
+        return composed
+    }
+
+    /// Refuses a mapping whose scalar keys repeat (the same text and tag, as Yams compares them
+    /// with the basic resolver: a plain and a quoted key are the same). Small mappings (a field's
+    /// options) are compared pairwise, without a set.
+    private static func checkDuplicates(_ pairs: [(key: YAMLNode, value: YAMLNode)]) throws(YAMLProblem) {
+        guard pairs.count > 1 else { return }
+        func identity(_ node: YAMLNode) -> String? {
+            guard case .scalar(let scalar) = node else { return nil }
+            switch scalar.tag {
+            case .plain, .quoted, .explicit("!"), .explicit("tag:yaml.org,2002:str"): return scalar.string
+            case .explicit(let tag): return tag + " " + scalar.string
+            }
+        }
+        var repeats: [String: YAMLNode.Mark] = [:]
+        func record(_ node: YAMLNode) {
+            if case .scalar(let scalar) = node, repeats[scalar.string] == nil { repeats[scalar.string] = scalar.mark }
+        }
+        if pairs.count <= 8 {
+            for index in 1..<pairs.count {
+                guard let key = identity(pairs[index].key) else { continue }
+                if pairs[..<index].contains(where: { identity($0.key) == key }) { record(pairs[index].key) }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: pairs.count)
+            for pair in pairs {
+                if let key = identity(pair.key), !seen.insert(key).inserted { record(pair.key) }
+            }
+        }
+        let names = repeats.keys.sorted()
+        guard let first = names.first, let mark = repeats[first] else { return }
+        throw .duplicateKeys(names, line: Int(mark.line), column: Int(mark.column))
+    }
+
+    /// libyaml's error, as Yams reports it.
+    private func problem() -> YAMLProblem {
+        let state = parser.pointee
+        func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        switch state.error {
+        case YAML_MEMORY_ERROR: return .memory
+        case YAML_READER_ERROR: return .reader(problem: text(state.problem))
+        default:
+            return .syntax(
+                context: state.context.map { String(cString: $0) }, problem: text(state.problem),
+                line: state.problem_mark.line + 1, column: state.problem_mark.column + 1)
+        }
+    }
+}
