@@ -5,6 +5,7 @@ import Foundation
 /// and against FluentKit with FluentPostgresDriver, on one server. The server is the one of
 /// `STRATA_BENCH_POSTGRES_URL`, or one started for the run with `Scripts/postgres-server.sh`.
 /// The package is built in release mode in its own folder, so that Strata never builds Fluent.
+/// The section also measures `strata migrate --postgres` against `psql` (``PostgresMigrationCost``).
 public struct PostgresSection {
     /// Target: generated / hand-written at most this.
     public static let target = 1.10
@@ -13,6 +14,8 @@ public struct PostgresSection {
     let rows: Int
     let repetitions: Int
     let scratch: String
+    /// The items of the migration cost's table.
+    let migrationRows: Int
 
     /// Builds and runs the benchmark package; returns its figures.
     public func run(progress: (String) -> Void) throws -> [Figure] {
@@ -56,7 +59,10 @@ public struct PostgresSection {
             throw Subprocess.Failure(description: "strata-postgres-bench failed; see \(log)")
         }
         let report = try JSONDecoder().decode(Output.self, from: data)
-        var figures: [Figure] = []
+        var figures = [
+            try PostgresMigrationCost(root: root, url: url, rows: migrationRows, repetitions: repetitions, log: log)
+                .run(progress: progress)
+        ]
         for result in report.results {
             figures.append(
                 Figure(

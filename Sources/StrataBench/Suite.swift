@@ -71,7 +71,8 @@ public struct Suite: Sendable {
             case .compile:
                 settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(pluginRepetitions - 1)"
             case .postgres:
-                settings["postgres"] = "\(Format.count(repositoryRows)) rows, fastest of \(postgresRepetitions)"
+                settings["postgres"] =
+                    "\(Format.count(repositoryRows)) rows, migration over \(Format.count(migrationRows)) items, fastest of \(postgresRepetitions)"
             }
         }
         #if DEBUG
@@ -126,7 +127,9 @@ public struct Suite: Sendable {
                 strata: strata, repetitions: quick ? 1 : 2, workDirectory: scratch, executable: executable
             ).run(progress: progress)
         case .postgres:
-            figures += try PostgresSection(root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch)
+            figures += try PostgresSection(
+                root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch,
+                migrationRows: migrationRows)
                 .run(progress: progress)
         case .compile:
             let work = ((consumerWork as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".build-bench-compile")
