@@ -25,7 +25,7 @@ let client = PostgresClient(
 
 enum Operation: String, CaseIterable { case insert = "insert all (one transaction)", fetchAll = "fetch all", fetchFiltered = "filtered + sorted fetch" }
 
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+func seconds(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
     try await body()
     let elapsed = ContinuousClock.now - start
