@@ -4,74 +4,99 @@ import StrataRuntime
 // The table statements of a record type as prepared statements: each is prepared once per
 // connection and then only bound and executed. PostgresNIO keeps them by name; the name is the
 // kind and a hash of the table's SQL (PostgreSQL cuts names at 63 bytes, so a type's full name
-// would not do).
+// would not do). Every one returns the rows it read or changed, as records.
+
+/// One of a table's statements on PostgreSQL.
+@usableFromInline
+protocol StrataPostgresStatementKind: Sendable {
+    /// The kind, in the prepared statement's name.
+    static var name: String { get }
+    /// The statement, among the table's.
+    static func sql(_ statements: StrataTableStatements, selection: String) -> String
+}
 
 /// `INSERT … RETURNING …` of one record.
 @usableFromInline
-struct StrataPostgresInsert<Record: StrataPostgresRecord>: PostgresPreparedStatement {
-    @usableFromInline static var name: String { "strata_insert_" + Record.strataTable.postgres.id }
-    @usableFromInline typealias Row = Record
-    @usableFromInline static var sql: String { Record.strataTable.postgres.insert }
-    @usableFromInline let record: Record
-
-    @inlinable init(_ record: Record) { self.record = record }
-
-    @inlinable func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try record.bind(to: &bindings)
-        return bindings
+enum StrataPostgresInsertKind: StrataPostgresStatementKind {
+    @usableFromInline static var name: String { "insert" }
+    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
+        statements.insert
     }
-
-    @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
 }
 
 /// `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING …` of one record.
 @usableFromInline
-struct StrataPostgresUpsert<Record: StrataPostgresRecord>: PostgresPreparedStatement {
-    @usableFromInline static var name: String { "strata_upsert_" + Record.strataTable.postgres.id }
-    @usableFromInline typealias Row = Record
-    @usableFromInline static var sql: String { Record.strataTable.postgres.upsert }
-    @usableFromInline let record: Record
-
-    @inlinable init(_ record: Record) { self.record = record }
-
-    @inlinable func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try record.bind(to: &bindings)
-        return bindings
+enum StrataPostgresUpsertKind: StrataPostgresStatementKind {
+    @usableFromInline static var name: String { "upsert" }
+    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
+        statements.upsert
     }
-
-    @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
 }
 
-/// `UPDATE … SET every column WHERE key RETURNING 1`.
+/// `UPDATE … SET every column WHERE key RETURNING …` (a statement that reads nothing when every
+/// column is part of the key).
 @usableFromInline
-struct StrataPostgresUpdate<Record: StrataPostgresRecord>: PostgresPreparedStatement {
-    @usableFromInline static var name: String { "strata_update_" + Record.strataTable.postgres.id }
-    @usableFromInline typealias Row = Void
-    @usableFromInline static var sql: String { (Record.strataTable.postgres.update ?? "SELECT 1 WHERE FALSE") + " RETURNING 1" }
-    @usableFromInline let record: Record
-
-    @inlinable init(_ record: Record) { self.record = record }
-
-    @inlinable func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try record.bind(to: &bindings)
-        return bindings
+enum StrataPostgresUpdateKind: StrataPostgresStatementKind {
+    @usableFromInline static var name: String { "update" }
+    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
+        statements.update.map { "\($0) RETURNING \(selection)" } ?? "SELECT \(selection) WHERE FALSE"
     }
-
-    @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }
 
 /// `SELECT … WHERE key`.
 @usableFromInline
-struct StrataPostgresFind<Record: StrataPostgresRecord>: PostgresPreparedStatement {
-    @usableFromInline static var name: String { "strata_find_" + Record.strataTable.postgres.id }
+enum StrataPostgresFindKind: StrataPostgresStatementKind {
+    @usableFromInline static var name: String { "find" }
+    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
+        statements.find
+    }
+}
+
+/// `DELETE … WHERE key RETURNING …`.
+@usableFromInline
+enum StrataPostgresDeleteKind: StrataPostgresStatementKind {
+    @usableFromInline static var name: String { "delete" }
+    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
+        "\(statements.delete) RETURNING \(selection)"
+    }
+}
+
+/// A table statement bound to a whole record, in field order (insert, upsert, update).
+@usableFromInline
+struct StrataPostgresRecordStatement<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
+    PostgresPreparedStatement
+{
     @usableFromInline typealias Row = Record
-    @usableFromInline static var sql: String { Record.strataTable.postgres.find }
+    @usableFromInline static var name: String { "strata_\(Kind.name)_" + Record.strataTable.postgres.id }
+    @usableFromInline static var sql: String {
+        Kind.sql(Record.strataTable.postgres, selection: Record.strataTable.selection)
+    }
+    @usableFromInline let record: Record
+
+    @inlinable init(_ record: Record, _ kind: Kind.Type) { self.record = record }
+
+    @inlinable func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
+        try record.bind(to: &bindings)
+        return bindings
+    }
+
+    @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
+}
+
+/// A table statement bound to a primary key, in key order (find, delete).
+@usableFromInline
+struct StrataPostgresKeyStatement<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
+    PostgresPreparedStatement
+{
+    @usableFromInline typealias Row = Record
+    @usableFromInline static var name: String { "strata_\(Kind.name)_" + Record.strataTable.postgres.id }
+    @usableFromInline static var sql: String {
+        Kind.sql(Record.strataTable.postgres, selection: Record.strataTable.selection)
+    }
     @usableFromInline let key: Record.Key
 
-    @inlinable init(_ key: Record.Key) { self.key = key }
+    @inlinable init(_ key: Record.Key, _ kind: Kind.Type) { self.key = key }
 
     @inlinable func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: Record.strataTable.primaryKey.count)
@@ -80,25 +105,6 @@ struct StrataPostgresFind<Record: StrataPostgresRecord>: PostgresPreparedStateme
     }
 
     @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
-}
-
-/// `DELETE … WHERE key RETURNING 1`.
-@usableFromInline
-struct StrataPostgresDelete<Record: StrataPostgresRecord>: PostgresPreparedStatement {
-    @usableFromInline static var name: String { "strata_delete_" + Record.strataTable.postgres.id }
-    @usableFromInline typealias Row = Void
-    @usableFromInline static var sql: String { Record.strataTable.postgres.delete + " RETURNING 1" }
-    @usableFromInline let key: Record.Key
-
-    @inlinable init(_ key: Record.Key) { self.key = key }
-
-    @inlinable func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Record.strataTable.primaryKey.count)
-        try Record.bind(key: key, to: &bindings)
-        return bindings
-    }
-
-    @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }
 
 extension StrataPostgresRecord {

@@ -39,7 +39,8 @@ extension StrataPostgresStore {
     /// The record with this primary key (a tuple in key order for a composite key), or nil.
     @inlinable
     public func find(id key: Record.Key) async throws -> Record? {
-        try await read { connection in try await connection.strataRows(StrataPostgresFind<Record>(key)).first }
+        let statement = StrataPostgresKeyStatement<Record, StrataPostgresFindKind>(key, StrataPostgresFindKind.self)
+        return try await read { connection in try await connection.strataRows(statement).first }
     }
 
     /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
@@ -81,7 +82,8 @@ extension StrataPostgresStore {
     /// The record of another type with this key, or nil: what a reference reads.
     @inlinable
     public func find<Other: StrataPostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
-        try await read { connection in try await connection.strataRows(StrataPostgresFind<Other>(key)).first }
+        let statement = StrataPostgresKeyStatement<Other, StrataPostgresFindKind>(key, StrataPostgresFindKind.self)
+        return try await read { connection in try await connection.strataRows(statement).first }
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
@@ -104,7 +106,8 @@ extension StrataPostgresStore {
         guard let key = record.strataKey else { return false }
         guard Record.strataTable.postgres.update != nil else { return try await find(id: key) != nil }
         return try await write { connection in
-            !(try await connection.strataRows(StrataPostgresUpdate(record)).isEmpty)
+            let statement = StrataPostgresRecordStatement(record, StrataPostgresUpdateKind.self)
+            return !(try await connection.strataRows(statement).isEmpty)
         }
     }
 
@@ -169,7 +172,8 @@ extension StrataPostgresStore {
     @inlinable
     @discardableResult
     public func delete(id key: Record.Key) async throws -> Bool {
-        try await write { connection in !(try await connection.strataRows(StrataPostgresDelete<Record>(key)).isEmpty) }
+        let statement = StrataPostgresKeyStatement<Record, StrataPostgresDeleteKind>(key, StrataPostgresDeleteKind.self)
+        return try await write { connection in !(try await connection.strataRows(statement).isEmpty) }
     }
 
     /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.

@@ -75,9 +75,9 @@ extension PostgresConnection {
             let sql = upsert ? table.postgres.upsert : table.postgres.insert
             rows = try await strataRows(PostgresQuery(unsafeSQL: sql, binds: bindings))
         } else if upsert {
-            rows = try await strataRows(StrataPostgresUpsert(record))
+            rows = try await strataRows(StrataPostgresRecordStatement(record, StrataPostgresUpsertKind.self))
         } else {
-            rows = try await strataRows(StrataPostgresInsert(record))
+            rows = try await strataRows(StrataPostgresRecordStatement(record, StrataPostgresInsertKind.self))
         }
         guard let stored = rows.first else { throw StrataDecodingError.missingColumn(position: 0) }
         return stored
