@@ -200,7 +200,10 @@ let package = Package(
         .target(
             name: "StrataRepositoryBenchmark",
             dependencies: ["StrataSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")],
-            exclude: ["Generated/Bench/sqlite", "Generated/Bench/postgres"]
+            exclude: [
+                "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
+                "Generated/BenchJoin/postgres",
+            ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
         .executableTarget(
