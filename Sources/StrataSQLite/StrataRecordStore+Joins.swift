@@ -50,12 +50,7 @@ extension StrataRecordStore {
     ) throws -> [StrataCounted<Record>] where Reference.ReferencedKey == Record.Key {
         let query = StrataSQL.select(
             Record.self, counting: other, via: reference, where: counted, filter: filter, orderBy: order)
-        let count = Int32(Record.strataTable.columns.count)
-        return try read { db in
-            try StrataStatement(db, query).fetchAll { statement in
-                StrataCounted(record: try Record(row: StrataSQLiteRow(statement)), count: try Int.read(statement, at: count))
-            }
-        }
+        return try read { db in try StrataSQLiteJoin.counted(db, query) }
     }
 }
 
@@ -77,8 +72,33 @@ extension StrataRepository {
     }
 }
 
+extension StrataRepository {
+    /// ``StrataRecordStore/fetchAll(counting:via:where:filter:orderBy:)``, now and after every
+    /// change to either table that affects it.
+    public func observeAll<Other: StrataRecord, Reference: StrataReferenceValue>(
+        counting other: Other.Type,
+        via reference: KeyPath<Other, Reference> & Sendable,
+        where counted: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
+        filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil,
+        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])? = nil
+    ) -> AsyncValueObservation<[StrataCounted<Record>]> where Reference.ReferencedKey == Record.Key, Record: Equatable {
+        let query = StrataSQL.select(
+            Record.self, counting: other, via: reference, where: counted, filter: filter, orderBy: order)
+        return StrataObservation.values(in: writer) { db in try StrataSQLiteJoin.counted(db, query) }
+    }
+}
+
 /// Reads the rows of joins on SQLite.
 public enum StrataSQLiteJoin {
+    /// The records of a counting query, each with its count (the column after the record's).
+    @inlinable
+    public static func counted<Record: StrataSQLiteRecord>(_ db: Database, _ query: StrataSQL) throws -> [StrataCounted<Record>] {
+        let count = Int32(Record.strataTable.columns.count)
+        return try StrataStatement(db, query).fetchAll { statement in
+            StrataCounted(record: try Record(row: StrataSQLiteRow(statement)), count: try Int.read(statement, at: count))
+        }
+    }
+
     /// The pairs of an inner join.
     @inlinable
     public static func rows<Record: StrataSQLiteRecord, Partner: StrataSQLiteRecord>(

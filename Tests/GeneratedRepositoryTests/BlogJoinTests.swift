@@ -88,8 +88,11 @@ struct BlogJoinTests {
         #expect(try await joined.next()?.map(\.partner.name) == ["ada"])
         try db.writers.update(ada, name: "ada lovelace")
         #expect(try await joined.next()?.map(\.partner.name) == ["ada lovelace"])
+        var counts = db.writers.observeAll(counting: Post.self, via: \.writer).makeAsyncIterator()
+        #expect(try await counts.next()?.map(\.count) == [1])
         try db.posts.deleteAll()
         #expect(try await joined.next()?.isEmpty == true)
+        #expect(try await counts.next()?.map(\.count) == [0])
     }
 
     @Test("PostgreSQL: the same joins, counts and existence, the same results")
