@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v13)],
+    // Every Apple platform. GRDB 7 goes back to iOS 13 / macOS 10.15 / tvOS 13 / watchOS 7 and
+    // PostgresNIO to macOS 10.15, but the runtime's public API uses Swift's `Duration` and
+    // `ContinuousClock` (migration progress), which need macOS 13, iOS 16, tvOS 16, watchOS 9.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
