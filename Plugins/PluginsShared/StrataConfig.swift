@@ -302,6 +302,14 @@ extension StrataConfig {
         public var files: [String]
         /// The entry of the configuration that named it.
         public var entry: Entry
+
+        /// Creates a model folder.
+        public init(model: String, path: String, files: [String], entry: Entry) {
+            self.model = model
+            self.path = path
+            self.files = files
+            self.entry = entry
+        }
     }
 
     /// The model folders the configuration names, with `directory` (the target's folder) as the

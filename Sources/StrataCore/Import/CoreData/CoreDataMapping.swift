@@ -1,0 +1,79 @@
+/// The mapping `strata import coredata` used, written next to the schemas as
+/// `coredata-mapping.json`: for each Strata version, which Core Data version it came from and
+/// where each entity's and field's values live in a Core Data store (what moving a store's rows
+/// needs).
+public struct CoreDataMapping: Codable, Equatable, Sendable {
+    /// The file's name in the model folder.
+    public static let fileName = "coredata-mapping.json"
+
+    /// The Strata model.
+    public var model: String
+    /// The Core Data model's file name (`MyTODO.xcdatamodeld`).
+    public var source: String
+    /// One per Strata version, oldest first.
+    public var versions: [Version]
+
+    /// One Strata version.
+    public struct Version: Codable, Equatable, Sendable {
+        /// The Strata version number.
+        public var version: Int
+        /// The Core Data version's name (`MyTODO 2`).
+        public var coreDataVersion: String
+        /// The Strata entities, in schema order.
+        public var entities: [Entity]
+    }
+
+    /// A Strata entity: a Core Data entity (flattened), or a join entity of a to-many relationship.
+    public struct Entity: Codable, Equatable, Sendable {
+        /// The Strata entity.
+        public var entity: String
+        /// The Core Data entity, for an entity.
+        public var coreDataEntity: String?
+        /// The root of its inheritance chain: the entity whose `Z<ROOT>` table holds the rows.
+        public var coreDataRoot: String?
+        /// The fields, in schema order.
+        public var fields: [Field]
+        /// For a join entity: the relationship whose pairs it holds.
+        public var join: Join?
+    }
+
+    /// Where a field's values come from.
+    public struct Field: Codable, Equatable, Sendable {
+        /// What holds the values.
+        public enum Source: String, Codable, Sendable {
+            /// The object's `Z_PK` (a generated key).
+            case primaryKey
+            /// An attribute (`Z<ATTRIBUTE>`).
+            case attribute
+            /// A to-one relationship: the destination's `Z_PK` (or its key).
+            case toOne
+            /// The position of the object in an ordered to-many relationship.
+            case order
+            /// A join entity's side: the source or destination object of a pair.
+            case joinSource
+            /// The destination object of a pair.
+            case joinDestination
+        }
+
+        /// The Strata field.
+        public var field: String
+        /// What holds its values.
+        public var source: Source
+        /// The Core Data property (attribute or relationship); nil for `primaryKey`.
+        public var property: String?
+    }
+
+    /// The relationship of a join entity.
+    public struct Join: Codable, Equatable, Sendable {
+        /// The Core Data entity the relationship belongs to.
+        public var entity: String
+        /// The to-many relationship.
+        public var relationship: String
+        /// Its destination entity.
+        public var destination: String
+        /// Its inverse (many-to-many), if any.
+        public var inverse: String?
+        /// True when the relationship (or its inverse) is ordered.
+        public var ordered: Bool
+    }
+}
