@@ -136,12 +136,14 @@ public enum CoreDataImporter {
             throw .io("cannot write the imported schemas under '\(schemas)': \(OutputTransaction.reason(error))")
         }
         let lint = Workspace.plan(schemas: staging, output: "", render: false)
+        // Where the files go: errors name lines of files that are not written, and say so.
         let relocated = lint.diagnostics.map { diagnostic in
-            let file = SchemaLoader.name(of: diagnostic.location.file)
-            return Diagnostic(
+            Diagnostic(
                 diagnostic.severity,
-                "the imported \(file) (\(file):\(diagnostic.location.line):\(diagnostic.location.column)) does not pass 'strata lint': \(diagnostic.message)",
-                at: .file(SchemaLoader.join(destination, file)))
+                (diagnostic.severity == .error ? "the imported schema (not written) does not pass 'strata lint': " : "") + diagnostic.message,
+                at: SourceLocation(
+                    file: SchemaLoader.join(destination, SchemaLoader.name(of: diagnostic.location.file)),
+                    line: diagnostic.location.line, column: diagnostic.location.column))
         }
         guard !lint.hasErrors else {
             cleanUp()

@@ -27,23 +27,23 @@ enum CoreDataModelReader {
         return .success(CoreDataModel(name: versionName, path: path, entities: delegate.entities, ignored: delegate.ignored))
     }
 
-    /// A message for a parser error code (Foundation's descriptions of them are not helpful).
+    /// A message for a parser error: its code is libxml2's (`xmlParserErrors`) on every platform,
+    /// and Foundation's descriptions of them say little.
     static func describe(_ error: (any Error)?) -> String {
         let code = (error as NSError?)?.code ?? -1
         let what: String
         switch code {
-        case XMLParser.ErrorCode.prematureDocumentEndError.rawValue: what = "the document ends too early"
-        case XMLParser.ErrorCode.tagNameMismatchError.rawValue: what = "an end tag does not match its start tag"
-        case XMLParser.ErrorCode.ltRequiredError.rawValue, XMLParser.ErrorCode.documentStartError.rawValue,
-            XMLParser.ErrorCode.emptyDocumentError.rawValue:
-            what = "expected an element"
-        case XMLParser.ErrorCode.attributeNotStartedError.rawValue, XMLParser.ErrorCode.attributeNotFinishedError.rawValue,
-            XMLParser.ErrorCode.lessThanSymbolInAttributeError.rawValue:
-            what = "a broken attribute"
-        case XMLParser.ErrorCode.gtRequiredError.rawValue: what = "a tag is not closed with '>'"
-        case XMLParser.ErrorCode.entityRefAtEOFError.rawValue, XMLParser.ErrorCode.entityReferenceWithoutNameError.rawValue,
-            XMLParser.ErrorCode.entityReferenceMissingSemiError.rawValue, XMLParser.ErrorCode.undeclaredEntityError.rawValue:
-            what = "a broken entity reference ('&' must be written '&amp;')"
+        case 3, 4: what = "expected an element"
+        case 5: what = "extra content after the root element"
+        case 9: what = "a character that XML does not allow"
+        case 14, 22, 23, 26, 27: what = "a broken entity reference ('&' must be written '&amp;')"
+        case 38: what = "'<' in an attribute value (write '&lt;')"
+        case 39, 40, 41: what = "a broken attribute (every value needs quotes)"
+        case 42: what = "an attribute is given twice"
+        case 65, 68: what = "a broken tag"
+        case 73: what = "a tag is not closed with '>'"
+        case 74, 76: what = "an end tag does not match its start tag"
+        case 77: what = "the document ends before every element is closed"
         default: what = "XML parser error \(code)"
         }
         return "malformed XML: \(what)"

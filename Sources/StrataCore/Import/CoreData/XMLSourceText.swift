@@ -19,11 +19,11 @@ struct XMLSourceText {
         SourceLocation(file: path, line: max(1, line), column: max(1, column))
     }
 
-    /// Where the start tag `<tag` that the parser has just read (it reports a position at or
-    /// after its start) begins.
+    /// Where the start tag `<tag` that the parser has just read begins: the parser reports a
+    /// position inside or at the end of the tag, after its name.
     func elementStart(_ tag: String, line: Int, column: Int) -> Int {
         let tagScalars = Array(("<" + tag).unicodeScalars)
-        var offset = min(offset(line: line, column: column) + tagScalars.count + 1, scalars.count)
+        var offset = min(offset(line: line, column: column), scalars.count)
         while offset >= 0 {
             if matches(tagScalars, at: offset) {
                 let after = offset + tagScalars.count
