@@ -61,6 +61,13 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
         public var source: Source
         /// The Core Data property (attribute or relationship); nil for `primaryKey`.
         public var property: String?
+
+        /// Creates a field mapping.
+        public init(field: String, source: Source, property: String?) {
+            self.field = field
+            self.source = source
+            self.property = property
+        }
     }
 
     /// The relationship of a join entity.
@@ -75,5 +82,14 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
         public var inverse: String?
         /// True when the relationship (or its inverse) is ordered.
         public var ordered: Bool
+
+        /// Creates a join mapping.
+        public init(entity: String, relationship: String, destination: String, inverse: String?, ordered: Bool) {
+            self.entity = entity
+            self.relationship = relationship
+            self.destination = destination
+            self.inverse = inverse
+            self.ordered = ordered
+        }
     }
 }
