@@ -180,6 +180,16 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport", "StrataDateSamples"],
             exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
         ),
+        // Swift generated from imported Core Data models (Tests/Fixtures/CoreData): the Library model
+        // (every mapping of `strata import coredata`) and the TODO app's, compiled and exercised.
+        .testTarget(
+            name: "ImportedCoreDataModelTests",
+            dependencies: ["StrataSQLite", "StrataCore"],
+            exclude: [
+                "Schemas", "Generated/Library/sqlite", "Generated/Library/postgres", "Generated/MyTODO/sqlite",
+                "Generated/MyTODO/postgres",
+            ]
+        ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write
         // a v1 database that the v3 app opens. Regenerate with
         // `strata generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated`.
