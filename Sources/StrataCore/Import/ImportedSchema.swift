@@ -159,24 +159,6 @@ enum YAMLText {
         return plain && !name.isEmpty && !ambiguous && !(name.first?.isNumber ?? true) ? name : string(name)
     }
 
-    /// A double-quoted string.
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// A double-quoted string: a JSON string literal is one.
+    static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
 }
