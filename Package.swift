@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
+        // Moving the rows of a Core Data store into a Strata database (an app's first launch).
+        .library(name: "StrataCoreDataStore", targets: ["StrataCoreDataStore"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataCommand", targets: ["StrataCommand"]),
     ],
@@ -45,6 +47,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Moves a Core Data store's rows into a Strata database, following the mapping that
+        // `strata import coredata` wrote; SQLite (GRDB) only.
+        .target(
+            name: "StrataCoreDataStore",
+            dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports (its
         // repositories, and the migrator that `strata migrate --postgres` uses too).
         .target(
@@ -72,6 +80,7 @@ let package = Package(
                 "StrataSQLite",
                 "StrataPostgres",
                 "StrataDatabase",
+                "StrataCoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

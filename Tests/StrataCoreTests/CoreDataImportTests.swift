@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataStorage
 import Testing
 
 /// `strata import coredata`: Core Data model versions become Strata versions that lint and generate.

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Joins the mapped versions of a Core Data model into a Strata history: renaming identifiers
 /// become `renamedFrom`, what lightweight migration dropped silently becomes
 /// `migration.allowDataLoss`, and what it would have refused (a required property added or made

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// `strata import coredata`: a Core Data model's versions become `Schemas/<Model>/v1.yaml …
 /// vN.yaml` and `coredata-mapping.json`. ``run(_:options:)`` reads and maps (writing nothing);
@@ -150,6 +151,12 @@ public enum CoreDataImporter {
             throw .problems(relocated)
         }
         do {
+            // The mapping gets the SQL names of every table and column, as the checked schemas have them.
+            if let history = lint.histories.first {
+                let named = named(mapping, history: history, schemas: outcome.schemas)
+                try (encoder.encode(named) + Data("\n".utf8))
+                    .write(to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic)
+            }
             try manager.moveItem(atPath: stagedModel, toPath: destination)
         } catch {
             cleanUp()
@@ -157,6 +164,26 @@ public enum CoreDataImporter {
         }
         try? manager.removeItem(atPath: staging)
         return (files.map { SchemaLoader.join(destination, $0.name) }, relocated)
+    }
+
+    /// `mapping` with the table of every entity and the column and type of every field.
+    private static func named(_ mapping: CoreDataMapping, history: SchemaHistory, schemas: [ImportedSchema]) -> CoreDataMapping {
+        var result = mapping
+        for (versionIndex, version) in result.versions.enumerated() {
+            guard let schema = history.versions.first(where: { $0.version == version.version }),
+                let imported = schemas.first(where: { $0.version == version.version })
+            else { continue }
+            for (entityIndex, entity) in version.entities.enumerated() {
+                guard let checked = schema.entity(named: entity.entity) else { continue }
+                result.versions[versionIndex].entities[entityIndex].table = checked.table
+                for (fieldIndex, field) in entity.fields.enumerated() {
+                    result.versions[versionIndex].entities[entityIndex].fields[fieldIndex].column = checked.field(named: field.field)?.column
+                    result.versions[versionIndex].entities[entityIndex].fields[fieldIndex].type =
+                        imported.entity(named: entity.entity)?.field(named: field.field)?.type
+                }
+            }
+        }
+        return result
     }
 
     private static func isIdentifier(_ name: String) -> Bool {

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Maps one Core Data model version to a Strata version: entities flattened, keys chosen,
 /// attributes typed, relationships turned into references, `hasMany` and join entities,
 /// uniqueness constraints and indexes.

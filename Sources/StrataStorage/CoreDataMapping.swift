@@ -13,8 +13,22 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
     /// One per Strata version, oldest first.
     public var versions: [Version]
 
+    /// Creates a mapping.
+    public init(model: String, source: String, versions: [Version]) {
+        self.model = model
+        self.source = source
+        self.versions = versions
+    }
+
     /// One Strata version.
     public struct Version: Codable, Equatable, Sendable {
+        /// Creates a version mapping.
+        public init(version: Int, coreDataVersion: String, entities: [Entity]) {
+            self.version = version
+            self.coreDataVersion = coreDataVersion
+            self.entities = entities
+        }
+
         /// The Strata version number.
         public var version: Int
         /// The Core Data version's name (`MyTODO 2`).
@@ -25,8 +39,22 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
 
     /// A Strata entity: a Core Data entity (flattened), or a join entity of a to-many relationship.
     public struct Entity: Codable, Equatable, Sendable {
+        /// Creates an entity mapping.
+        public init(
+            entity: String, table: String? = nil, coreDataEntity: String?, coreDataRoot: String?, fields: [Field], join: Join?
+        ) {
+            self.entity = entity
+            self.table = table
+            self.coreDataEntity = coreDataEntity
+            self.coreDataRoot = coreDataRoot
+            self.fields = fields
+            self.join = join
+        }
+
         /// The Strata entity.
         public var entity: String
+        /// The entity's SQL table (filled in once the schema is checked).
+        public var table: String?
         /// The Core Data entity, for an entity.
         public var coreDataEntity: String?
         /// The root of its inheritance chain: the entity whose `Z<ROOT>` table holds the rows.
@@ -61,12 +89,18 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
         public var source: Source
         /// The Core Data property (attribute or relationship); nil for `primaryKey`.
         public var property: String?
+        /// The field's SQL column (filled in once the schema is checked).
+        public var column: String?
+        /// The field's schema type, without `?` (an entity's name for a reference).
+        public var type: String?
 
         /// Creates a field mapping.
-        public init(field: String, source: Source, property: String?) {
+        public init(field: String, source: Source, property: String?, column: String? = nil, type: String? = nil) {
             self.field = field
             self.source = source
             self.property = property
+            self.column = column
+            self.type = type
         }
     }
 
