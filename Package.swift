@@ -193,7 +193,7 @@ let package = Package(
         // (every mapping of `strata import coredata`) and the TODO app's, compiled and exercised.
         .testTarget(
             name: "ImportedCoreDataModelTests",
-            dependencies: ["StrataSQLite", "StrataCore"],
+            dependencies: ["StrataSQLite", "StrataCore", "StrataCoreDataStore", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: [
                 "Schemas", "Generated/Library/sqlite", "Generated/Library/postgres", "Generated/MyTODO/sqlite",
                 "Generated/MyTODO/postgres",
