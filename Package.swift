@@ -115,7 +115,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCoreTests",
-            dependencies: ["StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator"]
+            dependencies: [
+                "StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(

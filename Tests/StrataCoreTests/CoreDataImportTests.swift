@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataCore
 import StrataStorage
 import Testing
@@ -195,7 +196,8 @@ import Testing
         let join = mapping.versions[0].entities.first { $0.entity == "BookTags" }
         #expect(join?.join == .init(entity: "Book", relationship: "tags", destination: "Tag", inverse: "books", ordered: true))
         #expect(mapping.versions[0].entities.first { $0.entity == "Book" }?.coreDataRoot == "Media")
-        #expect(mapping.versions[0].entities.first { $0.entity == "Author" }?.fields.first == .init(field: "id", source: .primaryKey, property: nil))
+        #expect(mapping.versions[0].entities.first { $0.entity == "Author" }?.fields.first == .init(field: "id", source: .primaryKey, property: nil, column: "id", type: "Int64"))
+        #expect(mapping.versions[0].entities.first { $0.entity == "BookTags" }?.table == "book_tags")
 
         let plan = Workspace.plan(schemas: schemas.path, output: schemas.deletingLastPathComponent().appendingPathComponent("Generated").path)
         #expect(!plan.hasErrors, "\(plan.diagnostics)")
@@ -285,5 +287,51 @@ import Testing
         let help = try CLITests.strata(["help", "import", "coredata"])
         #expect(help.stdout.contains("--transformable-as-data"))
         #expect(try CLITests.strata(["import", "coredata", Self.todo, "--key", "nodot"], in: root).status == 64)
+    }
+}
+
+/// `strata import coredata-store`: the command line of moving a Core Data store's rows.
+@Suite struct CoreDataStoreCommandTests {
+    /// A folder with `Schemas/MyTODO` imported from the TODO app's Core Data model, and the store
+    /// the script `name` describes at `store.sqlite`.
+    private func project(store name: String) throws -> URL {
+        let root = try TestPaths.temporaryFolder()
+        let outcome = CoreDataImporter.run(CoreDataImportTests.todo, options: .init())
+        _ = try CoreDataImporter.write(outcome, schemas: root.appendingPathComponent("Schemas").path)
+        let sql = try String(contentsOf: CoreDataImportTests.fixtures.appendingPathComponent("Stores/\(name).sql"), encoding: .utf8)
+        try DatabaseQueue(path: root.appendingPathComponent("store.sqlite").path).write { db in try db.execute(sql: sql) }
+        return root
+    }
+
+    @Test func movesTheStoreOnceAndSaysSoTheSecondTime() throws {
+        let root = try project(store: "MyTODO-2")
+        let arguments = ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"]
+        let first = try CLITests.strata(arguments, in: root)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "MyTODO: the store was at v2; copied 3 rows into app.sqlite and migrated it to v3\n")
+        let second = try CLITests.strata(arguments, in: root)
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("already holds the rows of a Core Data store (imported at v2); nothing to do"))
+        let titles = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path).read { db in
+            try String.fetchAll(db, sql: "SELECT title FROM cdtodo_item ORDER BY title")
+        }
+        #expect(titles == ["Buy groceries", "Call the plumber", "Write the book"])
+    }
+
+    @Test func aStoreOfAnotherModelExits1AndOneThatIsNotSQLiteExits2() throws {
+        let root = try project(store: "OtherModel")
+        let other = try CLITests.strata(["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("error: 'store.sqlite' is not a store of model 'MyTODO' at any of its versions"))
+        try Data(repeating: 0x41, count: 200).write(to: root.appendingPathComponent("text.sqlite"))
+        let text = try CLITests.strata(["import", "coredata-store", "--store", "text.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(text.status == 2)
+        #expect(text.stderr.contains("error: 'text.sqlite' is not a Core Data SQLite store"))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
+        // A model that was not imported from Core Data.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/coredata-mapping.json"))
+        let plain = try CLITests.strata(["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(plain.status == 64)
+        #expect(plain.stderr.contains("was not imported from Core Data"))
     }
 }
