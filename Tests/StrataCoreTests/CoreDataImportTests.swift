@@ -294,9 +294,9 @@ import Testing
 @Suite struct CoreDataStoreCommandTests {
     /// A folder with `Schemas/MyTODO` imported from the TODO app's Core Data model, and the store
     /// the script `name` describes at `store.sqlite`.
-    private func project(store name: String) throws -> URL {
+    private func project(store name: String, model: String = CoreDataImportTests.todo) throws -> URL {
         let root = try TestPaths.temporaryFolder()
-        let outcome = CoreDataImporter.run(CoreDataImportTests.todo, options: .init())
+        let outcome = CoreDataImporter.run(model, options: .init())
         _ = try CoreDataImporter.write(outcome, schemas: root.appendingPathComponent("Schemas").path)
         let sql = try String(contentsOf: CoreDataImportTests.fixtures.appendingPathComponent("Stores/\(name).sql"), encoding: .utf8)
         try DatabaseQueue(path: root.appendingPathComponent("store.sqlite").path).write { db in try db.execute(sql: sql) }
@@ -316,6 +316,31 @@ import Testing
             try String.fetchAll(db, sql: "SELECT title FROM cdtodo_item ORDER BY title")
         }
         #expect(titles == ["Buy groceries", "Call the plumber", "Write the book"])
+    }
+
+    @Test func flattenedEntitiesReferencesOrderAndManyToManyPairsMove() throws {
+        let root = try project(store: "Journal", model: CoreDataImportTests.fixtures.appendingPathComponent("Journal.xcdatamodel").path)
+        let result = try CLITests.strata(["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Journal: the store was at v1; copied 9 rows into app.sqlite and migrated it to v1\n")
+        let database = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path)
+        let notes = try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, created, title, amount, mood, starred, hex(folder), folder_position FROM note ORDER BY id")
+        }
+        #expect(notes.map { $0[0] as Int64 } == [1, 2, 3])
+        #expect(notes.map { $0[1] as Double } == [728395200.25, 728481600, -31622400.5], "dates: seconds since 2001, unchanged")
+        #expect(notes.map { $0[2] as String } == ["Standup notes", "Plan the week", "A diary entry of 2000"])
+        #expect(notes.map { $0[3] as String? } == ["12.5", nil, "3"], "decimals become Strata's text")
+        #expect(notes.map { $0[4] as Int } == [5, 3, 1])
+        #expect(notes.map { $0[5] as Bool } == [true, false, false])
+        #expect(notes.map { $0[6] as String? } == ["A1B2C3D4E5F647188990AABBCCDDEEFF", "A1B2C3D4E5F647188990AABBCCDDEEFF", ""], "the folder's UUID key")
+        #expect(notes.map { $0[7] as Int64 } == [1, 0, 0])
+        let pairs = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT label, note, position FROM label_notes ORDER BY label, note").map { [$0[0], $0[1], $0[2]] as [Int64] }
+        }
+        #expect(pairs == [[1, 1, 0], [2, 1, 1], [2, 3, 0]])
+        #expect(try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM label ORDER BY id") } == ["urgent", "later"])
     }
 
     @Test func aStoreOfAnotherModelExits1AndOneThatIsNotSQLiteExits2() throws {
