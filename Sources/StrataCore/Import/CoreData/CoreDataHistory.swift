@@ -33,18 +33,12 @@ enum CoreDataHistory {
         var kept: Set<String> = []
         for index in schema.entities.indices {
             let name = schema.entities[index].name
-            var old = before.first { $0.name == name }
-            if old == nil, let origin = version.mapped.entityOrigins[name], let renamed = origin.renamingID, renamed != name {
-                if let source = before.first(where: { $0.name == renamed }), schema.entity(named: renamed) == nil {
-                    schema.entities[index].renamedFrom = renamed
-                    old = source
-                } else {
-                    bag.warning(
-                        "the renaming identifier '\(renamed)' of entity '\(name)' names no entity of version '\(previous.model.name)': '\(name)' is imported as a new entity",
-                        at: origin.location)
-                }
-            }
-            guard let old else { continue }
+            let entityRename = renameSource(
+                of: name, origin: version.mapped.entityOrigins[name], previous: { old in before.first { $0.name == old } },
+                stillExists: { schema.entity(named: $0) != nil }, &bag,
+                warning: { "the renaming identifier '\($0)' of entity '\(name)' names no entity of version '\(previous.model.name)': '\(name)' is imported as a new entity" })
+            schema.entities[index].renamedFrom = entityRename.renamedFrom
+            guard let old = entityRename.source else { continue }
             kept.insert(old.name)
             compareFields(&schema.entities[index], old: old, version: version, previous: previous, &bag)
             for field in old.fields
@@ -68,17 +62,13 @@ enum CoreDataHistory {
         for index in entity.fields.indices {
             let field = entity.fields[index]
             let origin = origins[field.name]
-            var oldField = old.field(named: field.name)
-            if oldField == nil, let origin, let renamed = origin.renamingID, renamed != field.name {
-                if let source = old.field(named: renamed), entity.field(named: renamed) == nil {
-                    entity.fields[index].renamedFrom = renamed
-                    oldField = source
-                } else {
-                    bag.warning(
-                        "the renaming identifier '\(renamed)' of '\(entity.name).\(field.name)' names no property of '\(old.name)' in version '\(previous.model.name)': imported as a new field",
-                        at: origin.location)
-                }
-            }
+            let fields = entity.fields
+            let fieldRename = renameSource(
+                of: field.name, origin: origin, previous: { old.field(named: $0) },
+                stillExists: { name in fields.contains { $0.name == name } }, &bag,
+                warning: { "the renaming identifier '\($0)' of '\(entity.name).\(field.name)' names no property of '\(old.name)' in version '\(previous.model.name)': imported as a new field" })
+            entity.fields[index].renamedFrom = fieldRename.renamedFrom
+            let oldField = fieldRename.source
             guard let origin, !field.isOptional, field.defaultValue == nil, !field.isAutoincrement else { continue }
             if oldField == nil {
                 bag.error(
@@ -90,5 +80,19 @@ enum CoreDataHistory {
                     at: origin.location)
             }
         }
+    }
+
+    /// What `name` was in the previous version: itself, or what its renaming identifier names
+    /// there (then `renamedFrom`), when that no longer exists; a warning when the identifier names
+    /// nothing there.
+    private static func renameSource<T>(
+        of name: String, origin: CoreDataVersionMapper.Origin?, previous: (String) -> T?, stillExists: (String) -> Bool,
+        _ bag: inout DiagnosticBag, warning: (String) -> String
+    ) -> (source: T?, renamedFrom: String?) {
+        if let same = previous(name) { return (same, nil) }
+        guard let origin, let renamed = origin.renamingID, renamed != name else { return (nil, nil) }
+        if let source = previous(renamed), !stillExists(renamed) { return (source, renamed) }
+        bag.warning(warning(renamed), at: origin.location)
+        return (nil, nil)
     }
 }
