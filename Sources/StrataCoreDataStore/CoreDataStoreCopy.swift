@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import StrataStorage
 
@@ -124,8 +123,8 @@ struct CoreDataStoreCopy {
     }
 
     private func insertSQL(table: String, columns: [String]) -> String {
-        let quoted = columns.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        return "INSERT INTO \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\" (\(quoted.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        let quoted = columns.map(CoreDataStoreImporter.quoted)
+        return "INSERT INTO \(CoreDataStoreImporter.quoted(table)) (\(quoted.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     /// A Core Data decimal (stored as a number) as Strata stores a `Decimal`: its text.

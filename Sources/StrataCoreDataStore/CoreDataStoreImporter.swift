@@ -58,12 +58,68 @@ public struct CoreDataStoreImporter: Sendable {
             if let version = try Self.importedVersion(model: mapping.model, databaseAt: path) { return .alreadyImported(version: version) }
             throw CoreDataStoreImportError.copyFailed("'\(path)' already exists and holds no imported store: the rows go into a new database")
         }
+        let building = path + ".importing"
+        let (version, rows) = try build(from: storePath, at: building)
+        do {
+            try FileManager.default.moveItem(atPath: building, toPath: path)
+        } catch {
+            Self.remove(building)
+            throw CoreDataStoreImportError.copyFailed("cannot move the database into place: \(error)")
+        }
+        return .imported(version: version, rows: rows)
+    }
+
+    /// Moves the rows of the store at `storePath` into the open database behind `writer`, which
+    /// must be at the latest version and hold no rows of the model yet (a database the generated
+    /// `<Model>Database` has just created): the rows are copied into a scratch database at the
+    /// store's version, migrated, then inserted into `writer`'s in one transaction.
+    @discardableResult
+    public func importStore(at storePath: String, into writer: some DatabaseWriter) throws -> Outcome {
+        let latest = mapping.versions.last?.entities.compactMap(\.table) ?? []
+        let existing = try writer.read { db -> (imported: Int?, rows: Bool) in
+            let imported = try db.tableExists(Self.markerTable)
+                ? try Int.fetchOne(db, sql: "SELECT version FROM \"\(Self.markerTable)\" WHERE model = ?", arguments: [mapping.model]) : nil
+            let rows = try latest.contains { table in try db.tableExists(table) && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quoted(table)))") ?? false) }
+            return (imported, rows)
+        }
+        if let version = existing.imported { return .alreadyImported(version: version) }
+        if existing.rows {
+            throw CoreDataStoreImportError.copyFailed("the database already holds rows of \(mapping.model): the store's rows go into an empty database")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("strata-coredata-\(UUID().uuidString).sqlite").path
+        defer { Self.remove(scratch) }
+        let (version, rows) = try build(from: storePath, at: scratch)
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS strata_import", arguments: [scratch])
+                defer { try? db.execute(sql: "DETACH DATABASE strata_import") }
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction {
+                    for table in latest {
+                        let columns = try db.columns(in: table).map { Self.quoted($0.name) }.joined(separator: ", ")
+                        try db.execute(
+                            sql: "INSERT INTO main.\(Self.quoted(table)) (\(columns)) SELECT \(columns) FROM strata_import.\(Self.quoted(table))")
+                    }
+                    try db.execute(sql: "CREATE TABLE main.\"\(Self.markerTable)\" AS SELECT * FROM strata_import.\"\(Self.markerTable)\"")
+                    try db.checkForeignKeys()
+                    return .commit
+                }
+            }
+        } catch {
+            throw CoreDataStoreImportError.copyFailed("\(error)")
+        }
+        return .imported(version: version, rows: rows)
+    }
+
+    /// Builds a database of the store's rows at `path`: at the store's version, copied in one
+    /// transaction, migrated to the latest version. Removes it on failure.
+    private func build(from storePath: String, at path: String) throws -> (version: Int, rows: Int) {
         let store = try CoreDataStore(path: storePath)
         let version = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath)
-        let building = path + ".importing"
-        Self.remove(building)
+        Self.remove(path)
         do {
-            let queue = try DatabaseQueue(path: building)
+            let queue = try DatabaseQueue(path: path)
             try migrator.migrate(queue, to: version.version)
             var copy = CoreDataStoreCopy(store: store, version: version)
             let rows = try queue.writeWithoutTransaction { db in
@@ -87,16 +143,18 @@ public struct CoreDataStoreImporter: Sendable {
             }
             try migrator.migrate(queue)
             try queue.close()
-            try FileManager.default.moveItem(atPath: building, toPath: path)
-            return .imported(version: version.version, rows: rows)
+            return (version.version, rows)
         } catch let error as CoreDataStoreImportError {
-            Self.remove(building)
+            Self.remove(path)
             throw error
         } catch {
-            Self.remove(building)
+            Self.remove(path)
             throw CoreDataStoreImportError.copyFailed("\(error)")
         }
     }
+
+    /// A quoted SQL identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// The version a database's imported store was at; nil when it holds no imported store.
     static func importedVersion(model: String, databaseAt path: String) throws -> Int? {

@@ -68,6 +68,28 @@ import Testing
         #expect(try todo.cdtodoItems.count() == 3)
     }
 
+    @Test func theGeneratedDatabaseImportsTheStoreOnFirstLaunch() throws {
+        let store = try store("MyTODO-2")
+        let todo = try MyTODODatabase(path: database)
+        #expect(try todo.importCoreDataStore(at: URL(fileURLWithPath: store)) == .imported(version: 2, rows: 3))
+        #expect(try todo.cdtodoItems.fetchAll(orderBy: { [$0.title.ascending] }).map(\.title) == [
+            "Buy groceries", "Call the plumber", "Write the book",
+        ])
+        #expect(try todo.cdtodoItems.fetchAll().map(\.priority) == [2, 2, 2])
+        // A later launch: nothing to do.
+        #expect(try todo.importCoreDataStore(at: URL(fileURLWithPath: store)) == .alreadyImported(version: 2))
+        #expect(try todo.cdtodoItems.count() == 3)
+        // A database that already has rows of its own is refused, untouched.
+        let other = try MyTODODatabase.inMemory()
+        try other.cdtodoItems.insert(CDTODOItem(title: "mine"))
+        #expect(throws: CoreDataStoreImportError.self) { try other.importCoreDataStore(at: URL(fileURLWithPath: store)) }
+        #expect(try other.cdtodoItems.count() == 1)
+        // A store of another model leaves the database empty.
+        let empty = try MyTODODatabase.inMemory()
+        #expect(throws: CoreDataStoreImportError.self) { try empty.importCoreDataStore(at: URL(fileURLWithPath: try self.store("OtherModel"))) }
+        #expect(try empty.cdtodoItems.count() == 0)
+    }
+
     @Test func aV1StoreGetsTheDefaultsOfLaterVersions() throws {
         let store = try store("MyTODO-1")
         #expect(try importer.importStore(at: store, intoDatabaseAt: database) == .imported(version: 1, rows: 1))
