@@ -63,17 +63,22 @@ public enum PluginPlanning {
                     "--databases", databases.joined(separator: ","),
                 ],
                 inputs: [tool, configPath, folder.path] + folder.files,
-                outputs: OutputLayout.swiftFiles(model: folder.model, databases: databases).map { join(swiftFolder, $0) })
+                outputs: OutputLayout.swiftFiles(model: folder.model, databases: databases).map {
+                    join(swiftFolder, $0)
+                })
         }
     }
 
     /// The arguments of `strata-generator generate-models` for the folders, written to `Generated/`
     /// of `root` (the package's or the Xcode project's folder), with root-relative paths where possible.
-    public static func generateModelsArguments(_ folders: [StrataConfig.ModelFolder], root: String, check: Bool) -> [String] {
+    public static func generateModelsArguments(_ folders: [StrataConfig.ModelFolder], root: String, check: Bool)
+        -> [String]
+    {
         let root = root.hasSuffix("/") ? String(root.dropLast()) : root
         var arguments = ["generate-models"] + (check ? ["--check"] : [])
         for folder in folders {
-            let relative = folder.path.hasPrefix(root + "/") ? String(folder.path.dropFirst(root.count + 1)) : folder.path
+            let relative =
+                folder.path.hasPrefix(root + "/") ? String(folder.path.dropFirst(root.count + 1)) : folder.path
             arguments += ["--model-folder", relative]
         }
         return arguments + ["--output", "Generated"]

@@ -41,19 +41,19 @@ struct StrataPlugin: BuildToolPlugin {
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-/// In an Xcode project: the `strata.yaml` is one of the target's files (add it to the target),
-/// and its `schemas` folders are relative to its own folder.
-extension StrataPlugin: XcodeBuildToolPlugin {
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        let files = target.inputFiles.map { $0.url.path(percentEncoded: false) }
-        guard let config = try PluginPlanning.configFile(among: files, target: target.displayName) else {
-            throw PluginProblem.noConfig(target: target.displayName, path: nil)
+    /// In an Xcode project: the `strata.yaml` is one of the target's files (add it to the target),
+    /// and its `schemas` folders are relative to its own folder.
+    extension StrataPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            let files = target.inputFiles.map { $0.url.path(percentEncoded: false) }
+            guard let config = try PluginPlanning.configFile(among: files, target: target.displayName) else {
+                throw PluginProblem.noConfig(target: target.displayName, path: nil)
+            }
+            return try Self.commands(
+                target: target.displayName, config: URL(fileURLWithPath: config),
+                workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named: GeneratorTool.name).url)
         }
-        return try Self.commands(
-            target: target.displayName, config: URL(fileURLWithPath: config),
-            workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named: GeneratorTool.name).url)
     }
-}
 #endif

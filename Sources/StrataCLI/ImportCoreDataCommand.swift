@@ -38,10 +38,12 @@ package struct ImportCoreData: ParsableCommand {
 
     @OptionGroup var schemaOptions: SchemaOptions
 
-    @Option(name: .long, help: ArgumentHelp("The Core Data versions, oldest first, comma-separated.", valueName: "a,b,c"))
+    @Option(
+        name: .long, help: ArgumentHelp("The Core Data versions, oldest first, comma-separated.", valueName: "a,b,c"))
     var order: String?
 
-    @Option(name: .long, help: ArgumentHelp("An entity's primary key attribute (repeatable).", valueName: "Entity.attr"))
+    @Option(
+        name: .long, help: ArgumentHelp("An entity's primary key attribute (repeatable).", valueName: "Entity.attr"))
     var key: [String] = []
 
     @Flag(name: .long, help: "Import Transformable attributes as Data (their archived bytes) instead of failing.")
@@ -68,7 +70,8 @@ package struct ImportCoreData: ParsableCommand {
             keys[String(parts[0])] = String(parts[1])
         }
         let options = CoreDataImporter.Options(
-            model: model, order: order.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
+            model: model,
+            order: order.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
             keys: keys, transformableAsData: transformableAsData)
         let outcome = CoreDataImporter.run(path, options: options)
         if !outcome.order.isEmpty {

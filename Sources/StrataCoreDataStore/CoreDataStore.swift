@@ -30,7 +30,8 @@ struct CoreDataStore {
             }
             self.columns = columns
             guard columns["Z_PRIMARYKEY"] != nil, columns["Z_METADATA"] != nil else {
-                throw CoreDataStoreImportError.notACoreDataStore(path: path, reason: "it has no Z_PRIMARYKEY and Z_METADATA tables")
+                throw CoreDataStoreImportError.notACoreDataStore(
+                    path: path, reason: "it has no Z_PRIMARYKEY and Z_METADATA tables")
             }
             let rows = try queue.read { db in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") }
             var numbers: [String: Int64] = [:]

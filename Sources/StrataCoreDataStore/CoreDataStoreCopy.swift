@@ -22,7 +22,8 @@ struct CoreDataStoreCopy {
     mutating func run(into db: Database) throws -> Int {
         for entity in version.entities where entity.join != nil && entity.join?.inverse == nil {
             throw CoreDataStoreImportError.unsupported(
-                "to-many relationship \(entity.join?.entity ?? "").\(entity.join?.relationship ?? "") has no inverse: its Core Data join table is not read")
+                "to-many relationship \(entity.join?.entity ?? "").\(entity.join?.relationship ?? "") has no inverse: its Core Data join table is not read"
+            )
         }
         try readKeys()
         var count = 0
@@ -67,7 +68,9 @@ struct CoreDataStoreCopy {
     }
 
     private func copyEntity(_ entity: CoreDataMapping.Entity, into db: Database) throws -> Int {
-        guard let name = entity.coreDataEntity, let root = entity.coreDataRoot, let table = entity.table else { return 0 }
+        guard let name = entity.coreDataEntity, let root = entity.coreDataRoot, let table = entity.table else {
+            return 0
+        }
         var selected: [String] = []
         for field in entity.fields {
             switch field.source {
@@ -76,9 +79,11 @@ struct CoreDataStoreCopy {
             case .order: selected.append("Z_FOK_" + (field.property ?? "").uppercased())
             }
         }
-        let sql = "SELECT \(selected.joined(separator: ", ")) FROM \(CoreDataStore.zName(root)) WHERE Z_ENT = ? ORDER BY Z_PK"
+        let sql =
+            "SELECT \(selected.joined(separator: ", ")) FROM \(CoreDataStore.zName(root)) WHERE Z_ENT = ? ORDER BY Z_PK"
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [try number(name)]) }
-        let insert = try db.makeStatement(sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
+        let insert = try db.makeStatement(
+            sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
         for row in rows {
             var values: [DatabaseValue] = []
             for (index, field) in entity.fields.enumerated() {
@@ -96,21 +101,29 @@ struct CoreDataStoreCopy {
     }
 
     private func copyJoin(_ entity: CoreDataMapping.Entity, into db: Database) throws -> Int {
-        guard let join = entity.join, let inverse = join.inverse, let table = entity.table, entity.fields.count >= 2 else { return 0 }
+        guard let join = entity.join, let inverse = join.inverse, let table = entity.table, entity.fields.count >= 2
+        else { return 0 }
         let source = try number(join.entity)
         let destination = try number(join.destination)
         let sourceColumn = "Z_\(source)\(inverse.uppercased())"
         let destinationColumn = "Z_\(destination)\(join.relationship.uppercased())"
         let candidates = ["Z_\(source)\(join.relationship.uppercased())", "Z_\(destination)\(inverse.uppercased())"]
-        guard let joinTable = candidates.first(where: { store.columns[$0]?.isSuperset(of: [sourceColumn, destinationColumn]) == true }) else {
+        guard
+            let joinTable = candidates.first(where: {
+                store.columns[$0]?.isSuperset(of: [sourceColumn, destinationColumn]) == true
+            })
+        else {
             throw CoreDataStoreImportError.unsupported(
-                "the store has no join table of \(join.entity).\(join.relationship) (looked for \(candidates.joined(separator: " and ")) with columns \(sourceColumn) and \(destinationColumn))")
+                "the store has no join table of \(join.entity).\(join.relationship) (looked for \(candidates.joined(separator: " and ")) with columns \(sourceColumn) and \(destinationColumn))"
+            )
         }
         let position = join.ordered ? store.columns[joinTable]?.filter { $0.hasPrefix("Z_FOK_") }.sorted().first : nil
-        let sql = "SELECT \(sourceColumn), \(destinationColumn)\(position.map { ", \($0)" } ?? "") FROM \(joinTable) ORDER BY 1, 2"
+        let sql =
+            "SELECT \(sourceColumn), \(destinationColumn)\(position.map { ", \($0)" } ?? "") FROM \(joinTable) ORDER BY 1, 2"
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql) }
         let columns = entity.fields.map { $0.column ?? $0.field }
-        let insert = try db.makeStatement(sql: insertSQL(table: table, columns: Array(columns.prefix(join.ordered ? 3 : 2))))
+        let insert = try db.makeStatement(
+            sql: insertSQL(table: table, columns: Array(columns.prefix(join.ordered ? 3 : 2))))
         for row in rows {
             var values = [key(of: join.entity, pk: row[0]), key(of: join.destination, pk: row[1])]
             if join.ordered {
@@ -124,7 +137,8 @@ struct CoreDataStoreCopy {
 
     private func insertSQL(table: String, columns: [String]) -> String {
         let quoted = columns.map(CoreDataStoreImporter.quoted)
-        return "INSERT INTO \(CoreDataStoreImporter.quoted(table)) (\(quoted.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        return
+            "INSERT INTO \(CoreDataStoreImporter.quoted(table)) (\(quoted.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     /// A Core Data decimal (stored as a number) as Strata stores a `Decimal`: its text.

@@ -48,15 +48,19 @@ public struct CoreDataStoreImporter: Sendable {
 
     /// The version a store is at; throws when it matches no version of the model.
     public func storeVersion(at storePath: String) throws -> Int {
-        try CoreDataStoreLayout.version(of: try CoreDataStore(path: storePath), mapping: mapping, path: storePath).version
+        try CoreDataStoreLayout.version(of: try CoreDataStore(path: storePath), mapping: mapping, path: storePath)
+            .version
     }
 
     /// Moves the rows of the store at `storePath` into a new Strata database at `path`.
     @discardableResult
     public func importStore(at storePath: String, intoDatabaseAt path: String) throws -> Outcome {
         if FileManager.default.fileExists(atPath: path) {
-            if let version = try Self.importedVersion(model: mapping.model, databaseAt: path) { return .alreadyImported(version: version) }
-            throw CoreDataStoreImportError.copyFailed("'\(path)' already exists and holds no imported store: the rows go into a new database")
+            if let version = try Self.importedVersion(model: mapping.model, databaseAt: path) {
+                return .alreadyImported(version: version)
+            }
+            throw CoreDataStoreImportError.copyFailed(
+                "'\(path)' already exists and holds no imported store: the rows go into a new database")
         }
         let building = path + ".importing"
         let (version, rows) = try build(from: storePath, at: building)
@@ -77,16 +81,25 @@ public struct CoreDataStoreImporter: Sendable {
     public func importStore(at storePath: String, into writer: some DatabaseWriter) throws -> Outcome {
         let latest = mapping.versions.last?.entities.compactMap(\.table) ?? []
         let existing = try writer.read { db -> (imported: Int?, rows: Bool) in
-            let imported = try db.tableExists(Self.markerTable)
-                ? try Int.fetchOne(db, sql: "SELECT version FROM \"\(Self.markerTable)\" WHERE model = ?", arguments: [mapping.model]) : nil
-            let rows = try latest.contains { table in try db.tableExists(table) && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quoted(table)))") ?? false) }
+            let imported =
+                try db.tableExists(Self.markerTable)
+                ? try Int.fetchOne(
+                    db, sql: "SELECT version FROM \"\(Self.markerTable)\" WHERE model = ?", arguments: [mapping.model])
+                : nil
+            let rows = try latest.contains { table in
+                try db.tableExists(table)
+                    && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quoted(table)))") ?? false)
+            }
             return (imported, rows)
         }
         if let version = existing.imported { return .alreadyImported(version: version) }
         if existing.rows {
-            throw CoreDataStoreImportError.copyFailed("the database already holds rows of \(mapping.model): the store's rows go into an empty database")
+            throw CoreDataStoreImportError.copyFailed(
+                "the database already holds rows of \(mapping.model): the store's rows go into an empty database")
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("strata-coredata-\(UUID().uuidString).sqlite").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-coredata-\(UUID().uuidString).sqlite"
+        ).path
         defer { Self.remove(scratch) }
         let (version, rows) = try build(from: storePath, at: scratch)
         do {
@@ -99,9 +112,14 @@ public struct CoreDataStoreImporter: Sendable {
                     for table in latest {
                         let columns = try db.columns(in: table).map { Self.quoted($0.name) }.joined(separator: ", ")
                         try db.execute(
-                            sql: "INSERT INTO main.\(Self.quoted(table)) (\(columns)) SELECT \(columns) FROM strata_import.\(Self.quoted(table))")
+                            sql:
+                                "INSERT INTO main.\(Self.quoted(table)) (\(columns)) SELECT \(columns) FROM strata_import.\(Self.quoted(table))"
+                        )
                     }
-                    try db.execute(sql: "CREATE TABLE main.\"\(Self.markerTable)\" AS SELECT * FROM strata_import.\"\(Self.markerTable)\"")
+                    try db.execute(
+                        sql:
+                            "CREATE TABLE main.\"\(Self.markerTable)\" AS SELECT * FROM strata_import.\"\(Self.markerTable)\""
+                    )
                     try db.checkForeignKeys()
                     return .commit
                 }
@@ -163,7 +181,8 @@ public struct CoreDataStoreImporter: Sendable {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         return try queue.read { db in
             guard try db.tableExists(markerTable) else { return nil }
-            return try Int.fetchOne(db, sql: "SELECT version FROM \"\(markerTable)\" WHERE model = ?", arguments: [model])
+            return try Int.fetchOne(
+                db, sql: "SELECT version FROM \"\(markerTable)\" WHERE model = ?", arguments: [model])
         }
     }
 

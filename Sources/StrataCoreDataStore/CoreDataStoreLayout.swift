@@ -25,7 +25,9 @@ enum CoreDataStoreLayout {
 
     /// The newest version of `mapping` whose entity tables the store has with exactly their
     /// properties' columns (Core Data's own columns, `Z_*` and entity-number columns, aside).
-    static func version(of store: CoreDataStore, mapping: CoreDataMapping, path: String) throws -> CoreDataMapping.Version {
+    static func version(of store: CoreDataStore, mapping: CoreDataMapping, path: String) throws
+        -> CoreDataMapping.Version
+    {
         var reasons: [String] = []
         for version in mapping.versions.reversed() {
             let entities = version.entities.compactMap(\.coreDataEntity)
@@ -39,13 +41,17 @@ enum CoreDataStoreLayout {
                     problem = "no table \(table)"
                     break
                 }
-                let properties = actual.filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") && !($0.dropFirst().first?.isNumber ?? false) }
+                let properties = actual.filter {
+                    $0.hasPrefix("Z") && !$0.hasPrefix("Z_") && !($0.dropFirst().first?.isNumber ?? false)
+                }
                 let missing = expected.subtracting(actual)
                 let extra = properties.subtracting(expected)
                 if !missing.isEmpty || !extra.isEmpty {
-                    problem = "table \(table)"
+                    problem =
+                        "table \(table)"
                         + (missing.isEmpty ? "" : " lacks \(missing.sorted().joined(separator: ", "))")
-                        + (extra.isEmpty ? "" : "\(missing.isEmpty ? "" : " and") has \(extra.sorted().joined(separator: ", "))")
+                        + (extra.isEmpty
+                            ? "" : "\(missing.isEmpty ? "" : " and") has \(extra.sorted().joined(separator: ", "))")
                     break
                 }
             }
@@ -55,6 +61,7 @@ enum CoreDataStoreLayout {
                 return version
             }
         }
-        throw CoreDataStoreImportError.unknownLayout(path: path, model: mapping.model, reason: reasons.joined(separator: "; "))
+        throw CoreDataStoreImportError.unknownLayout(
+            path: path, model: mapping.model, reason: reasons.joined(separator: "; "))
     }
 }

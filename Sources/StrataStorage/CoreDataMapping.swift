@@ -41,7 +41,8 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
     public struct Entity: Codable, Equatable, Sendable {
         /// Creates an entity mapping.
         public init(
-            entity: String, table: String? = nil, coreDataEntity: String?, coreDataRoot: String?, fields: [Field], join: Join?
+            entity: String, table: String? = nil, coreDataEntity: String?, coreDataRoot: String?, fields: [Field],
+            join: Join?
         ) {
             self.entity = entity
             self.table = table

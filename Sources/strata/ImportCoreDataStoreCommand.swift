@@ -40,10 +40,12 @@ struct ImportCoreDataStore: ParsableCommand {
 
     func run() throws {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas)
-        let mappingPath = SchemaLoader.join(SchemaLoader.join(schemaOptions.schemas, history.model), CoreDataMapping.fileName)
+        let mappingPath = SchemaLoader.join(
+            SchemaLoader.join(schemaOptions.schemas, history.model), CoreDataMapping.fileName)
         guard let json = FileManager.default.contents(atPath: mappingPath) else {
             throw ValidationError(
-                "model '\(history.model)' was not imported from Core Data: there is no \(mappingPath) (write it with 'strata import coredata')")
+                "model '\(history.model)' was not imported from Core Data: there is no \(mappingPath) (write it with 'strata import coredata')"
+            )
         }
         let migrator = StrataMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
@@ -55,7 +57,9 @@ struct ImportCoreDataStore: ParsableCommand {
                     "\(history.model): the store was at v\(version); copied \(rows) row\(rows == 1 ? "" : "s") into \(database) and migrated it to v\(migrator.latestVersion)"
                 )
             case .alreadyImported(let version):
-                print("\(history.model): \(database) already holds the rows of a Core Data store (imported at v\(version)); nothing to do")
+                print(
+                    "\(history.model): \(database) already holds the rows of a Core Data store (imported at v\(version)); nothing to do"
+                )
             }
         } catch let error as CoreDataStoreImportError {
             Console.error(error.description)

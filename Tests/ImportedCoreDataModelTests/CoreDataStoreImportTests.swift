@@ -16,7 +16,9 @@ import Testing
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let mapping = try Data(contentsOf: ImportedCoreDataModelTests.folder.appendingPathComponent("Schemas/MyTODO/coredata-mapping.json"))
+        let mapping = try Data(
+            contentsOf: ImportedCoreDataModelTests.folder.appendingPathComponent("Schemas/MyTODO/coredata-mapping.json")
+        )
         importer = try CoreDataStoreImporter(mappingJSON: mapping, migrator: MyTODODatabase.migrator)
     }
 
@@ -29,7 +31,8 @@ import Testing
             let pool = try DatabasePool(path: folder.appendingPathComponent("writer.sqlite").path)
             try pool.write { db in try db.execute(sql: sql) }
             for suffix in ["", "-wal", "-shm"] {
-                try FileManager.default.copyItem(atPath: folder.appendingPathComponent("writer.sqlite").path + suffix, toPath: path + suffix)
+                try FileManager.default.copyItem(
+                    atPath: folder.appendingPathComponent("writer.sqlite").path + suffix, toPath: path + suffix)
             }
             try pool.close()
         } else {
@@ -52,14 +55,17 @@ import Testing
         #expect(
             items == [
                 CDTODOItem(
-                    id: try #require(UUID(uuidString: "6F1C3A2E-5B7D-4C8E-9A0B-1C2D3E4F5061")), detail: "Milk, eggs, bread", isDone: true,
+                    id: try #require(UUID(uuidString: "6F1C3A2E-5B7D-4C8E-9A0B-1C2D3E4F5061")),
+                    detail: "Milk, eggs, bread", isDone: true,
                     priority: 2, title: "Buy groceries"),
                 CDTODOItem(
-                    id: try #require(UUID(uuidString: "FFEEDDCC-BBAA-4988-9776-655443322110")), detail: "", isDone: false, priority: 2,
+                    id: try #require(UUID(uuidString: "FFEEDDCC-BBAA-4988-9776-655443322110")), detail: "",
+                    isDone: false, priority: 2,
                     title: "Call the plumber"),
                 CDTODOItem(
                     id: try #require(UUID(uuidString: "0A1B2C3D-4E5F-4071-8293-A4B5C6D7E8F9")),
-                    detail: "Chapter 3: \"the importer\" — with ümlauts", isDone: false, priority: 2, title: "Write the book"),
+                    detail: "Chapter 3: \"the importer\" — with ümlauts", isDone: false, priority: 2,
+                    title: "Write the book"),
             ])
         #expect(try MyTODODatabase.migrator.currentVersion(in: todo.writer) == 3)
 
@@ -72,9 +78,10 @@ import Testing
         let store = try store("MyTODO-2")
         let todo = try MyTODODatabase(path: database)
         #expect(try todo.importCoreDataStore(at: URL(fileURLWithPath: store)) == .imported(version: 2, rows: 3))
-        #expect(try todo.cdtodoItems.fetchAll(orderBy: { [$0.title.ascending] }).map(\.title) == [
-            "Buy groceries", "Call the plumber", "Write the book",
-        ])
+        #expect(
+            try todo.cdtodoItems.fetchAll(orderBy: { [$0.title.ascending] }).map(\.title) == [
+                "Buy groceries", "Call the plumber", "Write the book",
+            ])
         #expect(try todo.cdtodoItems.fetchAll().map(\.priority) == [2, 2, 2])
         // A later launch: nothing to do.
         #expect(try todo.importCoreDataStore(at: URL(fileURLWithPath: store)) == .alreadyImported(version: 2))
@@ -82,11 +89,15 @@ import Testing
         // A database that already has rows of its own is refused, untouched.
         let other = try MyTODODatabase.inMemory()
         try other.cdtodoItems.insert(CDTODOItem(title: "mine"))
-        #expect(throws: CoreDataStoreImportError.self) { try other.importCoreDataStore(at: URL(fileURLWithPath: store)) }
+        #expect(throws: CoreDataStoreImportError.self) {
+            try other.importCoreDataStore(at: URL(fileURLWithPath: store))
+        }
         #expect(try other.cdtodoItems.count() == 1)
         // A store of another model leaves the database empty.
         let empty = try MyTODODatabase.inMemory()
-        #expect(throws: CoreDataStoreImportError.self) { try empty.importCoreDataStore(at: URL(fileURLWithPath: try self.store("OtherModel"))) }
+        #expect(throws: CoreDataStoreImportError.self) {
+            try empty.importCoreDataStore(at: URL(fileURLWithPath: try self.store("OtherModel")))
+        }
         #expect(try empty.cdtodoItems.count() == 0)
     }
 
@@ -110,7 +121,9 @@ import Testing
         #expect {
             try importer.importStore(at: other, intoDatabaseAt: database)
         } throws: { error in
-            guard case .unknownLayout(_, let model, let reason) = error as? CoreDataStoreImportError else { return false }
+            guard case .unknownLayout(_, let model, let reason) = error as? CoreDataStoreImportError else {
+                return false
+            }
             return model == "MyTODO" && reason.contains("no entity 'CDTODOItem' in Z_PRIMARYKEY")
         }
         let text = folder.appendingPathComponent("notes.txt")

@@ -10,29 +10,37 @@ import Testing
 /// `strata import coredata Tests/Fixtures/CoreData/MyTODO.xcdatamodeld --schemas Tests/ImportedCoreDataModelTests/Schemas`,
 /// then `strata generate --schemas Tests/ImportedCoreDataModelTests/Schemas --output Tests/ImportedCoreDataModelTests/Generated --databases sqlite`.
 @Suite struct ImportedCoreDataModelTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let folder = root.appendingPathComponent("Tests/ImportedCoreDataModelTests")
 
     @Test(
         "the committed schemas are what the import writes today",
         arguments: [
-            ("Library.xcdatamodeld", "Library", CoreDataImporter.Options(keys: ["Shelf": "code"], transformableAsData: true)),
+            (
+                "Library.xcdatamodeld", "Library",
+                CoreDataImporter.Options(keys: ["Shelf": "code"], transformableAsData: true)
+            ),
             ("MyTODO.xcdatamodeld", "MyTODO", CoreDataImporter.Options()),
         ])
     func schemasAreCurrent(bundle: String, model: String, options: CoreDataImporter.Options) throws {
-        let outcome = CoreDataImporter.run(Self.root.appendingPathComponent("Tests/Fixtures/CoreData/\(bundle)").path, options: options)
-        let schemas = FileManager.default.temporaryDirectory.appendingPathComponent("strata-import-\(UUID().uuidString)")
+        let outcome = CoreDataImporter.run(
+            Self.root.appendingPathComponent("Tests/Fixtures/CoreData/\(bundle)").path, options: options)
+        let schemas = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-import-\(UUID().uuidString)")
         let (written, _) = try CoreDataImporter.write(outcome, schemas: schemas.path)
         for path in written {
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let committed = try String(contentsOf: Self.folder.appendingPathComponent("Schemas/\(model)/\(name)"), encoding: .utf8)
+            let committed = try String(
+                contentsOf: Self.folder.appendingPathComponent("Schemas/\(model)/\(name)"), encoding: .utf8)
             #expect(try String(contentsOfFile: path, encoding: .utf8) == committed, "Schemas/\(model)/\(name) is stale")
         }
     }
 
     @Test func theCommittedGeneratedCodeIsCurrent() {
         let plan = Workspace.plan(
-            schemas: Self.folder.appendingPathComponent("Schemas").path, output: Self.folder.appendingPathComponent("Generated").path,
+            schemas: Self.folder.appendingPathComponent("Schemas").path,
+            output: Self.folder.appendingPathComponent("Generated").path,
             databases: [.sqlite])
         #expect(!plan.hasErrors, "\(plan.diagnostics)")
         #expect(Workspace.check(plan).isEmpty, "regenerate Tests/ImportedCoreDataModelTests/Generated")
@@ -48,7 +56,10 @@ import Testing
         try library.bookRelateds.insert(BookRelated(book: book.id, related: other.id))
         let review = try library.reviews.insert(Review(text: "good", book: book.id))
 
-        #expect(try library.authors.books(of: ada, orderBy: { [$0.authorPosition.ascending] }).map(\.id) == [other.id, book.id])
+        #expect(
+            try library.authors.books(of: ada, orderBy: { [$0.authorPosition.ascending] }).map(\.id) == [
+                other.id, book.id,
+            ])
         #expect(try library.books.related(of: book).map(\.related) == [other.id])
         #expect(try library.reviews.book(of: review) == book)
         #expect(book.title == "Untitled \"draft\"")

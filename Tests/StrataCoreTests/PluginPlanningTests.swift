@@ -9,7 +9,8 @@ import Testing
         let root = try TestPaths.temporaryFolder()
         let manager = FileManager.default
         try manager.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
-        try manager.copyItem(at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
+        try manager.copyItem(
+            at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
         try manager.createDirectory(at: root.appendingPathComponent("App"), withIntermediateDirectories: true)
         try Data(config.utf8).write(to: root.appendingPathComponent("App/strata.yaml"))
         return root
@@ -27,15 +28,24 @@ import Testing
     @Test func plansOneBuildCommandPerModelWritingOnlyUnderTheWorkDirectory() throws {
         let root = try project(config: "schemas: ../Schemas/MyTODO\ndatabases: sqlite\n")
         let config = root.appendingPathComponent("App/strata.yaml").standardizedFileURL.path
-        let steps = try PluginPlanning.buildSteps(target: "App", configPath: config, workDirectory: "/work/plugin", tool: "/bin/strata-generator")
+        let steps = try PluginPlanning.buildSteps(
+            target: "App", configPath: config, workDirectory: "/work/plugin", tool: "/bin/strata-generator")
         let model = root.appendingPathComponent("Schemas/MyTODO").standardizedFileURL.path
         #expect(steps.count == 1)
         #expect(steps.first?.model == "MyTODO")
-        #expect(steps.first?.arguments == ["build-plugin", "--model-folder", model, "--output", "/work/plugin/GeneratedSources", "--databases", "sqlite"])
+        #expect(
+            steps.first?.arguments == [
+                "build-plugin", "--model-folder", model, "--output", "/work/plugin/GeneratedSources", "--databases",
+                "sqlite",
+            ])
         #expect(steps.first?.inputs.prefix(3) == ["/bin/strata-generator", config, model])
         #expect(steps.first?.inputs.contains(model + "/v3.yaml") == true)
         #expect(steps.first?.inputs.contains(model + "/strata.lock") == true)
-        #expect(steps.first?.outputs == OutputLayout.swiftFiles(model: "MyTODO", databases: ["sqlite"]).map { "/work/plugin/GeneratedSources/MyTODO/Swift/" + $0 })
+        #expect(
+            steps.first?.outputs
+                == OutputLayout.swiftFiles(model: "MyTODO", databases: ["sqlite"]).map {
+                    "/work/plugin/GeneratedSources/MyTODO/Swift/" + $0
+                })
     }
 
     @Test func reportsAMissingOrBadConfigurationAtItsLine() throws {
@@ -49,17 +59,21 @@ import Testing
         } catch {
             #expect(error.description.hasPrefix("\(config):2:13: error: unknown database 'mysql'"))
         }
-        #expect(PluginProblem.noConfig(target: "App", path: nil).description.contains("none of its files is a strata.yaml"))
+        #expect(
+            PluginProblem.noConfig(target: "App", path: nil).description.contains("none of its files is a strata.yaml"))
     }
 
     @Test func generateModelsArgumentsAreRelativeToTheProjectFolder() {
         let folder = StrataConfig.ModelFolder(
-            model: "MyTODO", path: "/p/Schemas/MyTODO", files: [], entry: StrataConfig.Entry(path: "../Schemas/MyTODO", line: 1, column: 10))
-        #expect(PluginPlanning.generateModelsArguments([folder], root: "/p/", check: true) == [
-            "generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Generated",
-        ])
-        #expect(PluginPlanning.generateModelsArguments([folder], root: "/q", check: false) == [
-            "generate-models", "--model-folder", "/p/Schemas/MyTODO", "--output", "Generated",
-        ])
+            model: "MyTODO", path: "/p/Schemas/MyTODO", files: [],
+            entry: StrataConfig.Entry(path: "../Schemas/MyTODO", line: 1, column: 10))
+        #expect(
+            PluginPlanning.generateModelsArguments([folder], root: "/p/", check: true) == [
+                "generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Generated",
+            ])
+        #expect(
+            PluginPlanning.generateModelsArguments([folder], root: "/q", check: false) == [
+                "generate-models", "--model-folder", "/p/Schemas/MyTODO", "--output", "Generated",
+            ])
     }
 }

@@ -79,7 +79,9 @@ public struct ImportedEntity: Sendable, Equatable {
         }
         if !hasMany.isEmpty {
             lines.append("    hasMany:")
-            lines += hasMany.map { "      \(YAMLText.key($0.name)): { entity: \(YAMLText.key($0.entity)), via: \(YAMLText.key($0.via)) }" }
+            lines += hasMany.map {
+                "      \(YAMLText.key($0.name)): { entity: \(YAMLText.key($0.entity)), via: \(YAMLText.key($0.via)) }"
+            }
         }
         return lines
     }
@@ -153,7 +155,8 @@ enum YAMLText {
     /// A name: plain unless YAML would read it as something other than that string.
     static func key(_ name: String) -> String {
         let plain = name.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "?") && $0.isASCII
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "?")
+                && $0.isASCII
         }
         let ambiguous = ["y", "yes", "n", "no", "true", "false", "on", "off", "null"].contains(name.lowercased())
         return plain && !name.isEmpty && !ambiguous && !(name.first?.isNumber ?? true) ? name : string(name)

@@ -16,37 +16,60 @@ enum CoreDataAttributeTypes {
     ]
 
     /// The Strata type of `attribute`, or the error that stops it.
-    static func strataType(of attribute: CoreDataAttribute, entity: String, transformableAsData: Bool) -> Result<String, DiagnosticsError> {
+    static func strataType(of attribute: CoreDataAttribute, entity: String, transformableAsData: Bool) -> Result<
+        String, DiagnosticsError
+    > {
         if let type = strataTypes[attribute.type] { return .success(type) }
         if attribute.type == "Transformable" {
             return transformableAsData
                 ? .success("Data")
-                : .failure(DiagnosticsError([Diagnostic(
-                        .error,
-                        "attribute '\(entity).\(attribute.name)' is Transformable: Strata stores no archived objects; import it as Data (the archived bytes) with --transformable-as-data, or change its type in Xcode",
-                        at: attribute.typeLocation)]))
+                : .failure(
+                    DiagnosticsError([
+                        Diagnostic(
+                            .error,
+                            "attribute '\(entity).\(attribute.name)' is Transformable: Strata stores no archived objects; import it as Data (the archived bytes) with --transformable-as-data, or change its type in Xcode",
+                            at: attribute.typeLocation)
+                    ]))
         }
-        return .failure(DiagnosticsError([Diagnostic(
-                .error,
-                "unknown attribute type '\(attribute.type)' of '\(entity).\(attribute.name)'; expected one of \(known.joined(separator: ", "))"
-                    + Suggestion.didYouMean(attribute.type, in: known),
-                at: attribute.typeLocation)]))
+        return .failure(
+            DiagnosticsError([
+                Diagnostic(
+                    .error,
+                    "unknown attribute type '\(attribute.type)' of '\(entity).\(attribute.name)'; expected one of \(known.joined(separator: ", "))"
+                        + Suggestion.didYouMean(attribute.type, in: known),
+                    at: attribute.typeLocation)
+            ]))
     }
 
     /// The YAML text of the default of `attribute` (of Strata type `type`); nil when it has none;
     /// an error at the value's place when the value does not fit the type.
-    static func defaultValue(of attribute: CoreDataAttribute, type: String, entity: String) -> Result<String?, DiagnosticsError> {
+    static func defaultValue(of attribute: CoreDataAttribute, type: String, entity: String) -> Result<
+        String?, DiagnosticsError
+    > {
         let name = "\(entity).\(attribute.name)"
         if type == "Date" {
-            guard let (text, location) = attribute.defaultDateTimeInterval ?? attribute.defaultValue else { return .success(nil) }
+            guard let (text, location) = attribute.defaultDateTimeInterval ?? attribute.defaultValue else {
+                return .success(nil)
+            }
             guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite else {
-                return .failure(DiagnosticsError([Diagnostic(.error, "default '\(text)' of '\(name)' does not fit Date: expected seconds since 2001-01-01", at: location)]))
+                return .failure(
+                    DiagnosticsError([
+                        Diagnostic(
+                            .error,
+                            "default '\(text)' of '\(name)' does not fit Date: expected seconds since 2001-01-01",
+                            at: location)
+                    ]))
             }
             return .success(YAMLText.string(iso8601(secondsSince2001: seconds)))
         }
         guard let (text, location) = attribute.defaultValue else { return .success(nil) }
         func misfit(_ expected: String) -> Result<String?, DiagnosticsError> {
-            .failure(DiagnosticsError([Diagnostic(.error, "default '\(text)' of '\(name)' does not fit \(attribute.type): expected \(expected)", at: location)]))
+            .failure(
+                DiagnosticsError([
+                    Diagnostic(
+                        .error, "default '\(text)' of '\(name)' does not fit \(attribute.type): expected \(expected)",
+                        at: location)
+                ]))
         }
         switch attribute.type {
         case "Integer 16", "Integer 32", "Integer 64":
@@ -71,10 +94,17 @@ enum CoreDataAttributeTypes {
             default: return misfit("YES or NO")
             }
         case "UUID":
-            guard let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else { return misfit("a UUID") }
+            guard let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+                return misfit("a UUID")
+            }
             return .success(YAMLText.string(uuid.uuidString))
         case "Binary", "Transformable":
-            return .failure(DiagnosticsError([Diagnostic(.error, "default of '\(name)': Strata has no literal default for Data; remove it in Xcode", at: location)]))
+            return .failure(
+                DiagnosticsError([
+                    Diagnostic(
+                        .error, "default of '\(name)': Strata has no literal default for Data; remove it in Xcode",
+                        at: location)
+                ]))
         default:
             return .success(YAMLText.string(text))
         }
@@ -85,7 +115,9 @@ enum CoreDataAttributeTypes {
         var body = Substring(text)
         if body.first == "-" || body.first == "+" { body = body.dropFirst() }
         let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+        guard (1...2).contains(parts.count),
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else {
             return nil
         }
         return text.hasPrefix("+") ? String(text.dropFirst()) : text

@@ -27,18 +27,25 @@ public struct CoreDataBundle: Sendable, Equatable {
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         let fileName = SchemaLoader.name(of: trimmed)
         guard SchemaLoader.isFolder(trimmed) else {
-            let why = FileManager.default.fileExists(atPath: trimmed) ? "is a file, not a .xcdatamodeld or .xcdatamodel folder" : "does not exist"
+            let why =
+                FileManager.default.fileExists(atPath: trimmed)
+                ? "is a file, not a .xcdatamodeld or .xcdatamodel folder" : "does not exist"
             return .failure(DiagnosticsError([Diagnostic(.error, "'\(trimmed)' \(why)", at: .file(trimmed))]))
         }
         if fileName.hasSuffix(".xcdatamodel") {
             let name = String(fileName.dropLast(".xcdatamodel".count))
             return .success(
-                CoreDataBundle(modelName: name, versions: [Version(name: name, contents: SchemaLoader.join(trimmed, "contents"))], current: nil))
+                CoreDataBundle(
+                    modelName: name, versions: [Version(name: name, contents: SchemaLoader.join(trimmed, "contents"))],
+                    current: nil))
         }
         guard fileName.hasSuffix(".xcdatamodeld") else {
             return .failure(
                 DiagnosticsError([
-                    Diagnostic(.error, "'\(trimmed)' is not a Core Data model: expected a .xcdatamodeld bundle or a .xcdatamodel", at: .file(trimmed))
+                    Diagnostic(
+                        .error,
+                        "'\(trimmed)' is not a Core Data model: expected a .xcdatamodeld bundle or a .xcdatamodel",
+                        at: .file(trimmed))
                 ]))
         }
         let modelName = String(fileName.dropLast(".xcdatamodeld".count))
@@ -47,7 +54,9 @@ public struct CoreDataBundle: Sendable, Equatable {
             .map { String($0.dropLast(".xcdatamodel".count)) }
             .sorted(by: naturalOrder)
         guard !names.isEmpty else {
-            return .failure(DiagnosticsError([Diagnostic(.error, "'\(trimmed)' holds no .xcdatamodel version", at: .file(trimmed))]))
+            return .failure(
+                DiagnosticsError([Diagnostic(.error, "'\(trimmed)' holds no .xcdatamodel version", at: .file(trimmed))])
+            )
         }
         // Two versions whose names differ only in case (or Unicode normalization) are one name to
         // Xcode and to macOS's file system.
@@ -65,12 +74,16 @@ public struct CoreDataBundle: Sendable, Equatable {
         if let data = FileManager.default.contents(atPath: currentPath) {
             let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
             guard let value = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
-                bag.error("cannot read the current version: expected a property list with '_XCCurrentVersionName'", at: .file(currentPath))
+                bag.error(
+                    "cannot read the current version: expected a property list with '_XCCurrentVersionName'",
+                    at: .file(currentPath))
                 return .failure(DiagnosticsError(bag.sorted))
             }
             let name = value.hasSuffix(".xcdatamodel") ? String(value.dropLast(".xcdatamodel".count)) : value
             guard names.contains(name) else {
-                bag.error("the current version '\(value)' is not a version of the bundle (\(names.joined(separator: ", ")))", at: .file(currentPath))
+                bag.error(
+                    "the current version '\(value)' is not a version of the bundle (\(names.joined(separator: ", ")))",
+                    at: .file(currentPath))
                 return .failure(DiagnosticsError(bag.sorted))
             }
             current = name
@@ -86,7 +99,9 @@ public struct CoreDataBundle: Sendable, Equatable {
             let wanted = order.map { $0.hasSuffix(".xcdatamodel") ? String($0.dropLast(".xcdatamodel".count)) : $0 }
             for name in wanted where !names.contains(name) {
                 let suggestion = Suggestion.didYouMean(name, in: names)
-                bag.error("--order names '\(name)', which is not a version of the bundle (\(names.joined(separator: ", ")))\(suggestion)", at: .file(trimmed))
+                bag.error(
+                    "--order names '\(name)', which is not a version of the bundle (\(names.joined(separator: ", ")))\(suggestion)",
+                    at: .file(trimmed))
             }
             for name in names where wanted.filter({ $0 == name }).count > 1 {
                 bag.error("--order names '\(name)' more than once", at: .file(trimmed))
@@ -97,7 +112,9 @@ public struct CoreDataBundle: Sendable, Equatable {
             if bag.hasErrors { return .failure(DiagnosticsError(bag.sorted)) }
             ordered = wanted
         }
-        let versions = ordered.map { Version(name: $0, contents: SchemaLoader.join(SchemaLoader.join(trimmed, $0 + ".xcdatamodel"), "contents")) }
+        let versions = ordered.map {
+            Version(name: $0, contents: SchemaLoader.join(SchemaLoader.join(trimmed, $0 + ".xcdatamodel"), "contents"))
+        }
         return .success(CoreDataBundle(modelName: modelName, versions: versions, current: current))
     }
 

@@ -28,21 +28,28 @@ enum CoreDataHistory {
         return (schemas, bag.all)
     }
 
-    private static func compare(_ schema: inout ImportedSchema, version: Version, previous: Version, _ bag: inout DiagnosticBag) {
+    private static func compare(
+        _ schema: inout ImportedSchema, version: Version, previous: Version, _ bag: inout DiagnosticBag
+    ) {
         let before = previous.mapped.entities
         var kept: Set<String> = []
         for index in schema.entities.indices {
             let name = schema.entities[index].name
             let entityRename = renameSource(
-                of: name, origin: version.mapped.entityOrigins[name], previous: { old in before.first { $0.name == old } },
+                of: name, origin: version.mapped.entityOrigins[name],
+                previous: { old in before.first { $0.name == old } },
                 stillExists: { schema.entity(named: $0) != nil }, &bag,
-                warning: { "the renaming identifier '\($0)' of entity '\(name)' names no entity of version '\(previous.model.name)': '\(name)' is imported as a new entity" })
+                warning: {
+                    "the renaming identifier '\($0)' of entity '\(name)' names no entity of version '\(previous.model.name)': '\(name)' is imported as a new entity"
+                })
             schema.entities[index].renamedFrom = entityRename.renamedFrom
             guard let old = entityRename.source else { continue }
             kept.insert(old.name)
             compareFields(&schema.entities[index], old: old, version: version, previous: previous, &bag)
             for field in old.fields
-            where schema.entities[index].field(named: field.name) == nil && !schema.entities[index].fields.contains(where: { $0.renamedFrom == field.name }) {
+            where schema.entities[index].field(named: field.name) == nil
+                && !schema.entities[index].fields.contains(where: { $0.renamedFrom == field.name })
+            {
                 schema.allowDataLoss.append("\(old.name).\(field.name)")
             }
         }
@@ -56,7 +63,8 @@ enum CoreDataHistory {
     }
 
     private static func compareFields(
-        _ entity: inout ImportedEntity, old: ImportedEntity, version: Version, previous: Version, _ bag: inout DiagnosticBag
+        _ entity: inout ImportedEntity, old: ImportedEntity, version: Version, previous: Version,
+        _ bag: inout DiagnosticBag
     ) {
         let origins = version.mapped.origins[entity.name] ?? [:]
         for index in entity.fields.indices {
@@ -66,7 +74,9 @@ enum CoreDataHistory {
             let fieldRename = renameSource(
                 of: field.name, origin: origin, previous: { old.field(named: $0) },
                 stillExists: { name in fields.contains { $0.name == name } }, &bag,
-                warning: { "the renaming identifier '\($0)' of '\(entity.name).\(field.name)' names no property of '\(old.name)' in version '\(previous.model.name)': imported as a new field" })
+                warning: {
+                    "the renaming identifier '\($0)' of '\(entity.name).\(field.name)' names no property of '\(old.name)' in version '\(previous.model.name)': imported as a new field"
+                })
             entity.fields[index].renamedFrom = fieldRename.renamedFrom
             let oldField = fieldRename.source
             guard let origin, !field.isOptional, field.defaultValue == nil, !field.isAutoincrement else { continue }

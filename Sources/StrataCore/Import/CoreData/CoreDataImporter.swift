@@ -17,7 +17,10 @@ public enum CoreDataImporter {
         public var transformableAsData: Bool
 
         /// Creates options.
-        public init(model: String? = nil, order: [String]? = nil, keys: [String: String] = [:], transformableAsData: Bool = false) {
+        public init(
+            model: String? = nil, order: [String]? = nil, keys: [String: String] = [:],
+            transformableAsData: Bool = false
+        ) {
             self.model = model
             self.order = order
             self.keys = keys
@@ -48,7 +51,8 @@ public enum CoreDataImporter {
         switch CoreDataBundle.open(path, order: options.order) {
         case .success(let opened): bundle = opened
         case .failure(let error):
-            return Outcome(model: options.model ?? "", order: [], schemas: [], mapping: nil, diagnostics: error.diagnostics)
+            return Outcome(
+                model: options.model ?? "", order: [], schemas: [], mapping: nil, diagnostics: error.diagnostics)
         }
         let modelName = options.model ?? bundle.modelName
         let order = bundle.versions.map { ($0.name, $0.name == bundle.current) }
@@ -64,7 +68,9 @@ public enum CoreDataImporter {
                 bag.error("cannot read '\(version.contents)'", at: .file(version.contents))
                 continue
             }
-            switch CoreDataModelReader.read(contents: String(decoding: data, as: UTF8.self), path: version.contents, versionName: version.name) {
+            switch CoreDataModelReader.read(
+                contents: String(decoding: data, as: UTF8.self), path: version.contents, versionName: version.name)
+            {
             case .success(let model):
                 let mapped = CoreDataVersionMapper.map(
                     model, options: .init(keys: options.keys, transformableAsData: options.transformableAsData))
@@ -77,7 +83,8 @@ public enum CoreDataImporter {
         let entityNames = Set(versions.flatMap { $0.model.entities.map(\.name) })
         for entity in options.keys.keys.sorted() where !versions.isEmpty && !entityNames.contains(entity) {
             bag.error(
-                "--key names entity '\(entity)', which no version of the model has" + Suggestion.didYouMean(entity, in: entityNames),
+                "--key names entity '\(entity)', which no version of the model has"
+                    + Suggestion.didYouMean(entity, in: entityNames),
                 at: .file(path))
         }
         let source = SchemaLoader.name(of: path)
@@ -89,7 +96,8 @@ public enum CoreDataImporter {
         let mapping = CoreDataMapping(
             model: modelName, source: source,
             versions: zip(schemas, versions).map { schema, version in
-                CoreDataMapping.Version(version: schema.version, coreDataVersion: version.model.name, entities: version.mapped.mapping)
+                CoreDataMapping.Version(
+                    version: schema.version, coreDataVersion: version.model.name, entities: version.mapped.mapping)
             })
         return Outcome(model: modelName, order: order, schemas: schemas, mapping: mapping, diagnostics: bag.sorted)
     }
@@ -105,14 +113,19 @@ public enum CoreDataImporter {
     /// Writes `schemas/<Model>/vN.yaml` and `coredata-mapping.json` for an outcome without errors,
     /// after `strata lint` has accepted them in a staging folder; returns the paths written and
     /// lint's warnings. Writes nothing on any problem.
-    public static func write(_ outcome: Outcome, schemas: String) throws(WriteFailure) -> (written: [String], warnings: [Diagnostic]) {
-        guard !outcome.hasErrors, let mapping = outcome.mapping else { throw .problems(outcome.diagnostics.filter { $0.severity == .error }) }
+    public static func write(_ outcome: Outcome, schemas: String) throws(WriteFailure) -> (
+        written: [String], warnings: [Diagnostic]
+    ) {
+        guard !outcome.hasErrors, let mapping = outcome.mapping else {
+            throw .problems(outcome.diagnostics.filter { $0.severity == .error })
+        }
         let manager = FileManager.default
         let destination = SchemaLoader.join(schemas, outcome.model)
         if manager.fileExists(atPath: destination) {
             throw .problems([
                 Diagnostic(
-                    .error, "'\(destination)' already exists: the import writes a new model; remove it, or choose another --model or --schemas",
+                    .error,
+                    "'\(destination)' already exists: the import writes a new model; remove it, or choose another --model or --schemas",
                     at: .file(destination))
             ])
         }
@@ -123,14 +136,17 @@ public enum CoreDataImporter {
             try? manager.removeItem(atPath: staging)
             if createdSchemas { try? manager.removeItem(atPath: schemas) }
         }
-        var files: [(name: String, contents: Data)] = outcome.schemas.map { ("v\($0.version).yaml", Data($0.yaml.utf8)) }
+        var files: [(name: String, contents: Data)] = outcome.schemas.map {
+            ("v\($0.version).yaml", Data($0.yaml.utf8))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             files.append((CoreDataMapping.fileName, try encoder.encode(mapping) + Data("\n".utf8)))
             try manager.createDirectory(atPath: stagedModel, withIntermediateDirectories: true)
             for file in files {
-                try file.contents.write(to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, file.name)), options: .atomic)
+                try file.contents.write(
+                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, file.name)), options: .atomic)
             }
         } catch {
             cleanUp()
@@ -141,7 +157,8 @@ public enum CoreDataImporter {
         let relocated = lint.diagnostics.map { diagnostic in
             Diagnostic(
                 diagnostic.severity,
-                (diagnostic.severity == .error ? "the imported schema (not written) does not pass 'strata lint': " : "") + diagnostic.message,
+                (diagnostic.severity == .error ? "the imported schema (not written) does not pass 'strata lint': " : "")
+                    + diagnostic.message,
                 at: SourceLocation(
                     file: SchemaLoader.join(destination, SchemaLoader.name(of: diagnostic.location.file)),
                     line: diagnostic.location.line, column: diagnostic.location.column))
@@ -155,7 +172,9 @@ public enum CoreDataImporter {
             if let history = lint.histories.first {
                 let named = named(mapping, history: history, schemas: outcome.schemas)
                 try (encoder.encode(named) + Data("\n".utf8))
-                    .write(to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic)
+                    .write(
+                        to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)),
+                        options: .atomic)
             }
             try manager.moveItem(atPath: stagedModel, toPath: destination)
         } catch {
@@ -167,7 +186,9 @@ public enum CoreDataImporter {
     }
 
     /// `mapping` with the table of every entity and the column and type of every field.
-    private static func named(_ mapping: CoreDataMapping, history: SchemaHistory, schemas: [ImportedSchema]) -> CoreDataMapping {
+    private static func named(_ mapping: CoreDataMapping, history: SchemaHistory, schemas: [ImportedSchema])
+        -> CoreDataMapping
+    {
         var result = mapping
         for (versionIndex, version) in result.versions.enumerated() {
             guard let schema = history.versions.first(where: { $0.version == version.version }),
@@ -177,7 +198,8 @@ public enum CoreDataImporter {
                 guard let checked = schema.entity(named: entity.entity) else { continue }
                 result.versions[versionIndex].entities[entityIndex].table = checked.table
                 for (fieldIndex, field) in entity.fields.enumerated() {
-                    result.versions[versionIndex].entities[entityIndex].fields[fieldIndex].column = checked.field(named: field.field)?.column
+                    result.versions[versionIndex].entities[entityIndex].fields[fieldIndex].column =
+                        checked.field(named: field.field)?.column
                     result.versions[versionIndex].entities[entityIndex].fields[fieldIndex].type =
                         imported.entity(named: entity.entity)?.field(named: field.field)?.type
                 }
@@ -188,6 +210,8 @@ public enum CoreDataImporter {
 
     private static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
     }
 }

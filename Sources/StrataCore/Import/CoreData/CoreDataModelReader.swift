@@ -1,21 +1,25 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads the `contents` XML of one `.xcdatamodel` into a ``CoreDataModel``.
 enum CoreDataModelReader {
     /// The model, or the diagnostics that stop it (malformed XML, a missing attribute); never both.
-    static func read(contents text: String, path: String, versionName: String) -> Result<CoreDataModel, DiagnosticsError> {
+    static func read(contents text: String, path: String, versionName: String) -> Result<
+        CoreDataModel, DiagnosticsError
+    > {
         let source = XMLSourceText(text, path: path)
         let parser = XMLParser(data: Data(text.utf8))
         let delegate = Delegate(source: source, parser: parser, versionName: versionName)
         parser.delegate = delegate
         parser.shouldResolveExternalEntities = false
         if !parser.parse() || delegate.parseError != nil {
-            let (line, column, message) = delegate.parseError ?? (parser.lineNumber, parser.columnNumber, "malformed XML")
-            return .failure(DiagnosticsError([Diagnostic(.error, message, at: source.location(line: line, column: column))]))
+            let (line, column, message) =
+                delegate.parseError ?? (parser.lineNumber, parser.columnNumber, "malformed XML")
+            return .failure(
+                DiagnosticsError([Diagnostic(.error, message, at: source.location(line: line, column: column))]))
         }
         guard delegate.sawModel else {
             return .failure(
@@ -24,7 +28,8 @@ enum CoreDataModelReader {
                 ]))
         }
         if !delegate.bag.all.isEmpty { return .failure(DiagnosticsError(delegate.bag.sorted)) }
-        return .success(CoreDataModel(name: versionName, path: path, entities: delegate.entities, ignored: delegate.ignored))
+        return .success(
+            CoreDataModel(name: versionName, path: path, entities: delegate.entities, ignored: delegate.ignored))
     }
 
     /// A message for a parser error: its code is libxml2's (`xmlParserErrors`) on every platform,
@@ -100,7 +105,9 @@ enum CoreDataModelReader {
                     name: attributeName, type: type, isOptional: attributes["optional"] == "YES",
                     isTransient: attributes["transient"] == "YES", isDerived: attributes["derived"] == "YES",
                     isIndexed: attributes["indexed"] == "YES",
-                    defaultValue: attributes["defaultValueString"].map { ($0, source.attributeValue("defaultValueString", inTagAt: start)) },
+                    defaultValue: attributes["defaultValueString"].map {
+                        ($0, source.attributeValue("defaultValueString", inTagAt: start))
+                    },
                     defaultDateTimeInterval: attributes["defaultDateTimeInterval"].map {
                         ($0, source.attributeValue("defaultDateTimeInterval", inTagAt: start))
                     },
@@ -109,7 +116,8 @@ enum CoreDataModelReader {
                 current?.attributes.append(attribute)
             case ("entity", "relationship"):
                 guard let relationshipName = required("name", of: "relationship", attributes, at: location),
-                    let destination = required("destinationEntity", of: "relationship '\(relationshipName)'", attributes, at: location)
+                    let destination = required(
+                        "destinationEntity", of: "relationship '\(relationshipName)'", attributes, at: location)
                 else { return }
                 let ruleText = attributes["deletionRule"] ?? "Nullify"
                 guard let rule = CoreDataRelationship.DeleteRule(rawValue: ruleText) else {
@@ -125,7 +133,10 @@ enum CoreDataModelReader {
                         isOptional: attributes["optional"] == "YES", isTransient: attributes["transient"] == "YES",
                         deleteRule: rule, renamingID: attributes["elementID"], location: location))
             case ("entity", "fetchedProperty"):
-                ignored.append(.init(what: "fetched property '\(current?.name ?? "?").\(attributes["name"] ?? "?")'", location: location))
+                ignored.append(
+                    .init(
+                        what: "fetched property '\(current?.name ?? "?").\(attributes["name"] ?? "?")'",
+                        location: location))
             case ("model", "fetchRequest"):
                 ignored.append(.init(what: "fetch request '\(attributes["name"] ?? "?")'", location: location))
             case ("model", "configuration"):
@@ -160,7 +171,9 @@ enum CoreDataModelReader {
             }
         }
 
-        private func required(_ key: String, of what: String, _ attributes: [String: String], at location: SourceLocation) -> String? {
+        private func required(
+            _ key: String, of what: String, _ attributes: [String: String], at location: SourceLocation
+        ) -> String? {
             if let value = attributes[key], !value.isEmpty { return value }
             bag.error("\(what) has no '\(key)'", at: location)
             return nil

@@ -53,7 +53,8 @@ struct CoreDataVersionMapper {
         var mapper = CoreDataVersionMapper(model: model, options: options)
         mapper.run()
         return Mapped(
-            entities: mapper.entities, mapping: mapper.mapping, origins: mapper.origins, entityOrigins: mapper.entityOrigins,
+            entities: mapper.entities, mapping: mapper.mapping, origins: mapper.origins,
+            entityOrigins: mapper.entityOrigins,
             diagnostics: mapper.bag.all)
     }
 
@@ -65,7 +66,9 @@ struct CoreDataVersionMapper {
         var names: Set<String> = [entity.name]
         while let parentName = chain[0].parent {
             guard let parent = model.entity(named: parentName) else {
-                bag.error("entity '\(chain[0].name)' has parent entity '\(parentName)', which is not an entity of the model", at: chain[0].location)
+                bag.error(
+                    "entity '\(chain[0].name)' has parent entity '\(parentName)', which is not an entity of the model",
+                    at: chain[0].location)
                 return nil
             }
             guard names.insert(parent.name).inserted else {
@@ -86,7 +89,9 @@ struct CoreDataVersionMapper {
 
     private mutating func run() {
         for ignored in model.ignored {
-            bag.append(Diagnostic(.note, "\(ignored.what) is ignored: Strata schemas have no equivalent", at: ignored.location))
+            bag.append(
+                Diagnostic(.note, "\(ignored.what) is ignored: Strata schemas have no equivalent", at: ignored.location)
+            )
         }
         for entity in model.entities {
             if entity.isAbstract {
@@ -120,16 +125,21 @@ struct CoreDataVersionMapper {
         var result = ImportedEntity(name: entity.name)
         var fieldMapping: [CoreDataMapping.Field] = []
         var fieldOrigins: [String: Origin] = [:]
-        entityOrigins[entity.name] = Origin(renamingID: entity.renamingID, location: entity.location, property: entity.name)
+        entityOrigins[entity.name] = Origin(
+            renamingID: entity.renamingID, location: entity.location, property: entity.name)
 
         // The primary key.
         var keyAttribute: String?
         if let chosen = options.keys[entity.name] {
             if let attribute = attributes.first(where: { $0.name == chosen }) {
                 if attribute.isOptional {
-                    bag.error("--key \(entity.name).\(chosen): the attribute is optional; a primary key must be required", at: attribute.location)
+                    bag.error(
+                        "--key \(entity.name).\(chosen): the attribute is optional; a primary key must be required",
+                        at: attribute.location)
                 } else if !["UUID", "String", "Integer 16", "Integer 32", "Integer 64"].contains(attribute.type) {
-                    bag.error("--key \(entity.name).\(chosen): a \(attribute.type) attribute cannot be a primary key; choose a UUID, String or integer one", at: attribute.location)
+                    bag.error(
+                        "--key \(entity.name).\(chosen): a \(attribute.type) attribute cannot be a primary key; choose a UUID, String or integer one",
+                        at: attribute.location)
                 } else {
                     keyAttribute = chosen
                 }
@@ -165,16 +175,26 @@ struct CoreDataVersionMapper {
                 continue
             }
             let type: String
-            switch CoreDataAttributeTypes.strataType(of: attribute, entity: entity.name, transformableAsData: options.transformableAsData) {
+            switch CoreDataAttributeTypes.strataType(
+                of: attribute, entity: entity.name, transformableAsData: options.transformableAsData)
+            {
             case .success(let found): type = found
             case .failure(let error):
                 bag.append(contentsOf: error.diagnostics)
                 continue
             }
             if attribute.type == "URI" {
-                bag.append(Diagnostic(.note, "URI attribute '\(entity.name).\(attribute.name)' becomes a String (the URL's absoluteString)", at: attribute.location))
+                bag.append(
+                    Diagnostic(
+                        .note,
+                        "URI attribute '\(entity.name).\(attribute.name)' becomes a String (the URL's absoluteString)",
+                        at: attribute.location))
             } else if attribute.type == "Transformable" {
-                bag.append(Diagnostic(.note, "Transformable attribute '\(entity.name).\(attribute.name)' becomes Data: the archived bytes", at: attribute.location))
+                bag.append(
+                    Diagnostic(
+                        .note,
+                        "Transformable attribute '\(entity.name).\(attribute.name)' becomes Data: the archived bytes",
+                        at: attribute.location))
             }
             var field = ImportedField(name: attribute.name, type: type, isOptional: attribute.isOptional)
             switch CoreDataAttributeTypes.defaultValue(of: attribute, type: type, entity: entity.name) {
@@ -190,7 +210,8 @@ struct CoreDataVersionMapper {
                 result.fields.append(field)
                 fieldMapping.append(.init(field: field.name, source: .attribute, property: attribute.name))
             }
-            fieldOrigins[field.name] = Origin(renamingID: attribute.renamingID, location: attribute.location, property: attribute.name)
+            fieldOrigins[field.name] = Origin(
+                renamingID: attribute.renamingID, location: attribute.location, property: attribute.name)
             if attribute.isIndexed && attribute.name != keyAttribute {
                 result.indexes.append(ImportedIndex(fields: [attribute.name], unique: false))
             }
@@ -199,7 +220,10 @@ struct CoreDataVersionMapper {
         // To-one relationships: references.
         for relationship in relationships where !relationship.isToMany {
             if relationship.isTransient {
-                bag.append(Diagnostic(.note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped", at: relationship.location))
+                bag.append(
+                    Diagnostic(
+                        .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
+                        at: relationship.location))
                 continue
             }
             guard let destination = destination(of: relationship, in: entity) else { continue }
@@ -214,7 +238,8 @@ struct CoreDataVersionMapper {
             }
             // What deleting the destination does to this object is the inverse's delete rule.
             let rule = inverse?.deleteRule ?? relationship.deleteRule
-            var field = ImportedField(name: relationship.name, type: destination.name, isOptional: relationship.isOptional)
+            var field = ImportedField(
+                name: relationship.name, type: destination.name, isOptional: relationship.isOptional)
             switch rule {
             case .nullify:
                 field.onDelete = "setNull"
@@ -225,7 +250,8 @@ struct CoreDataVersionMapper {
             }
             result.fields.append(field)
             fieldMapping.append(.init(field: field.name, source: .toOne, property: relationship.name))
-            fieldOrigins[field.name] = Origin(renamingID: relationship.renamingID, location: relationship.location, property: relationship.name)
+            fieldOrigins[field.name] = Origin(
+                renamingID: relationship.renamingID, location: relationship.location, property: relationship.name)
         }
 
         // Uniqueness constraints and fetch indexes, inherited ones included.
@@ -233,10 +259,14 @@ struct CoreDataVersionMapper {
         for constraint in chain.flatMap(\.uniquenessConstraints) {
             let fields = constraint.filter { name in
                 if known.contains(name) { return true }
-                bag.warning("uniqueness constraint of '\(entity.name)' names '\(name)', which is not a stored attribute or to-one relationship: left out", at: entity.location)
+                bag.warning(
+                    "uniqueness constraint of '\(entity.name)' names '\(name)', which is not a stored attribute or to-one relationship: left out",
+                    at: entity.location)
                 return false
             }
-            if fields.isEmpty || (fields == [keyAttribute ?? "id"] && result.fields.first?.name == fields[0]) { continue }
+            if fields.isEmpty || (fields == [keyAttribute ?? "id"] && result.fields.first?.name == fields[0]) {
+                continue
+            }
             if fields.count == 1, let index = result.fields.firstIndex(where: { $0.name == fields[0] }) {
                 result.fields[index].isUnique = true
             } else if !result.indexes.contains(ImportedIndex(fields: fields, unique: true)) {
@@ -246,7 +276,9 @@ struct CoreDataVersionMapper {
         for index in chain.flatMap(\.fetchIndexes) {
             let fields = index.filter { name in
                 if known.contains(name) { return true }
-                bag.warning("fetch index of '\(entity.name)' names '\(name)', which is not a stored attribute or to-one relationship: left out", at: entity.location)
+                bag.warning(
+                    "fetch index of '\(entity.name)' names '\(name)', which is not a stored attribute or to-one relationship: left out",
+                    at: entity.location)
                 return false
             }
             if !fields.isEmpty { result.indexes.append(ImportedIndex(fields: fields, unique: false)) }
@@ -264,7 +296,9 @@ struct CoreDataVersionMapper {
     /// The indexes without repeats (a unique one wins), without those the key or a unique field gives.
     private func deduplicated(_ indexes: [ImportedIndex], entity: ImportedEntity) -> [ImportedIndex] {
         let covered = Set(
-            entity.fields.filter { $0.isUnique || $0.isAutoincrement || $0.isPrimaryKey || $0.name == "id" }.map { [$0.name] })
+            entity.fields.filter { $0.isUnique || $0.isAutoincrement || $0.isPrimaryKey || $0.name == "id" }.map {
+                [$0.name]
+            })
         var result: [ImportedIndex] = []
         for index in indexes where !covered.contains(index.fields) {
             if let existing = result.firstIndex(where: { $0.fields == index.fields }) {
@@ -277,7 +311,9 @@ struct CoreDataVersionMapper {
     }
 
     /// The destination entity of a relationship, when it has a table; an error otherwise.
-    private mutating func destination(of relationship: CoreDataRelationship, in entity: CoreDataEntity) -> CoreDataEntity? {
+    private mutating func destination(of relationship: CoreDataRelationship, in entity: CoreDataEntity)
+        -> CoreDataEntity?
+    {
         guard let destination = model.entity(named: relationship.destination) else {
             bag.error(
                 "relationship '\(entity.name).\(relationship.name)' leads to '\(relationship.destination)', which is not an entity of the model",
@@ -298,7 +334,10 @@ struct CoreDataVersionMapper {
     private mutating func mapToMany(_ entity: CoreDataEntity, chain: [CoreDataEntity]) {
         for relationship in chain.flatMap(\.relationships) where relationship.isToMany {
             if relationship.isTransient {
-                bag.append(Diagnostic(.note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped", at: relationship.location))
+                bag.append(
+                    Diagnostic(
+                        .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
+                        at: relationship.location))
                 continue
             }
             guard let destination = destination(of: relationship, in: entity) else { continue }
@@ -314,14 +353,19 @@ struct CoreDataVersionMapper {
                             at: relationship.location))
                     continue
                 }
-                entities[entityIndex].hasMany.append(ImportedHasMany(name: relationship.name, entity: destination.name, via: inverse.name))
-                if relationship.isOrdered, let destinationIndex = entities.firstIndex(where: { $0.name == destination.name }) {
+                entities[entityIndex].hasMany.append(
+                    ImportedHasMany(name: relationship.name, entity: destination.name, via: inverse.name))
+                if relationship.isOrdered,
+                    let destinationIndex = entities.firstIndex(where: { $0.name == destination.name })
+                {
                     let position = inverse.name + "Position"
                     var field = ImportedField(name: position, type: "Int64", defaultValue: "0")
-                    field.doc = "The position of this object in \(entity.name).\(relationship.name) (an ordered relationship in Core Data)."
+                    field.doc =
+                        "The position of this object in \(entity.name).\(relationship.name) (an ordered relationship in Core Data)."
                     entities[destinationIndex].fields.append(field)
                     if let mappingIndex = mapping.firstIndex(where: { $0.entity == destination.name }) {
-                        mapping[mappingIndex].fields.append(.init(field: position, source: .order, property: inverse.name))
+                        mapping[mappingIndex].fields.append(
+                            .init(field: position, source: .order, property: inverse.name))
                     }
                     bag.append(
                         Diagnostic(
@@ -334,7 +378,9 @@ struct CoreDataVersionMapper {
             if let inverse, joined.contains("\(destination.name).\(inverse.name)") {
                 continue  // the other side made the join entity
             }
-            makeJoin(entity: entity, entityIndex: entityIndex, relationship: relationship, destination: destination, inverse: inverse)
+            makeJoin(
+                entity: entity, entityIndex: entityIndex, relationship: relationship, destination: destination,
+                inverse: inverse)
         }
     }
 
@@ -368,27 +414,36 @@ struct CoreDataVersionMapper {
             var position = ImportedField(name: "position", type: "Int64", defaultValue: "0")
             position.doc = "The position of the pair in the ordered relationship."
             join.fields.append(position)
-            fields.append(.init(field: "position", source: .order, property: relationship.isOrdered ? relationship.name : inverse?.name))
+            fields.append(
+                .init(
+                    field: "position", source: .order,
+                    property: relationship.isOrdered ? relationship.name : inverse?.name))
             bag.append(
                 Diagnostic(
-                    .note, "ordered to-many '\(entity.name).\(relationship.name)' keeps its order in '\(name).position'",
+                    .note,
+                    "ordered to-many '\(entity.name).\(relationship.name)' keeps its order in '\(name).position'",
                     at: relationship.location))
         }
         join.indexes = [ImportedIndex(fields: [destinationField], unique: false)]
         bag.append(
             Diagnostic(
                 .note,
-                (inverse == nil ? "to-many '\(entity.name).\(relationship.name)' has no inverse" : "many-to-many '\(entity.name).\(relationship.name)'")
+                (inverse == nil
+                    ? "to-many '\(entity.name).\(relationship.name)' has no inverse"
+                    : "many-to-many '\(entity.name).\(relationship.name)'")
                     + ": its pairs become join entity '\(name)' (primary key [\(sourceField), \(destinationField)])",
                 at: relationship.location))
         entities[entityIndex].hasMany.append(ImportedHasMany(name: relationship.name, entity: name, via: sourceField))
         if let inverse, let destinationIndex = entities.firstIndex(where: { $0.name == destination.name }) {
-            entities[destinationIndex].hasMany.append(ImportedHasMany(name: inverse.name, entity: name, via: destinationField))
+            entities[destinationIndex].hasMany.append(
+                ImportedHasMany(name: inverse.name, entity: name, via: destinationField))
         }
         entities.append(join)
         mapping.append(
             CoreDataMapping.Entity(
                 entity: name, coreDataEntity: nil, coreDataRoot: nil, fields: fields,
-                join: .init(entity: entity.name, relationship: relationship.name, destination: destination.name, inverse: inverse?.name, ordered: ordered)))
+                join: .init(
+                    entity: entity.name, relationship: relationship.name, destination: destination.name,
+                    inverse: inverse?.name, ordered: ordered)))
     }
 }

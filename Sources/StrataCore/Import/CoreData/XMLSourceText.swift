@@ -27,7 +27,9 @@ struct XMLSourceText {
         while offset >= 0 {
             if matches(tagScalars, at: offset) {
                 let after = offset + tagScalars.count
-                if after >= scalars.count || [" ", "\t", "\n", "\r", "/", ">"].contains(scalars[after]) { return offset }
+                if after >= scalars.count || [" ", "\t", "\n", "\r", "/", ">"].contains(scalars[after]) {
+                    return offset
+                }
             }
             offset -= 1
         }

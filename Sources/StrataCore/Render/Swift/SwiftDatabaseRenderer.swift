@@ -15,7 +15,7 @@ struct SwiftDatabaseRenderer {
         writer.line("import Foundation")
         writer.line("import StrataSQLite")
         if coreDataMapping != nil {
-            writer.lines(["#if canImport(StrataCoreDataStore)", "import StrataCoreDataStore", "#endif"])
+            writer.conditional("canImport(StrataCoreDataStore)") { w in w.line("import StrataCoreDataStore") }
         }
         writer.line()
         writer.line(
@@ -132,7 +132,12 @@ struct SwiftDatabaseRenderer {
     /// `<Model>Database.coreDataMapping` and `importCoreDataStore(at:)`.
     private func renderCoreDataImport(_ mapping: String, names: RepositoryNames, _ writer: inout SwiftWriter) {
         writer.line()
-        writer.line("#if canImport(StrataCoreDataStore)")
+        writer.conditional("canImport(StrataCoreDataStore)") { writer in
+            renderCoreDataExtension(mapping, names: names, &writer)
+        }
+    }
+
+    private func renderCoreDataExtension(_ mapping: String, names: RepositoryNames, _ writer: inout SwiftWriter) {
         writer.block("extension \(names.database)") { w in
             w.line("/// The mapping `strata import coredata` used when it imported this model from Core Data.")
             let literal = SwiftNames.multilineStringLiteral(mapping)
@@ -140,16 +145,21 @@ struct SwiftDatabaseRenderer {
             for line in literal.dropFirst().dropLast() { w.line(line.isEmpty ? "" : "    " + line) }
             w.line("    " + String((literal.last ?? "").dropLast()))
             w.line()
-            w.line("/// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:")
-            w.line("/// the store is opened read-only and never written; its version is worked out from its tables; its")
-            w.line("/// rows are migrated to the latest version and inserted in one transaction, all or none. The database")
+            w.line(
+                "/// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:"
+            )
+            w.line(
+                "/// the store is opened read-only and never written; its version is worked out from its tables; its")
+            w.line(
+                "/// rows are migrated to the latest version and inserted in one transaction, all or none. The database"
+            )
             w.line("/// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.")
             w.line("@discardableResult")
             w.block("public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome") { w in
-                w.line("try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)")
+                w.line(
+                    "try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)")
                 w.line("    .importStore(at: storeURL.path, into: writer)")
             }
         }
-        writer.line("#endif")
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 import StrataSQLite
 #if canImport(StrataCoreDataStore)
-import StrataCoreDataStore
+    import StrataCoreDataStore
 #endif
 
 /// A Library database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -145,630 +145,630 @@ public struct LibraryAccess {
 }
 
 #if canImport(StrataCoreDataStore)
-extension LibraryDatabase {
-    /// The mapping `strata import coredata` used when it imported this model from Core Data.
-    public static let coreDataMapping = #"""
-        {
-          "model" : "Library",
-          "source" : "Library.xcdatamodeld",
-          "versions" : [
+    extension LibraryDatabase {
+        /// The mapping `strata import coredata` used when it imported this model from Core Data.
+        public static let coreDataMapping = #"""
             {
-              "coreDataVersion" : "Library",
-              "entities" : [
+              "model" : "Library",
+              "source" : "Library.xcdatamodeld",
+              "versions" : [
                 {
-                  "coreDataEntity" : "Author",
-                  "coreDataRoot" : "Author",
-                  "entity" : "Author",
-                  "fields" : [
+                  "coreDataVersion" : "Library",
+                  "entities" : [
                     {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
+                      "coreDataEntity" : "Author",
+                      "coreDataRoot" : "Author",
+                      "entity" : "Author",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "born",
+                          "field" : "born",
+                          "property" : "born",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "is_alive",
+                          "field" : "isAlive",
+                          "property" : "isAlive",
+                          "source" : "attribute",
+                          "type" : "Bool"
+                        },
+                        {
+                          "column" : "lucky_number",
+                          "field" : "luckyNumber",
+                          "property" : "luckyNumber",
+                          "source" : "attribute",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "name",
+                          "field" : "name",
+                          "property" : "name",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "profile",
+                          "field" : "profile",
+                          "property" : "profile",
+                          "source" : "toOne",
+                          "type" : "Profile"
+                        }
+                      ],
+                      "table" : "author"
                     },
                     {
-                      "column" : "born",
-                      "field" : "born",
-                      "property" : "born",
-                      "source" : "attribute",
-                      "type" : "Date"
+                      "coreDataEntity" : "Book",
+                      "coreDataRoot" : "Media",
+                      "entity" : "Book",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "property" : "id",
+                          "source" : "attribute",
+                          "type" : "UUID"
+                        },
+                        {
+                          "column" : "added_at",
+                          "field" : "addedAt",
+                          "property" : "addedAt",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "rating",
+                          "field" : "rating",
+                          "property" : "rating",
+                          "source" : "attribute",
+                          "type" : "Float"
+                        },
+                        {
+                          "column" : "title",
+                          "field" : "title",
+                          "property" : "title",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "cover",
+                          "field" : "cover",
+                          "property" : "cover",
+                          "source" : "attribute",
+                          "type" : "Data"
+                        },
+                        {
+                          "column" : "isbn",
+                          "field" : "isbn",
+                          "property" : "isbn",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "metadata",
+                          "field" : "metadata",
+                          "property" : "metadata",
+                          "source" : "attribute",
+                          "type" : "Data"
+                        },
+                        {
+                          "column" : "pages",
+                          "field" : "pages",
+                          "property" : "pages",
+                          "source" : "attribute",
+                          "type" : "Int32"
+                        },
+                        {
+                          "column" : "price",
+                          "field" : "price",
+                          "property" : "price",
+                          "source" : "attribute",
+                          "type" : "Decimal"
+                        },
+                        {
+                          "column" : "website",
+                          "field" : "website",
+                          "property" : "website",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "author",
+                          "field" : "author",
+                          "property" : "author",
+                          "source" : "toOne",
+                          "type" : "Author"
+                        },
+                        {
+                          "column" : "shelf",
+                          "field" : "shelf",
+                          "property" : "shelf",
+                          "source" : "toOne",
+                          "type" : "Shelf"
+                        },
+                        {
+                          "column" : "author_position",
+                          "field" : "authorPosition",
+                          "property" : "author",
+                          "source" : "order",
+                          "type" : "Int64"
+                        }
+                      ],
+                      "table" : "book"
                     },
                     {
-                      "column" : "is_alive",
-                      "field" : "isAlive",
-                      "property" : "isAlive",
-                      "source" : "attribute",
-                      "type" : "Bool"
+                      "coreDataEntity" : "Loan",
+                      "coreDataRoot" : "Loan",
+                      "entity" : "Loan",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "due",
+                          "field" : "due",
+                          "property" : "due",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "book",
+                          "source" : "toOne",
+                          "type" : "Book"
+                        },
+                        {
+                          "column" : "borrower",
+                          "field" : "borrower",
+                          "property" : "borrower",
+                          "source" : "toOne",
+                          "type" : "Author"
+                        }
+                      ],
+                      "table" : "loan"
                     },
                     {
-                      "column" : "lucky_number",
-                      "field" : "luckyNumber",
-                      "property" : "luckyNumber",
-                      "source" : "attribute",
-                      "type" : "Int64"
+                      "coreDataEntity" : "Profile",
+                      "coreDataRoot" : "Profile",
+                      "entity" : "Profile",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "bio",
+                          "field" : "bio",
+                          "property" : "bio",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "profile"
                     },
                     {
-                      "column" : "name",
-                      "field" : "name",
-                      "property" : "name",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "Shelf",
+                      "coreDataRoot" : "Shelf",
+                      "entity" : "Shelf",
+                      "fields" : [
+                        {
+                          "column" : "code",
+                          "field" : "code",
+                          "property" : "code",
+                          "source" : "attribute",
+                          "type" : "Int16"
+                        },
+                        {
+                          "column" : "width",
+                          "field" : "width",
+                          "property" : "width",
+                          "source" : "attribute",
+                          "type" : "Double"
+                        }
+                      ],
+                      "table" : "shelf"
                     },
                     {
-                      "column" : "profile",
-                      "field" : "profile",
-                      "property" : "profile",
-                      "source" : "toOne",
-                      "type" : "Profile"
+                      "coreDataEntity" : "Tag",
+                      "coreDataRoot" : "Tag",
+                      "entity" : "Tag",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "name",
+                          "field" : "name",
+                          "property" : "name",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "tag"
+                    },
+                    {
+                      "entity" : "BookRelated",
+                      "fields" : [
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "related",
+                          "source" : "joinSource",
+                          "type" : "Book"
+                        },
+                        {
+                          "column" : "related",
+                          "field" : "related",
+                          "source" : "joinDestination",
+                          "type" : "Book"
+                        }
+                      ],
+                      "join" : {
+                        "destination" : "Book",
+                        "entity" : "Book",
+                        "ordered" : false,
+                        "relationship" : "related"
+                      },
+                      "table" : "book_related"
+                    },
+                    {
+                      "entity" : "BookTags",
+                      "fields" : [
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "tags",
+                          "source" : "joinSource",
+                          "type" : "Book"
+                        },
+                        {
+                          "column" : "tag",
+                          "field" : "tag",
+                          "property" : "books",
+                          "source" : "joinDestination",
+                          "type" : "Tag"
+                        },
+                        {
+                          "column" : "position",
+                          "field" : "position",
+                          "property" : "tags",
+                          "source" : "order",
+                          "type" : "Int64"
+                        }
+                      ],
+                      "join" : {
+                        "destination" : "Tag",
+                        "entity" : "Book",
+                        "inverse" : "books",
+                        "ordered" : true,
+                        "relationship" : "tags"
+                      },
+                      "table" : "book_tags"
                     }
                   ],
-                  "table" : "author"
+                  "version" : 1
                 },
                 {
-                  "coreDataEntity" : "Book",
-                  "coreDataRoot" : "Media",
-                  "entity" : "Book",
-                  "fields" : [
+                  "coreDataVersion" : "Library 2",
+                  "entities" : [
                     {
-                      "column" : "id",
-                      "field" : "id",
-                      "property" : "id",
-                      "source" : "attribute",
-                      "type" : "UUID"
+                      "coreDataEntity" : "Author",
+                      "coreDataRoot" : "Author",
+                      "entity" : "Author",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "born",
+                          "field" : "born",
+                          "property" : "born",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "full_name",
+                          "field" : "fullName",
+                          "property" : "fullName",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "is_alive",
+                          "field" : "isAlive",
+                          "property" : "isAlive",
+                          "source" : "attribute",
+                          "type" : "Bool"
+                        },
+                        {
+                          "column" : "lucky_number",
+                          "field" : "luckyNumber",
+                          "property" : "luckyNumber",
+                          "source" : "attribute",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "profile",
+                          "field" : "profile",
+                          "property" : "profile",
+                          "source" : "toOne",
+                          "type" : "Profile"
+                        }
+                      ],
+                      "table" : "author"
                     },
                     {
-                      "column" : "added_at",
-                      "field" : "addedAt",
-                      "property" : "addedAt",
-                      "source" : "attribute",
-                      "type" : "Date"
+                      "coreDataEntity" : "Book",
+                      "coreDataRoot" : "Media",
+                      "entity" : "Book",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "property" : "id",
+                          "source" : "attribute",
+                          "type" : "UUID"
+                        },
+                        {
+                          "column" : "added_at",
+                          "field" : "addedAt",
+                          "property" : "addedAt",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "rating",
+                          "field" : "rating",
+                          "property" : "rating",
+                          "source" : "attribute",
+                          "type" : "Float"
+                        },
+                        {
+                          "column" : "title",
+                          "field" : "title",
+                          "property" : "title",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "cover",
+                          "field" : "cover",
+                          "property" : "cover",
+                          "source" : "attribute",
+                          "type" : "Data"
+                        },
+                        {
+                          "column" : "edition",
+                          "field" : "edition",
+                          "property" : "edition",
+                          "source" : "attribute",
+                          "type" : "Int16"
+                        },
+                        {
+                          "column" : "isbn",
+                          "field" : "isbn",
+                          "property" : "isbn",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "metadata",
+                          "field" : "metadata",
+                          "property" : "metadata",
+                          "source" : "attribute",
+                          "type" : "Data"
+                        },
+                        {
+                          "column" : "pages",
+                          "field" : "pages",
+                          "property" : "pages",
+                          "source" : "attribute",
+                          "type" : "Int32"
+                        },
+                        {
+                          "column" : "price",
+                          "field" : "price",
+                          "property" : "price",
+                          "source" : "attribute",
+                          "type" : "Decimal"
+                        },
+                        {
+                          "column" : "subtitle",
+                          "field" : "subtitle",
+                          "property" : "subtitle",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "author",
+                          "field" : "author",
+                          "property" : "author",
+                          "source" : "toOne",
+                          "type" : "Author"
+                        },
+                        {
+                          "column" : "shelf",
+                          "field" : "shelf",
+                          "property" : "shelf",
+                          "source" : "toOne",
+                          "type" : "Shelf"
+                        },
+                        {
+                          "column" : "author_position",
+                          "field" : "authorPosition",
+                          "property" : "author",
+                          "source" : "order",
+                          "type" : "Int64"
+                        }
+                      ],
+                      "table" : "book"
                     },
                     {
-                      "column" : "rating",
-                      "field" : "rating",
-                      "property" : "rating",
-                      "source" : "attribute",
-                      "type" : "Float"
+                      "coreDataEntity" : "Loan",
+                      "coreDataRoot" : "Loan",
+                      "entity" : "Loan",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "due",
+                          "field" : "due",
+                          "property" : "due",
+                          "source" : "attribute",
+                          "type" : "Date"
+                        },
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "book",
+                          "source" : "toOne",
+                          "type" : "Book"
+                        },
+                        {
+                          "column" : "borrower",
+                          "field" : "borrower",
+                          "property" : "borrower",
+                          "source" : "toOne",
+                          "type" : "Author"
+                        }
+                      ],
+                      "table" : "loan"
                     },
                     {
-                      "column" : "title",
-                      "field" : "title",
-                      "property" : "title",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "Profile",
+                      "coreDataRoot" : "Profile",
+                      "entity" : "Profile",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "bio",
+                          "field" : "bio",
+                          "property" : "bio",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "profile"
                     },
                     {
-                      "column" : "cover",
-                      "field" : "cover",
-                      "property" : "cover",
-                      "source" : "attribute",
-                      "type" : "Data"
+                      "coreDataEntity" : "Review",
+                      "coreDataRoot" : "Review",
+                      "entity" : "Review",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "source" : "primaryKey",
+                          "type" : "Int64"
+                        },
+                        {
+                          "column" : "text",
+                          "field" : "text",
+                          "property" : "text",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "book",
+                          "source" : "toOne",
+                          "type" : "Book"
+                        }
+                      ],
+                      "table" : "review"
                     },
                     {
-                      "column" : "isbn",
-                      "field" : "isbn",
-                      "property" : "isbn",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "Shelf",
+                      "coreDataRoot" : "Shelf",
+                      "entity" : "Shelf",
+                      "fields" : [
+                        {
+                          "column" : "code",
+                          "field" : "code",
+                          "property" : "code",
+                          "source" : "attribute",
+                          "type" : "Int16"
+                        },
+                        {
+                          "column" : "width",
+                          "field" : "width",
+                          "property" : "width",
+                          "source" : "attribute",
+                          "type" : "Double"
+                        }
+                      ],
+                      "table" : "shelf"
                     },
                     {
-                      "column" : "metadata",
-                      "field" : "metadata",
-                      "property" : "metadata",
-                      "source" : "attribute",
-                      "type" : "Data"
-                    },
-                    {
-                      "column" : "pages",
-                      "field" : "pages",
-                      "property" : "pages",
-                      "source" : "attribute",
-                      "type" : "Int32"
-                    },
-                    {
-                      "column" : "price",
-                      "field" : "price",
-                      "property" : "price",
-                      "source" : "attribute",
-                      "type" : "Decimal"
-                    },
-                    {
-                      "column" : "website",
-                      "field" : "website",
-                      "property" : "website",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "author",
-                      "field" : "author",
-                      "property" : "author",
-                      "source" : "toOne",
-                      "type" : "Author"
-                    },
-                    {
-                      "column" : "shelf",
-                      "field" : "shelf",
-                      "property" : "shelf",
-                      "source" : "toOne",
-                      "type" : "Shelf"
-                    },
-                    {
-                      "column" : "author_position",
-                      "field" : "authorPosition",
-                      "property" : "author",
-                      "source" : "order",
-                      "type" : "Int64"
+                      "entity" : "BookRelated",
+                      "fields" : [
+                        {
+                          "column" : "book",
+                          "field" : "book",
+                          "property" : "related",
+                          "source" : "joinSource",
+                          "type" : "Book"
+                        },
+                        {
+                          "column" : "related",
+                          "field" : "related",
+                          "source" : "joinDestination",
+                          "type" : "Book"
+                        }
+                      ],
+                      "join" : {
+                        "destination" : "Book",
+                        "entity" : "Book",
+                        "ordered" : false,
+                        "relationship" : "related"
+                      },
+                      "table" : "book_related"
                     }
                   ],
-                  "table" : "book"
-                },
-                {
-                  "coreDataEntity" : "Loan",
-                  "coreDataRoot" : "Loan",
-                  "entity" : "Loan",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "due",
-                      "field" : "due",
-                      "property" : "due",
-                      "source" : "attribute",
-                      "type" : "Date"
-                    },
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "book",
-                      "source" : "toOne",
-                      "type" : "Book"
-                    },
-                    {
-                      "column" : "borrower",
-                      "field" : "borrower",
-                      "property" : "borrower",
-                      "source" : "toOne",
-                      "type" : "Author"
-                    }
-                  ],
-                  "table" : "loan"
-                },
-                {
-                  "coreDataEntity" : "Profile",
-                  "coreDataRoot" : "Profile",
-                  "entity" : "Profile",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "bio",
-                      "field" : "bio",
-                      "property" : "bio",
-                      "source" : "attribute",
-                      "type" : "String"
-                    }
-                  ],
-                  "table" : "profile"
-                },
-                {
-                  "coreDataEntity" : "Shelf",
-                  "coreDataRoot" : "Shelf",
-                  "entity" : "Shelf",
-                  "fields" : [
-                    {
-                      "column" : "code",
-                      "field" : "code",
-                      "property" : "code",
-                      "source" : "attribute",
-                      "type" : "Int16"
-                    },
-                    {
-                      "column" : "width",
-                      "field" : "width",
-                      "property" : "width",
-                      "source" : "attribute",
-                      "type" : "Double"
-                    }
-                  ],
-                  "table" : "shelf"
-                },
-                {
-                  "coreDataEntity" : "Tag",
-                  "coreDataRoot" : "Tag",
-                  "entity" : "Tag",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "name",
-                      "field" : "name",
-                      "property" : "name",
-                      "source" : "attribute",
-                      "type" : "String"
-                    }
-                  ],
-                  "table" : "tag"
-                },
-                {
-                  "entity" : "BookRelated",
-                  "fields" : [
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "related",
-                      "source" : "joinSource",
-                      "type" : "Book"
-                    },
-                    {
-                      "column" : "related",
-                      "field" : "related",
-                      "source" : "joinDestination",
-                      "type" : "Book"
-                    }
-                  ],
-                  "join" : {
-                    "destination" : "Book",
-                    "entity" : "Book",
-                    "ordered" : false,
-                    "relationship" : "related"
-                  },
-                  "table" : "book_related"
-                },
-                {
-                  "entity" : "BookTags",
-                  "fields" : [
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "tags",
-                      "source" : "joinSource",
-                      "type" : "Book"
-                    },
-                    {
-                      "column" : "tag",
-                      "field" : "tag",
-                      "property" : "books",
-                      "source" : "joinDestination",
-                      "type" : "Tag"
-                    },
-                    {
-                      "column" : "position",
-                      "field" : "position",
-                      "property" : "tags",
-                      "source" : "order",
-                      "type" : "Int64"
-                    }
-                  ],
-                  "join" : {
-                    "destination" : "Tag",
-                    "entity" : "Book",
-                    "inverse" : "books",
-                    "ordered" : true,
-                    "relationship" : "tags"
-                  },
-                  "table" : "book_tags"
+                  "version" : 2
                 }
-              ],
-              "version" : 1
-            },
-            {
-              "coreDataVersion" : "Library 2",
-              "entities" : [
-                {
-                  "coreDataEntity" : "Author",
-                  "coreDataRoot" : "Author",
-                  "entity" : "Author",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "born",
-                      "field" : "born",
-                      "property" : "born",
-                      "source" : "attribute",
-                      "type" : "Date"
-                    },
-                    {
-                      "column" : "full_name",
-                      "field" : "fullName",
-                      "property" : "fullName",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "is_alive",
-                      "field" : "isAlive",
-                      "property" : "isAlive",
-                      "source" : "attribute",
-                      "type" : "Bool"
-                    },
-                    {
-                      "column" : "lucky_number",
-                      "field" : "luckyNumber",
-                      "property" : "luckyNumber",
-                      "source" : "attribute",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "profile",
-                      "field" : "profile",
-                      "property" : "profile",
-                      "source" : "toOne",
-                      "type" : "Profile"
-                    }
-                  ],
-                  "table" : "author"
-                },
-                {
-                  "coreDataEntity" : "Book",
-                  "coreDataRoot" : "Media",
-                  "entity" : "Book",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "property" : "id",
-                      "source" : "attribute",
-                      "type" : "UUID"
-                    },
-                    {
-                      "column" : "added_at",
-                      "field" : "addedAt",
-                      "property" : "addedAt",
-                      "source" : "attribute",
-                      "type" : "Date"
-                    },
-                    {
-                      "column" : "rating",
-                      "field" : "rating",
-                      "property" : "rating",
-                      "source" : "attribute",
-                      "type" : "Float"
-                    },
-                    {
-                      "column" : "title",
-                      "field" : "title",
-                      "property" : "title",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "cover",
-                      "field" : "cover",
-                      "property" : "cover",
-                      "source" : "attribute",
-                      "type" : "Data"
-                    },
-                    {
-                      "column" : "edition",
-                      "field" : "edition",
-                      "property" : "edition",
-                      "source" : "attribute",
-                      "type" : "Int16"
-                    },
-                    {
-                      "column" : "isbn",
-                      "field" : "isbn",
-                      "property" : "isbn",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "metadata",
-                      "field" : "metadata",
-                      "property" : "metadata",
-                      "source" : "attribute",
-                      "type" : "Data"
-                    },
-                    {
-                      "column" : "pages",
-                      "field" : "pages",
-                      "property" : "pages",
-                      "source" : "attribute",
-                      "type" : "Int32"
-                    },
-                    {
-                      "column" : "price",
-                      "field" : "price",
-                      "property" : "price",
-                      "source" : "attribute",
-                      "type" : "Decimal"
-                    },
-                    {
-                      "column" : "subtitle",
-                      "field" : "subtitle",
-                      "property" : "subtitle",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "author",
-                      "field" : "author",
-                      "property" : "author",
-                      "source" : "toOne",
-                      "type" : "Author"
-                    },
-                    {
-                      "column" : "shelf",
-                      "field" : "shelf",
-                      "property" : "shelf",
-                      "source" : "toOne",
-                      "type" : "Shelf"
-                    },
-                    {
-                      "column" : "author_position",
-                      "field" : "authorPosition",
-                      "property" : "author",
-                      "source" : "order",
-                      "type" : "Int64"
-                    }
-                  ],
-                  "table" : "book"
-                },
-                {
-                  "coreDataEntity" : "Loan",
-                  "coreDataRoot" : "Loan",
-                  "entity" : "Loan",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "due",
-                      "field" : "due",
-                      "property" : "due",
-                      "source" : "attribute",
-                      "type" : "Date"
-                    },
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "book",
-                      "source" : "toOne",
-                      "type" : "Book"
-                    },
-                    {
-                      "column" : "borrower",
-                      "field" : "borrower",
-                      "property" : "borrower",
-                      "source" : "toOne",
-                      "type" : "Author"
-                    }
-                  ],
-                  "table" : "loan"
-                },
-                {
-                  "coreDataEntity" : "Profile",
-                  "coreDataRoot" : "Profile",
-                  "entity" : "Profile",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "bio",
-                      "field" : "bio",
-                      "property" : "bio",
-                      "source" : "attribute",
-                      "type" : "String"
-                    }
-                  ],
-                  "table" : "profile"
-                },
-                {
-                  "coreDataEntity" : "Review",
-                  "coreDataRoot" : "Review",
-                  "entity" : "Review",
-                  "fields" : [
-                    {
-                      "column" : "id",
-                      "field" : "id",
-                      "source" : "primaryKey",
-                      "type" : "Int64"
-                    },
-                    {
-                      "column" : "text",
-                      "field" : "text",
-                      "property" : "text",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "book",
-                      "source" : "toOne",
-                      "type" : "Book"
-                    }
-                  ],
-                  "table" : "review"
-                },
-                {
-                  "coreDataEntity" : "Shelf",
-                  "coreDataRoot" : "Shelf",
-                  "entity" : "Shelf",
-                  "fields" : [
-                    {
-                      "column" : "code",
-                      "field" : "code",
-                      "property" : "code",
-                      "source" : "attribute",
-                      "type" : "Int16"
-                    },
-                    {
-                      "column" : "width",
-                      "field" : "width",
-                      "property" : "width",
-                      "source" : "attribute",
-                      "type" : "Double"
-                    }
-                  ],
-                  "table" : "shelf"
-                },
-                {
-                  "entity" : "BookRelated",
-                  "fields" : [
-                    {
-                      "column" : "book",
-                      "field" : "book",
-                      "property" : "related",
-                      "source" : "joinSource",
-                      "type" : "Book"
-                    },
-                    {
-                      "column" : "related",
-                      "field" : "related",
-                      "source" : "joinDestination",
-                      "type" : "Book"
-                    }
-                  ],
-                  "join" : {
-                    "destination" : "Book",
-                    "entity" : "Book",
-                    "ordered" : false,
-                    "relationship" : "related"
-                  },
-                  "table" : "book_related"
-                }
-              ],
-              "version" : 2
+              ]
             }
-          ]
+
+            """#
+
+        /// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:
+        /// the store is opened read-only and never written; its version is worked out from its tables; its
+        /// rows are migrated to the latest version and inserted in one transaction, all or none. The database
+        /// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.
+        @discardableResult
+        public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
+            try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
+                .importStore(at: storeURL.path, into: writer)
         }
-
-        """#
-
-    /// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:
-    /// the store is opened read-only and never written; its version is worked out from its tables; its
-    /// rows are migrated to the latest version and inserted in one transaction, all or none. The database
-    /// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.
-    @discardableResult
-    public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
-        try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
-            .importStore(at: storeURL.path, into: writer)
     }
-}
 #endif

@@ -4,7 +4,7 @@
 import Foundation
 import StrataSQLite
 #if canImport(StrataCoreDataStore)
-import StrataCoreDataStore
+    import StrataCoreDataStore
 #endif
 
 /// A MyTODO database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -85,152 +85,152 @@ public struct MyTODOAccess {
 }
 
 #if canImport(StrataCoreDataStore)
-extension MyTODODatabase {
-    /// The mapping `strata import coredata` used when it imported this model from Core Data.
-    public static let coreDataMapping = #"""
-        {
-          "model" : "MyTODO",
-          "source" : "MyTODO.xcdatamodeld",
-          "versions" : [
+    extension MyTODODatabase {
+        /// The mapping `strata import coredata` used when it imported this model from Core Data.
+        public static let coreDataMapping = #"""
             {
-              "coreDataVersion" : "MyTODO",
-              "entities" : [
+              "model" : "MyTODO",
+              "source" : "MyTODO.xcdatamodeld",
+              "versions" : [
                 {
-                  "coreDataEntity" : "CDTODOItem",
-                  "coreDataRoot" : "CDTODOItem",
-                  "entity" : "CDTODOItem",
-                  "fields" : [
+                  "coreDataVersion" : "MyTODO",
+                  "entities" : [
                     {
-                      "column" : "id",
-                      "field" : "id",
-                      "property" : "id",
-                      "source" : "attribute",
-                      "type" : "UUID"
-                    },
-                    {
-                      "column" : "detail",
-                      "field" : "detail",
-                      "property" : "detail",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "title",
-                      "field" : "title",
-                      "property" : "title",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "CDTODOItem",
+                      "coreDataRoot" : "CDTODOItem",
+                      "entity" : "CDTODOItem",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "property" : "id",
+                          "source" : "attribute",
+                          "type" : "UUID"
+                        },
+                        {
+                          "column" : "detail",
+                          "field" : "detail",
+                          "property" : "detail",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "title",
+                          "field" : "title",
+                          "property" : "title",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "cdtodo_item"
                     }
                   ],
-                  "table" : "cdtodo_item"
-                }
-              ],
-              "version" : 1
-            },
-            {
-              "coreDataVersion" : "MyTODO 2",
-              "entities" : [
+                  "version" : 1
+                },
                 {
-                  "coreDataEntity" : "CDTODOItem",
-                  "coreDataRoot" : "CDTODOItem",
-                  "entity" : "CDTODOItem",
-                  "fields" : [
+                  "coreDataVersion" : "MyTODO 2",
+                  "entities" : [
                     {
-                      "column" : "id",
-                      "field" : "id",
-                      "property" : "id",
-                      "source" : "attribute",
-                      "type" : "UUID"
-                    },
-                    {
-                      "column" : "detail",
-                      "field" : "detail",
-                      "property" : "detail",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "is_done",
-                      "field" : "isDone",
-                      "property" : "isDone",
-                      "source" : "attribute",
-                      "type" : "Bool"
-                    },
-                    {
-                      "column" : "title",
-                      "field" : "title",
-                      "property" : "title",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "CDTODOItem",
+                      "coreDataRoot" : "CDTODOItem",
+                      "entity" : "CDTODOItem",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "property" : "id",
+                          "source" : "attribute",
+                          "type" : "UUID"
+                        },
+                        {
+                          "column" : "detail",
+                          "field" : "detail",
+                          "property" : "detail",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "is_done",
+                          "field" : "isDone",
+                          "property" : "isDone",
+                          "source" : "attribute",
+                          "type" : "Bool"
+                        },
+                        {
+                          "column" : "title",
+                          "field" : "title",
+                          "property" : "title",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "cdtodo_item"
                     }
                   ],
-                  "table" : "cdtodo_item"
-                }
-              ],
-              "version" : 2
-            },
-            {
-              "coreDataVersion" : "MyTODO 3",
-              "entities" : [
+                  "version" : 2
+                },
                 {
-                  "coreDataEntity" : "CDTODOItem",
-                  "coreDataRoot" : "CDTODOItem",
-                  "entity" : "CDTODOItem",
-                  "fields" : [
+                  "coreDataVersion" : "MyTODO 3",
+                  "entities" : [
                     {
-                      "column" : "id",
-                      "field" : "id",
-                      "property" : "id",
-                      "source" : "attribute",
-                      "type" : "UUID"
-                    },
-                    {
-                      "column" : "detail",
-                      "field" : "detail",
-                      "property" : "detail",
-                      "source" : "attribute",
-                      "type" : "String"
-                    },
-                    {
-                      "column" : "is_done",
-                      "field" : "isDone",
-                      "property" : "isDone",
-                      "source" : "attribute",
-                      "type" : "Bool"
-                    },
-                    {
-                      "column" : "priority",
-                      "field" : "priority",
-                      "property" : "priority",
-                      "source" : "attribute",
-                      "type" : "Int16"
-                    },
-                    {
-                      "column" : "title",
-                      "field" : "title",
-                      "property" : "title",
-                      "source" : "attribute",
-                      "type" : "String"
+                      "coreDataEntity" : "CDTODOItem",
+                      "coreDataRoot" : "CDTODOItem",
+                      "entity" : "CDTODOItem",
+                      "fields" : [
+                        {
+                          "column" : "id",
+                          "field" : "id",
+                          "property" : "id",
+                          "source" : "attribute",
+                          "type" : "UUID"
+                        },
+                        {
+                          "column" : "detail",
+                          "field" : "detail",
+                          "property" : "detail",
+                          "source" : "attribute",
+                          "type" : "String"
+                        },
+                        {
+                          "column" : "is_done",
+                          "field" : "isDone",
+                          "property" : "isDone",
+                          "source" : "attribute",
+                          "type" : "Bool"
+                        },
+                        {
+                          "column" : "priority",
+                          "field" : "priority",
+                          "property" : "priority",
+                          "source" : "attribute",
+                          "type" : "Int16"
+                        },
+                        {
+                          "column" : "title",
+                          "field" : "title",
+                          "property" : "title",
+                          "source" : "attribute",
+                          "type" : "String"
+                        }
+                      ],
+                      "table" : "cdtodo_item"
                     }
                   ],
-                  "table" : "cdtodo_item"
+                  "version" : 3
                 }
-              ],
-              "version" : 3
+              ]
             }
-          ]
+
+            """#
+
+        /// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:
+        /// the store is opened read-only and never written; its version is worked out from its tables; its
+        /// rows are migrated to the latest version and inserted in one transaction, all or none. The database
+        /// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.
+        @discardableResult
+        public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
+            try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
+                .importStore(at: storeURL.path, into: writer)
         }
-
-        """#
-
-    /// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:
-    /// the store is opened read-only and never written; its version is worked out from its tables; its
-    /// rows are migrated to the latest version and inserted in one transaction, all or none. The database
-    /// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.
-    @discardableResult
-    public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
-        try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
-            .importStore(at: storeURL.path, into: writer)
     }
-}
 #endif
