@@ -322,6 +322,15 @@ import Testing
 
     // MARK: - The command line
 
+    @Test func aFolderThatCannotBeWrittenExits2AndLeavesNothing() throws {
+        let root = try TestPaths.temporaryFolder()
+        try Data("a file, not a folder".utf8).write(to: root.appendingPathComponent("Schemas"))
+        let result = try CLITests.strata(["import", "coredata", Self.todo], in: root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: cannot write the imported schemas under 'Schemas'"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Schemas"])
+    }
+
     @Test func theCommandPrintsTheOrderAndWritesTheFiles() throws {
         let root = try TestPaths.temporaryFolder()
         let result = try CLITests.strata(
