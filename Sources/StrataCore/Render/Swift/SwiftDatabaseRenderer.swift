@@ -158,7 +158,7 @@ struct SwiftDatabaseRenderer {
             w.block("public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome") { w in
                 w.line(
                     "try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)")
-                w.line("    .importStore(at: storeURL.path, into: writer)")
+                w.line("    .importStore(at: storeURL.path(percentEncoded: false), into: writer)")
             }
         }
     }

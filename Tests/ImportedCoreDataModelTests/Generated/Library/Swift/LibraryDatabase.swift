@@ -768,7 +768,7 @@ public struct LibraryAccess {
         @discardableResult
         public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
             try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
-                .importStore(at: storeURL.path, into: writer)
+                .importStore(at: storeURL.path(percentEncoded: false), into: writer)
         }
     }
 #endif

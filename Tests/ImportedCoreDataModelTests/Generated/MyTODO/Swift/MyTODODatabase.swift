@@ -230,7 +230,7 @@ public struct MyTODOAccess {
         @discardableResult
         public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome {
             try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)
-                .importStore(at: storeURL.path, into: writer)
+                .importStore(at: storeURL.path(percentEncoded: false), into: writer)
         }
     }
 #endif
