@@ -238,6 +238,26 @@ import Testing
         #expect(plan.files.contains { $0.path.hasSuffix("Library/Swift/LibraryRepositories.swift") })
     }
 
+    @Test func anEntitysRenamingIdentifierBecomesRenamedFrom() throws {
+        let bundle = try TestPaths.temporaryFolder().appendingPathComponent("Tasks.xcdatamodeld")
+        let versions = [
+            ("Tasks", #"<entity name="Item" syncable="YES"><attribute name="title" attributeType="String"/><attribute name="old" optional="YES" attributeType="String"/></entity>"#),
+            ("Tasks 2", #"<entity name="Task" elementID="Item" syncable="YES"><attribute name="title" attributeType="String"/></entity>"#),
+        ]
+        for (name, entity) in versions {
+            let folder = bundle.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\#n<model type="com.apple.IDECoreDataModeler.DataModel">\#n    \#(entity)\#n</model>\#n"#.utf8)
+                .write(to: folder.appendingPathComponent("contents"))
+        }
+        try Data(#"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Tasks 2.xcdatamodel</string></dict></plist>"#.utf8)
+            .write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        let (schemas, _, _) = try importModel(bundle.path)
+        let v2 = try text(schemas.appendingPathComponent("Tasks/v2.yaml"))
+        #expect(v2.contains("  Task:\n    renamedFrom: Item\n    fields:\n"))
+        #expect(v2.contains("  allowDataLoss: [Item.old]\n"))
+    }
+
     @Test func transformableIsAnErrorWithoutTheFlag() {
         let outcome = CoreDataImporter.run(Self.library, options: .init(keys: ["Shelf": "code"]))
         let errors = outcome.diagnostics.filter { $0.severity == .error }
