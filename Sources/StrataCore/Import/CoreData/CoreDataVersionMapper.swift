@@ -219,15 +219,7 @@ struct CoreDataVersionMapper {
 
         // To-one relationships: references.
         for relationship in relationships where !relationship.isToMany {
-            if relationship.isTransient {
-                bag.append(
-                    Diagnostic(
-                        .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
-                        at: relationship.location))
-                continue
-            }
-            guard let destination = destination(of: relationship, in: entity) else { continue }
-            let inverse = relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } }
+            guard let (destination, inverse) = stored(relationship, in: entity) else { continue }
             if let inverse, !inverse.isToMany, (destination.name, inverse.name) < (entity.name, relationship.name) {
                 bag.append(
                     Diagnostic(
@@ -310,6 +302,22 @@ struct CoreDataVersionMapper {
         return result
     }
 
+    /// The destination and inverse of a relationship that is stored; nil (with a note) for a
+    /// transient one, nil (with an error) for one whose destination has no table.
+    private mutating func stored(
+        _ relationship: CoreDataRelationship, in entity: CoreDataEntity
+    ) -> (destination: CoreDataEntity, inverse: CoreDataRelationship?)? {
+        if relationship.isTransient {
+            bag.append(
+                Diagnostic(
+                    .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
+                    at: relationship.location))
+            return nil
+        }
+        guard let destination = destination(of: relationship, in: entity) else { return nil }
+        return (destination, relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } })
+    }
+
     /// The destination entity of a relationship, when it has a table; an error otherwise.
     private mutating func destination(of relationship: CoreDataRelationship, in entity: CoreDataEntity)
         -> CoreDataEntity?
@@ -333,15 +341,7 @@ struct CoreDataVersionMapper {
 
     private mutating func mapToMany(_ entity: CoreDataEntity, chain: [CoreDataEntity]) {
         for relationship in chain.flatMap(\.relationships) where relationship.isToMany {
-            if relationship.isTransient {
-                bag.append(
-                    Diagnostic(
-                        .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
-                        at: relationship.location))
-                continue
-            }
-            guard let destination = destination(of: relationship, in: entity) else { continue }
-            let inverse = relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } }
+            guard let (destination, inverse) = stored(relationship, in: entity) else { continue }
             guard let entityIndex = entities.firstIndex(where: { $0.name == entity.name }) else { continue }
             if let inverse, !inverse.isToMany {
                 // One-to-many: the destination references this entity.
