@@ -3,21 +3,20 @@ import GRDB
 import StrataSQLite
 import StrataStorage
 
-/// Moves the rows of a Core Data SQLite store into a new Strata database, once: what an app that
-/// adopts Strata calls on first launch, and what `strata import coredata-store` runs.
+/// Moves the rows of a Core Data SQLite store into a Strata database, once: what an app that
+/// adopts Strata calls on first launch (through the generated `<Model>Database.importCoreDataStore(at:)`
+/// of a model imported from Core Data), and what `strata import coredata-store` runs.
 ///
 /// ```swift
-/// let mapping = try Data(contentsOf: Bundle.main.url(forResource: "coredata-mapping", withExtension: "json")!)
-/// let importer = try CoreDataStoreImporter(mappingJSON: mapping, migrator: MyTODODatabase.migrator)
-/// try importer.importStore(at: storeURL.path, intoDatabaseAt: databaseURL.path)
-/// let database = try MyTODODatabase(path: databaseURL.path)
+/// let database = try MyTODODatabase(path: databasePath)
+/// try database.importCoreDataStore(at: storeURL)      // CoreDataStoreImporter(mappingJSON:migrator:) inside
 /// ```
 ///
 /// The store is opened read-only (its `-wal` file included) and never written. Its version is
-/// worked out from its tables and columns; its rows are copied into a database at that version
-/// in one transaction, which is then migrated to the latest version. The database is built next
-/// to `path` and moved there only when everything succeeded: all rows or none. A second call,
-/// once the database exists, does nothing and says so.
+/// worked out from its tables and columns; its rows are copied into a scratch database at that
+/// version in one transaction, which is then migrated to the latest version, and either moved
+/// into place (``importStore(at:intoDatabaseAt:)``) or inserted into an open database in one
+/// transaction (``importStore(at:into:)``): all rows or none. A second call does nothing and says so.
 public struct CoreDataStoreImporter: Sendable {
     /// What the import did.
     public enum Outcome: Equatable, Sendable {
