@@ -241,17 +241,29 @@ import Testing
     @Test func anEntitysRenamingIdentifierBecomesRenamedFrom() throws {
         let bundle = try TestPaths.temporaryFolder().appendingPathComponent("Tasks.xcdatamodeld")
         let versions = [
-            ("Tasks", #"<entity name="Item" syncable="YES"><attribute name="title" attributeType="String"/><attribute name="old" optional="YES" attributeType="String"/></entity>"#),
-            ("Tasks 2", #"<entity name="Task" elementID="Item" syncable="YES"><attribute name="title" attributeType="String"/></entity>"#),
+            (
+                "Tasks",
+                #"<entity name="Item" syncable="YES"><attribute name="title" attributeType="String"/><attribute name="old" optional="YES" attributeType="String"/></entity>"#
+            ),
+            (
+                "Tasks 2",
+                #"<entity name="Task" elementID="Item" syncable="YES"><attribute name="title" attributeType="String"/></entity>"#
+            ),
         ]
         for (name, entity) in versions {
             let folder = bundle.appendingPathComponent("\(name).xcdatamodel")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\#n<model type="com.apple.IDECoreDataModeler.DataModel">\#n    \#(entity)\#n</model>\#n"#.utf8)
-                .write(to: folder.appendingPathComponent("contents"))
+            try Data(
+                #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\#n<model type="com.apple.IDECoreDataModeler.DataModel">\#n    \#(entity)\#n</model>\#n"#
+                    .utf8
+            )
+            .write(to: folder.appendingPathComponent("contents"))
         }
-        try Data(#"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Tasks 2.xcdatamodel</string></dict></plist>"#.utf8)
-            .write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        try Data(
+            #"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Tasks 2.xcdatamodel</string></dict></plist>"#
+                .utf8
+        )
+        .write(to: bundle.appendingPathComponent(".xccurrentversion"))
         let (schemas, _, _) = try importModel(bundle.path)
         let v2 = try text(schemas.appendingPathComponent("Tasks/v2.yaml"))
         #expect(v2.contains("  Task:\n    renamedFrom: Item\n    fields:\n"))

@@ -315,7 +315,9 @@ struct CoreDataVersionMapper {
             return nil
         }
         guard let destination = destination(of: relationship, in: entity) else { return nil }
-        return (destination, relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } })
+        return (
+            destination, relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } }
+        )
     }
 
     /// The destination entity of a relationship, when it has a table; an error otherwise.
