@@ -141,6 +141,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: database + ".importing"))
     }
 
+    @Test func aRowThatCannotBeCopiedLeavesNoRowsAtAll() throws {
+        let store = try store("MyTODO-2")
+        // The third item has no title, which the model requires: the copy fails at its last row.
+        var configuration = Configuration()
+        configuration.readonly = false
+        try DatabaseQueue(path: store, configuration: configuration).write { db in
+            try db.execute(sql: "UPDATE ZCDTODOITEM SET ZTITLE = NULL WHERE Z_PK = 3")
+        }
+        #expect(throws: CoreDataStoreImportError.self) { try importer.importStore(at: store, intoDatabaseAt: database) }
+        #expect(!FileManager.default.fileExists(atPath: database))
+        #expect(!FileManager.default.fileExists(atPath: database + ".importing"))
+        let open = try MyTODODatabase.inMemory()
+        #expect(throws: CoreDataStoreImportError.self) { try open.importCoreDataStore(at: URL(fileURLWithPath: store)) }
+        #expect(try open.cdtodoItems.count() == 0)
+    }
+
     @Test func aDatabaseThatExistsWithoutAnImportIsNotTouched() throws {
         let store = try store("MyTODO-2")
         let existing = try MyTODODatabase(path: database)
