@@ -185,12 +185,15 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataDateSamples"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
-        // autoincremented keys, keyword names), compiled and exercised. Regenerate with
+        // autoincremented keys, keyword names) and the Blog one (joins), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
             dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport", "StrataDateSamples"],
-            exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
+            exclude: [
+                "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
+                "Generated/Blog/postgres",
+            ]
         ),
         // Swift generated from imported Core Data models (Tests/Fixtures/CoreData): the Library model
         // (every mapping of `strata import coredata`) and the TODO app's, compiled and exercised.
@@ -222,7 +225,10 @@ let package = Package(
         .target(
             name: "StrataRepositoryBenchmark",
             dependencies: ["StrataSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")],
-            exclude: ["Generated/Bench/sqlite", "Generated/Bench/postgres"]
+            exclude: [
+                "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
+                "Generated/BenchJoin/postgres",
+            ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
         .executableTarget(
