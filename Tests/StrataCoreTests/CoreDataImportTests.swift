@@ -211,12 +211,11 @@ import Testing
         ] {
             #expect(notes.contains(note), "missing note: \(note)")
         }
-        let transient = outcome.diagnostics.first {
-            $0.message.hasPrefix("transient attribute 'Book.cachedSummary'")
-                && $0.location.file.hasSuffix("/Library.xcdatamodel/contents")
-        }
-        #expect(transient?.location.line == 22)
-        #expect(transient?.location.column == 9)
+        // A note every version repeats is given once, at the newest version.
+        let transient = outcome.diagnostics.filter { $0.message.hasPrefix("transient attribute 'Book.cachedSummary'") }
+        #expect(transient.map(\.location.line) == [19])
+        #expect(transient.first?.location.file.hasSuffix("/Library 2.xcdatamodel/contents") == true)
+        #expect(transient.first?.location.column == 9)
 
         // The mapping names the join entity's relationship and the flattened root.
         let mapping = try JSONDecoder().decode(
