@@ -99,13 +99,16 @@ public enum CoreDataImporter {
                 CoreDataMapping.Version(
                     version: schema.version, coreDataVersion: version.model.name, entities: version.mapped.mapping)
             })
-        return Outcome(model: modelName, order: order, schemas: schemas, mapping: mapping, diagnostics: onceEach(bag.all, versions))
+        return Outcome(
+            model: modelName, order: order, schemas: schemas, mapping: mapping, diagnostics: onceEach(bag.all, versions)
+        )
     }
 
     /// The diagnostics sorted, with a note that every version repeats (a skipped attribute, a join
     /// entity) given once, at the newest version that has it.
     private static func onceEach(_ diagnostics: [Diagnostic], _ versions: [CoreDataHistory.Version]) -> [Diagnostic] {
-        let rank = Dictionary(versions.enumerated().map { ($0.element.model.path, $0.offset) }, uniquingKeysWith: { $1 })
+        let rank = Dictionary(
+            versions.enumerated().map { ($0.element.model.path, $0.offset) }, uniquingKeysWith: { $1 })
         var newest: [String: Int] = [:]
         for diagnostic in diagnostics where diagnostic.severity == .note {
             newest[diagnostic.message] = max(newest[diagnostic.message] ?? -1, rank[diagnostic.location.file] ?? 0)
