@@ -2,15 +2,6 @@ import GRDBSQLite
 import StrataRuntime
 
 extension StrataRecordStore {
-    /// The filter of a join: conditions on the record's columns and the partner's.
-    public typealias JoinFilter<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> StrataPredicate<StrataJoin<Record, Partner>>
-    /// The sort of a join: keys over the record's columns and the partner's.
-    public typealias JoinOrder<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> [StrataOrdering<StrataJoin<Record, Partner>>]
-
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
     /// the key of, in one query: `db.posts.fetchAll(joining: Writer.self, on: \.writer,
     /// where: { post, writer in writer.name == "Ada" }, orderBy: { post, _ in [post.title.ascending] })`.
@@ -18,8 +9,8 @@ extension StrataRecordStore {
     public func fetchAll<Partner: StrataSQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) throws -> [StrataJoined<Record, Partner>] {
@@ -35,8 +26,8 @@ extension StrataRecordStore {
     public func fetchAll<Partner: StrataSQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key?> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) throws -> [StrataJoined<Record, Partner?>] {
@@ -74,8 +65,8 @@ extension StrataRepository {
     public func observeAll<Partner: StrataSQLiteRecord & Equatable>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) -> AsyncValueObservation<[StrataJoined<Record, Partner>]> where Record: Equatable {
