@@ -110,7 +110,11 @@ public enum SchemaLoader {
             versions.append(fixed)
         }
         let complete = versions.count == highest && !bag.hasErrors
-        let history = SchemaHistory(model: model, versions: versions)
+        var history = SchemaHistory(model: model, versions: versions)
+        if files.contains(CoreDataMapping.fileName) {
+            history.coreDataMapping = FileManager.default.contents(atPath: join(folder, CoreDataMapping.fileName))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
         if complete {
             bag.append(contentsOf: HistoryValidator.validate(history))
         }

@@ -97,6 +97,9 @@ public struct SchemaHistory: Hashable, Sendable {
     public var model: String
     /// The versions, `versions[i].version == i + 1`.
     public var versions: [Schema]
+    /// The text of the model folder's `coredata-mapping.json` (a model imported from Core Data),
+    /// whose Swift gets `importCoreDataStore`; nil for other models.
+    public var coreDataMapping: String? = nil
 
     /// The newest version.
     public var latest: Schema? { versions.last }
