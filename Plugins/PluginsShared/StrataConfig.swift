@@ -298,8 +298,12 @@ extension StrataConfig {
         /// The folder's absolute path, without `.` or `..` components.
         public var path: String
         /// The files the model's generated code depends on: every `.yaml`/`.yml` file in the
-        /// folder and its `strata.lock` if there is one, as absolute paths, sorted.
+        /// folder, its `strata.lock` if there is one, and its query files (`queries/*.sql`), as
+        /// absolute paths, sorted.
         public var files: [String]
+        /// The query files of the model (`queries/*.sql`), as absolute paths, sorted: when there
+        /// is one, the model also gets `<Model>Queries.swift`.
+        public var queryFiles: [String] = []
         /// The entry of the configuration that named it.
         public var entry: Entry
     }
@@ -340,7 +344,14 @@ extension StrataConfig {
                     .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0 == "strata.lock") }
                     .sorted()
                     .map { Self.join(candidate, $0) }
-                folders.append(ModelFolder(model: model, path: candidate, files: files, entry: entry))
+                let queries = Self.join(candidate, OutputLayout.queriesFolder)
+                let queryFiles = ((try? manager.contentsOfDirectory(atPath: queries)) ?? [])
+                    .filter { !$0.hasPrefix(".") && $0.hasSuffix(".sql") }
+                    .sorted()
+                    .map { Self.join(queries, $0) }
+                var folder = ModelFolder(model: model, path: candidate, files: files + queryFiles, entry: entry)
+                folder.queryFiles = queryFiles
+                folders.append(folder)
             }
         }
         return folders

@@ -6,7 +6,8 @@ import PackagePlugin
 ///
 /// The target holds a `strata.yaml` naming its model folders (see `StrataConfig`). For each
 /// model the plugin adds one build command, `strata-generator build-plugin`, whose inputs are the model's
-/// version files, its `strata.lock`, the folder itself (so an added version is noticed), the
+/// version files, its `strata.lock`, its query files (`queries/*.sql`), the folder itself (so an
+/// added version is noticed) and its queries folder, the
 /// configuration and the `strata-generator` tool; whose outputs are the files `OutputLayout` names for the
 /// model, which the tool always writes, under the plugin's work directory and nowhere else.
 @main
@@ -41,10 +42,13 @@ struct StrataPlugin: BuildToolPlugin {
         return folders.map { folder in
             let output = workDirectory.appending(path: "GeneratedSources")
             let swiftFolder = output.appending(path: OutputLayout.swiftFolder(model: folder.model))
-            let outputs = OutputLayout.swiftFiles(model: folder.model, databases: databases).map {
-                swiftFolder.appending(path: $0)
-            }
-            let inputs = [tool, configURL, URL(fileURLWithPath: folder.path)] + folder.files.map { URL(fileURLWithPath: $0) }
+            let outputs = OutputLayout.swiftFiles(
+                model: folder.model, databases: databases, hasQueries: !folder.queryFiles.isEmpty
+            ).map { swiftFolder.appending(path: $0) }
+            // The queries folder too, when there is one: a query file added to it is noticed.
+            let queries = URL(fileURLWithPath: folder.path).appending(path: OutputLayout.queriesFolder)
+            let folders = [URL(fileURLWithPath: folder.path)] + (folder.queryFiles.isEmpty ? [] : [queries])
+            let inputs = [tool, configURL] + folders + folder.files.map { URL(fileURLWithPath: $0) }
             return .buildCommand(
                 displayName: "Strata: generating \(folder.model) Swift for \(targetName)",
                 executable: tool,

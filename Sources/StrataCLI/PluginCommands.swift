@@ -38,7 +38,7 @@ package struct BuildPlugin: ParsableCommand {
         // Only the Swift files: never strata.lock, never the SQL.
         let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
         let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let declared = OutputLayout.swiftFiles(model: history.model, databases: wanted).map {
+        let declared = OutputLayout.swiftFiles(model: history.model, databases: wanted, hasQueries: history.hasQueryFiles).map {
             ModelPlanner.join(swiftFolder, $0)
         }
         plan.files = plan.files.filter { declared.contains($0.path) }

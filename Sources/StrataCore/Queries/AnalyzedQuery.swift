@@ -1,0 +1,44 @@
+/// A named query checked against the latest version of its model: what its Swift function takes
+/// and returns.
+public struct AnalyzedQuery: Hashable, Sendable {
+    /// A parameter of the function, bound to the statement's parameter of the same name.
+    public struct Parameter: Hashable, Sendable {
+        /// The name, without its `:` (the function's argument label).
+        public var name: String
+        /// The Swift type (`Bool`, `Priority`, `String?`).
+        public var swiftType: String
+    }
+
+    /// A property of the generated row type: one result column, read by its index.
+    public struct Column: Hashable, Sendable {
+        /// The Swift property name.
+        public var name: String
+        /// The Swift type.
+        public var swiftType: String
+    }
+
+    /// What the function returns.
+    public enum Result: Hashable, Sendable {
+        /// Nothing but the number of rows changed: a statement without result columns.
+        case changes
+        /// Records of an entity: the statement selects every column of its table, in order.
+        case entity(String)
+        /// A generated row type (`<QueryName>Row`) of these columns.
+        case rows(type: String, columns: [Column])
+    }
+
+    /// The query as written.
+    public var source: QuerySource
+    /// The parameters in the order SQLite numbers them (the first use of each name).
+    public var parameters: [Parameter]
+    /// What it returns.
+    public var result: Result
+    /// True when the statement does not write: it runs in a read.
+    public var isReadOnly: Bool
+}
+
+extension SchemaHistory {
+    /// True when the model folder holds a `queries` folder with at least one `.sql` file: then
+    /// `<Model>Queries.swift` is generated (for SQLite), even when the files hold no query.
+    public var hasQueryFiles: Bool { !queryFiles.isEmpty }
+}
