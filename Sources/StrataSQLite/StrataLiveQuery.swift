@@ -15,8 +15,8 @@ import StrataRuntime
 /// ```
 ///
 /// It lives on the main actor: the first value is read when it is created (so a view never
-/// shows a placeholder for a database that answers), later values arrive on the main actor after
-/// each commit that changes what the fetch read; equal results are not republished.
+/// shows a placeholder for a database that answers), later values arrive on the main actor, in
+/// order, after each commit that changes what the fetch read; equal results are not republished.
 @MainActor
 @Observable
 public final class StrataLiveQuery<Value: Sendable & Equatable> {
@@ -26,7 +26,8 @@ public final class StrataLiveQuery<Value: Sendable & Equatable> {
     public private(set) var error: (any Error)?
 
     @ObservationIgnored private let writer: any DatabaseWriter
-    @ObservationIgnored private var cancellable: AnyDatabaseCancellable?
+    /// The task following the database; cancelled when replaced, and when this object goes.
+    @ObservationIgnored private let following = Following()
 
     /// Follows `fetch` on the database behind `writer`; ``value`` is `initial` until the first
     /// read succeeds (which is before this returns, unless it fails).
@@ -47,27 +48,28 @@ public final class StrataLiveQuery<Value: Sendable & Equatable> {
     /// Stops following the database: ``value`` keeps its last result. Releasing the object does
     /// the same.
     public func cancel() {
-        cancellable?.cancel()
-        cancellable = nil
+        following.task = nil
     }
 
     private func start(_ fetch: @escaping @Sendable (Database) throws -> Value) {
-        cancellable?.cancel()
+        following.task = nil
+        // The current value now, so that a view never shows a placeholder for a database that
+        // answers; then every change, from GRDB's observation (which reads it once more first).
+        apply(Refresh { try writer.read(fetch) })
         // A failed fetch is a value of the observation, not its end: the next commit refreshes
-        // again. `.immediate`: the first value is delivered before `start` returns, the others on
-        // the main queue, which is the main actor's.
-        let observation = ValueObservation.tracking { db -> Refresh in
-            do { return .value(try fetch(db)) } catch { return .failure(error) }
+        // again. Values are applied on the main actor, in order.
+        let values = ValueObservation.tracking { db in Refresh { try fetch(db) } }
+            .removeDuplicates(by: Refresh.isSameValue)
+            .values(in: writer)
+        following.task = Task { @MainActor [weak self] in
+            do {
+                // Cancelled on the main actor (`cancel()`, `replace(_:)`): a value already on its
+                // way is dropped.
+                for try await refresh in values where !Task.isCancelled { self?.apply(refresh) }
+            } catch {
+                if !Task.isCancelled { self?.error = error }
+            }
         }
-        cancellable = observation.removeDuplicates(by: Refresh.isSameValue).start(
-            in: writer,
-            scheduling: .immediate,
-            onError: { [weak self] error in
-                MainActor.assumeIsolated { self?.error = error }
-            },
-            onChange: { [weak self] refresh in
-                MainActor.assumeIsolated { self?.apply(refresh) }
-            })
     }
 
     private func apply(_ refresh: Refresh) {
@@ -85,12 +87,27 @@ public final class StrataLiveQuery<Value: Sendable & Equatable> {
         case value(Value)
         case failure(any Error)
 
+        init(_ read: () throws -> Value) {
+            do { self = .value(try read()) } catch { self = .failure(error) }
+        }
+
         /// True for two reads of the same value (failures are never the same).
         static func isSameValue(_ lhs: Refresh, _ rhs: Refresh) -> Bool {
             if case .value(let left) = lhs, case .value(let right) = rhs { return left == right }
             return false
         }
     }
+}
+
+/// Holds the task that follows the database, and cancels it when replaced or released (so that
+/// releasing a live query stops its observation without an isolated `deinit`).
+private final class Following: @unchecked Sendable {
+    // Only touched on the main actor, and in `deinit`.
+    var task: Task<Void, Never>? {
+        didSet { oldValue?.cancel() }
+    }
+
+    deinit { task?.cancel() }
 }
 
 extension StrataLiveQuery {

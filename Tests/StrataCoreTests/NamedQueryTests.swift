@@ -173,7 +173,7 @@ import Testing
         try sandbox.queries("-- name: broken\nSELECT title FROM todo_item WHERE length(title) > 3 + :n\n")
         #expect(
             try sandbox.errors() == [
-                "2:56: cannot infer the type of ':n': compare it with a column ('column = :n') or declare it after the name line: '-- param: n <Type>'"
+                "2:55: cannot infer the type of ':n': compare it with a column ('column = :n') or declare it after the name line: '-- param: n <Type>'"
             ])
     }
 
@@ -196,7 +196,7 @@ import Testing
         try v4.write(to: sandbox.root.appendingPathComponent("Schemas/MyTODO/v4.yaml"), atomically: true, encoding: .utf8)
         let outcome = try Workspace.generate(schemas: sandbox.schemas, output: sandbox.output)
         let errors = outcome.diagnostics.filter { $0.severity == .error }.map { "\(SchemaLoader.name(of: $0.location.file)):\($0.location.line): \($0.message)" }
-        #expect(errors == ["items.sql:20: no such column: detail"])
+        #expect(errors == ["items.sql:22: no such column: detail"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.output))
     }
 }

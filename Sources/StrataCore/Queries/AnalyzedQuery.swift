@@ -7,6 +7,12 @@ public struct AnalyzedQuery: Hashable, Sendable {
         public var name: String
         /// The Swift type (`Bool`, `Priority`, `String?`).
         public var swiftType: String
+
+        /// Creates a parameter.
+        public init(name: String, swiftType: String) {
+            self.name = name
+            self.swiftType = swiftType
+        }
     }
 
     /// A property of the generated row type: one result column, read by its index.
@@ -15,6 +21,12 @@ public struct AnalyzedQuery: Hashable, Sendable {
         public var name: String
         /// The Swift type.
         public var swiftType: String
+
+        /// Creates a column.
+        public init(name: String, swiftType: String) {
+            self.name = name
+            self.swiftType = swiftType
+        }
     }
 
     /// What the function returns.

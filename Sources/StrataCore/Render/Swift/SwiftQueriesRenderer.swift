@@ -67,7 +67,8 @@ struct SwiftQueriesRenderer {
     private func renderRow(type: String, columns: [AnalyzedQuery.Column], query: AnalyzedQuery, into writer: inout SwiftWriter) {
         writer.line("/// A row of `\(query.source.name)` (\(Self.place(of: query))).")
         writer.block("public struct \(SwiftNames.identifier(type)): Hashable, Sendable, StrataSQLiteRowDecodable") { w in
-            for column in columns {
+            for (index, column) in columns.enumerated() {
+                w.line("/// Result column \(index + 1).")
                 w.line("public var \(SwiftNames.identifier(column.name)): \(column.swiftType)")
             }
             w.line()
@@ -91,6 +92,7 @@ struct SwiftQueriesRenderer {
     private func signature(_ query: AnalyzedQuery) -> (doc: [String], parameters: [String], returns: String) {
         var doc = SwiftNames.docLines(query.source.doc)
         if doc.isEmpty { doc = ["/// The `\(query.source.name)` query (\(Self.place(of: query)))."] }
+        doc.append("///")
         let parameters = query.parameters.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" }
         let returns: String
         switch query.result {
@@ -111,13 +113,22 @@ struct SwiftQueriesRenderer {
         let name = SwiftNames.identifier(query.source.name)
         writer.function("public func \(name)", parameters: parameters, suffix: " throws -> \(returns)") { w in
             let arguments = query.parameters.map { SwiftNames.identifier($0.name) }.joined(separator: ", ")
-            let binding = arguments.isEmpty ? "" : " { try $0.bind(\(arguments)) }"
-            let statement = "StrataStatement(db, sql: \(sqlType).\(name))\(binding)"
+            let statement = "StrataStatement(db, sql: \(sqlType).\(name))"
+            let run: String
             switch query.result {
-            case .changes:
-                w.line("try \(statement).executeCountingChanges()")
-            case .entity(let type), .rows(let type, _):
-                w.line("try \(statement).fetchAll(\(SwiftNames.identifier(type)).self)")
+            case .changes: run = ".executeCountingChanges()"
+            case .entity(let type), .rows(let type, _): run = ".fetchAll(\(SwiftNames.identifier(type)).self)"
+            }
+            // One line when it fits; else the run on its own line; else the binding in a block too.
+            let binding = arguments.isEmpty ? "" : " { try $0.bind(\(arguments)) }"
+            if w.fits("try \(statement)\(binding)\(run)") {
+                w.line("try \(statement)\(binding)\(run)")
+            } else if w.fits("try \(statement)\(binding)") {
+                w.line("try \(statement)\(binding)")
+                w.line("    " + run)
+            } else {
+                w.block("try \(statement)") { w in w.line("try $0.bind(\(arguments))") }
+                w.line(run)
             }
         }
     }
