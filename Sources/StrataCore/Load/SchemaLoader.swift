@@ -118,6 +118,14 @@ public enum SchemaLoader {
         if complete, !bag.hasErrors, let latest = history.latest, !history.queryFiles.isEmpty {
             var texts: [(path: String, text: String)] = []
             for path in history.queryFiles {
+                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+                    size > Limits.queryFileBytes
+                {
+                    bag.error(
+                        "'\(path)' is \(size) bytes; query files are limited to \(Limits.queryFileBytes) bytes",
+                        at: .file(path))
+                    continue
+                }
                 guard let (_, text) = readText(path) else {
                     bag.error("cannot read '\(path)'", at: .file(path))
                     continue

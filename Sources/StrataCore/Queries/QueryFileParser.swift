@@ -43,7 +43,10 @@ enum QueryFileParser {
                 let column = indent + 1 + (trimmed.count - value.count)
                 let location = SourceLocation(file: file, line: number, column: column)
                 let name = String(value)
-                if !Self.isIdentifier(name) {
+                if name.count > Limits.nameLength {
+                    bag.error(
+                        "the query name is longer than \(Limits.nameLength) characters: '\(Limits.shown(name))'", at: location)
+                } else if !Self.isIdentifier(name) {
                     bag.error(
                         "query name '\(name)' is not a Swift identifier: use letters, digits and '_', starting with a letter (e.g. 'filteredItems')",
                         at: location)
