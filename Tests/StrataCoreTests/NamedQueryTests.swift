@@ -49,6 +49,7 @@ import Testing
         #expect(filtered.parameters == [.init(name: "isDone", swiftType: "Bool")])
         #expect(filtered.result == .entity("TODOItem"))
         #expect(filtered.isReadOnly)
+        #expect(filtered.postgresSQL.contains("WHERE is_done = $1\n"))
         let counts = try #require(queries["openCountsByPriority"])
         #expect(counts.parameters.isEmpty)
         #expect(
@@ -58,6 +59,7 @@ import Testing
                     columns: [.init(name: "priority", swiftType: "Priority"), .init(name: "count", swiftType: "Int")]))
         let search = try #require(queries["search"])
         #expect(search.parameters == [.init(name: "pattern", swiftType: "String"), .init(name: "limit", swiftType: "Int")])
+        #expect(search.postgresSQL.contains("WHERE title LIKE $1\nORDER BY title\nLIMIT $2"))
         #expect(
             search.result
                 == .rows(

@@ -18,7 +18,7 @@ public enum MyTODOQueries {
     public static let openCountsByPriority = #"""
         SELECT priority, count(*) AS "count: Int"
         FROM todo_item
-        WHERE is_done = 0
+        WHERE is_done = FALSE
         GROUP BY priority
         ORDER BY priority DESC
         """#
@@ -34,7 +34,7 @@ public enum MyTODOQueries {
 
     /// `markAllDone`, from `queries/items.sql:28`.
     public static let markAllDone = #"""
-        UPDATE todo_item SET is_done = 1 WHERE priority = :priority AND is_done = 0
+        UPDATE todo_item SET is_done = TRUE WHERE priority = :priority AND is_done = FALSE
         """#
 }
 

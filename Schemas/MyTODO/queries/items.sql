@@ -13,7 +13,7 @@ ORDER BY priority DESC, title
 -- absent).
 SELECT priority, count(*) AS "count: Int"
 FROM todo_item
-WHERE is_done = 0
+WHERE is_done = FALSE
 GROUP BY priority
 ORDER BY priority DESC
 
@@ -27,4 +27,4 @@ LIMIT :limit
 
 -- name: markAllDone
 -- Marks every item of a priority done.
-UPDATE todo_item SET is_done = 1 WHERE priority = :priority AND is_done = 0
+UPDATE todo_item SET is_done = TRUE WHERE priority = :priority AND is_done = FALSE

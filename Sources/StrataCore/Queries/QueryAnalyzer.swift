@@ -17,7 +17,9 @@ enum QueryAnalyzer {
             bag.append(contentsOf: diagnostics)
             for query in queries {
                 if let first = seen[query.name] {
-                    bag.error("a second query named '\(query.name)' (the first is at \(first)): query names must be unique in a model", at: query.nameLocation)
+                    bag.error(
+                        "a second query named '\(query.name)' (the first is at \(SchemaLoader.name(of: first.file)):\(first.line):\(first.column)): query names must be unique in a model",
+                        at: query.nameLocation)
                     continue
                 }
                 seen[query.name] = query.nameLocation
