@@ -188,6 +188,28 @@ import Testing
             ])
     }
 
+    @Test func theBuildPluginsToolWritesTheQueriesFileAndFailsAtABrokenQuery() throws {
+        let sandbox = try Sandbox()
+        let model = sandbox.root.appendingPathComponent("Schemas/MyTODO").path
+        let output = sandbox.root.appendingPathComponent("PluginOutput")
+        let arguments = ["build-plugin", "--model-folder", model, "--output", output.path, "--databases", "sqlite"]
+        let built = try CLITests.run("strata-generator", arguments)
+        #expect(built.status == 0, "\(built.stderr)")
+        let written = TestPaths.files(under: output)
+        #expect(written.contains("MyTODO/Swift/MyTODOQueries.swift"), "\(written)")
+        // A query that no longer compiles: the tool fails at its line, and `check` too.
+        let items = sandbox.queries.appendingPathComponent("items.sql")
+        let text = try String(contentsOf: items, encoding: .utf8)
+        try text.replacingOccurrences(of: "detail AS note", with: "details AS note").write(
+            to: items, atomically: true, encoding: .utf8)
+        let broken = try CLITests.run("strata-generator", arguments)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("queries/items.sql:22:19: error: no such column: details"), "\(broken.stderr)")
+        let check = try CLITests.strata(["check", "--schemas", sandbox.schemas, "--output", sandbox.output])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("queries/items.sql:22:19: error: no such column: details"), "\(check.stderr)")
+    }
+
     @Test func aSchemaChangeThatBreaksAQueryFailsGenerateAtTheQuerysLine() throws {
         let sandbox = try Sandbox()
         // v4 renames `detail`; the TODO app's `search` query still selects it.

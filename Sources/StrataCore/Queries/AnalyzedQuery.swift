@@ -1,33 +1,24 @@
 /// A named query checked against the latest version of its model: what its Swift function takes
 /// and returns.
 public struct AnalyzedQuery: Hashable, Sendable {
-    /// A parameter of the function, bound to the statement's parameter of the same name.
-    public struct Parameter: Hashable, Sendable {
-        /// The name, without its `:` (the function's argument label).
+    /// A name and its Swift type: a parameter, or a property of a row type.
+    public struct TypedName: Hashable, Sendable {
+        /// The name: a parameter's without its `:` (the argument label), or the property's.
         public var name: String
         /// The Swift type (`Bool`, `Priority`, `String?`).
         public var swiftType: String
 
-        /// Creates a parameter.
+        /// Creates a typed name.
         public init(name: String, swiftType: String) {
             self.name = name
             self.swiftType = swiftType
         }
     }
 
+    /// A parameter of the function, bound to the statement's parameter of the same name.
+    public typealias Parameter = TypedName
     /// A property of the generated row type: one result column, read by its index.
-    public struct Column: Hashable, Sendable {
-        /// The Swift property name.
-        public var name: String
-        /// The Swift type.
-        public var swiftType: String
-
-        /// Creates a column.
-        public init(name: String, swiftType: String) {
-            self.name = name
-            self.swiftType = swiftType
-        }
-    }
+    public typealias Column = TypedName
 
     /// What the function returns.
     public enum Result: Hashable, Sendable {
