@@ -161,6 +161,15 @@ import Testing
                     ]))
     }
 
+    @Test func aQueryNameTakenByTheDatabaseTypeIsAnError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.queries("-- name: todoItems\nSELECT title FROM todo_item\n")
+        #expect(
+            try sandbox.errors() == [
+                "1:10: the query name 'todoItems' is taken by a member of MyTODODatabase and MyTODOAccess; rename the query"
+            ])
+    }
+
     @Test func anExpressionNeedsADeclaredType() throws {
         let sandbox = try Sandbox()
         try sandbox.queries("-- name: total\nSELECT count(*) AS total FROM todo_item\n")

@@ -85,20 +85,17 @@ public struct SearchRow: Hashable, Sendable, StrataSQLiteRowDecodable {
 extension MyTODOAccess {
     /// The items that are done (or not), highest priority first, then by title: the list the
     /// app's view model showed.
-    ///
     public func filteredItems(isDone: Bool) throws -> [TODOItem] {
         try StrataStatement(db, sql: MyTODOQueries.filteredItems) { try $0.bind(isDone) }.fetchAll(TODOItem.self)
     }
 
     /// How many open items each priority has, highest priority first (priorities without any are
     /// absent).
-    ///
     public func openCountsByPriority() throws -> [OpenCountsByPriorityRow] {
         try StrataStatement(db, sql: MyTODOQueries.openCountsByPriority).fetchAll(OpenCountsByPriorityRow.self)
     }
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
-    ///
     public func search(pattern: String, limit: Int) throws -> [SearchRow] {
         try StrataStatement(db, sql: MyTODOQueries.search) { try $0.bind(pattern, limit) }.fetchAll(SearchRow.self)
     }

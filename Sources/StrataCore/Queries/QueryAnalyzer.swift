@@ -36,8 +36,15 @@ enum QueryAnalyzer {
         }
         var analyzed: [AnalyzedQuery] = []
         var rowTypes: [String: String] = [:]
+        let names = RepositoryNames(schema: schema)
+        let taken = Set(schema.entities.map(names.accessor) + Self.databaseMembers)
         for source in sources {
             var checker = QueryChecker(source: source, schema: schema)
+            if taken.contains(source.name) {
+                checker.bag.error(
+                    "the query name '\(source.name)' is taken by a member of \(names.database) and \(names.access); rename the query",
+                    at: source.nameLocation)
+            }
             if let query = checker.analyze(on: database) {
                 if case .rows(let type, _) = query.result {
                     if schema.entity(named: type) != nil || schema.enumDecl(named: type) != nil {
@@ -55,6 +62,11 @@ enum QueryAnalyzer {
         }
         return (analyzed, bag.all)
     }
+}
+
+extension QueryAnalyzer {
+    /// The members every generated database and access type has, besides the entities' accessors.
+    static let databaseMembers = ["db", "writer", "migrator", "inMemory", "read", "write", "observe", "live"]
 }
 
 /// The checks and typing of one query.

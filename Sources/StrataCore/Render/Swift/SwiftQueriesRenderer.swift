@@ -69,6 +69,7 @@ struct SwiftQueriesRenderer {
         writer.block("public struct \(SwiftNames.identifier(type)): Hashable, Sendable, StrataSQLiteRowDecodable") { w in
             for (index, column) in columns.enumerated() {
                 w.line("/// Result column \(index + 1).")
+                w.lines(RepositoryNames.lintExemptions(member: column.name))
                 w.line("public var \(SwiftNames.identifier(column.name)): \(column.swiftType)")
             }
             w.line()
@@ -92,7 +93,6 @@ struct SwiftQueriesRenderer {
     private func signature(_ query: AnalyzedQuery) -> (doc: [String], parameters: [String], returns: String) {
         var doc = SwiftNames.docLines(query.source.doc)
         if doc.isEmpty { doc = ["/// The `\(query.source.name)` query (\(Self.place(of: query)))."] }
-        doc.append("///")
         let parameters = query.parameters.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" }
         let returns: String
         switch query.result {
@@ -107,6 +107,7 @@ struct SwiftQueriesRenderer {
         let (doc, parameters, returns) = signature(query)
         writer.lines(doc)
         if case .changes = query.result {
+            writer.line("///")
             writer.line("/// Returns the number of rows it changed.")
             writer.line("@discardableResult")
         }
@@ -136,6 +137,7 @@ struct SwiftQueriesRenderer {
     private func renderDatabaseFunction(_ query: AnalyzedQuery, into writer: inout SwiftWriter) {
         let (doc, parameters, returns) = signature(query)
         writer.lines(doc)
+        writer.line("///")
         writer.line(query.isReadOnly ? "/// One read." : "/// One transaction: committed when it returns, rolled back when it throws.")
         if case .changes = query.result { writer.line("@discardableResult") }
         let name = SwiftNames.identifier(query.source.name)
