@@ -17,6 +17,10 @@ import StrataRuntime
 /// It lives on the main actor: the first value is read when it is created (so a view never
 /// shows a placeholder for a database that answers), later values arrive on the main actor, in
 /// order, after each commit that changes what the fetch read; equal results are not republished.
+///
+/// The Observation framework needs macOS 14, iOS 17, tvOS 17 or watchOS 10 (and is available
+/// wherever Swift runs on Linux).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class StrataLiveQuery<Value: Sendable & Equatable> {
@@ -110,6 +114,7 @@ private final class Following: @unchecked Sendable {
     deinit { task?.cancel() }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension StrataLiveQuery {
     /// Follows `fetch`, whose result is a collection (an empty one until the first read succeeds).
     public convenience init(in writer: any DatabaseWriter, fetch: @escaping @Sendable (Database) throws -> Value)

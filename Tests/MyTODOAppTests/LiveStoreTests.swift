@@ -7,6 +7,7 @@ import Testing
 /// The TODO app's store rebuilt on `StrataLiveQuery`: the `ObservableObject` whose `items`
 /// followed Core Data becomes a plain object holding live queries, which a SwiftUI view reads
 /// directly (`store.items.value`); every change is a repository call, and the lists follow along.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 final class LiveTODOStore {
     let database: MyTODODatabase
@@ -40,6 +41,7 @@ final class LiveTODOStore {
 }
 
 @Suite("TODO app: the store on live queries")
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 struct LiveStoreTests {
     /// Waits (letting the main actor run) until `condition` holds, for at most five seconds.

@@ -101,6 +101,7 @@ struct SwiftDatabaseRenderer {
             w.line()
             w.line("/// The value `fetch` computes, kept current: an `@Observable` object for SwiftUI, updated after every")
             w.line("/// committed change to what it read; `initial` until the first read succeeds.")
+            w.line("@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)")
             w.line("@MainActor")
             w.function(
                 "public func live<T: Sendable & Equatable>",
@@ -112,6 +113,7 @@ struct SwiftDatabaseRenderer {
             w.line()
             w.line("/// The records or rows `fetch` reads, kept current (see `live(initial:_:)`); empty until the first read")
             w.line("/// succeeds.")
+            w.line("@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)")
             w.line("@MainActor")
             w.function(
                 "public func live<Element: Sendable & Equatable>",

@@ -81,6 +81,7 @@ public struct ShopDatabase: Sendable {
 
     /// The value `fetch` computes, kept current: an `@Observable` object for SwiftUI, updated after every
     /// committed change to what it read; `initial` until the first read succeeds.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor
     public func live<T: Sendable & Equatable>(
         initial: T,
@@ -91,6 +92,7 @@ public struct ShopDatabase: Sendable {
 
     /// The records or rows `fetch` reads, kept current (see `live(initial:_:)`); empty until the first read
     /// succeeds.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor
     public func live<Element: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (ShopAccess) throws -> [Element]
