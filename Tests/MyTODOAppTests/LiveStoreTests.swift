@@ -41,7 +41,6 @@ final class LiveTODOStore {
 }
 
 @Suite("TODO app: the store on live queries")
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 struct LiveStoreTests {
     /// Waits (letting the main actor run) until `condition` holds, for at most five seconds.
@@ -55,7 +54,8 @@ struct LiveStoreTests {
         Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
     }
 
-    @Test func theListFollowsCreateToggleAndDelete() async throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func theListFollowsCreateToggleAndDelete() async throws {
         let store = LiveTODOStore(database: try MyTODODatabase.inMemory())
         // The first value is read when the live query is made.
         #expect(store.items.value.isEmpty)
@@ -91,7 +91,20 @@ struct LiveStoreTests {
         }
     }
 
-    @Test func observationTracksReadsOfTheValue() async throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func oneRecordFollowsItsUpdatesAndItsDeletion() async throws {
+        let db = try MyTODODatabase.inMemory()
+        let item = try db.todoItems.insert(TODOItem(title: "Buy milk"))
+        let live = db.live(initial: nil) { try $0.todoItems.find(id: item.id) }
+        #expect(live.value == item)
+        try db.todoItems.update(item, title: "Buy oat milk")
+        try await eventually("the update is seen") { live.value?.title == "Buy oat milk" }
+        try db.todoItems.delete(item)
+        try await eventually("the deletion is seen") { live.value == nil }
+    }
+
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func observationTracksReadsOfTheValue() async throws {
         let store = LiveTODOStore(database: try MyTODODatabase.inMemory())
         let changed = Changed()
         withObservationTracking {
@@ -103,7 +116,8 @@ struct LiveStoreTests {
         try await eventually("a view reading the value is told it changed") { changed.value }
     }
 
-    @Test func aFailedRefreshIsExposedAndTheNextOneClearsIt() async throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func aFailedRefreshIsExposedAndTheNextOneClearsIt() async throws {
         struct TwoItems: Error {}
         let db = try MyTODODatabase.inMemory()
         let count = db.live(initial: -1) { access in
@@ -121,7 +135,8 @@ struct LiveStoreTests {
         try await eventually("the next refresh succeeds and clears the error") { count.value == 3 && count.error == nil }
     }
 
-    @Test func aReleasedLiveQueryStopsObserving() async throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func aReleasedLiveQueryStopsObserving() async throws {
         let db = try MyTODODatabase.inMemory()
         let reads = Counter()
         weak var released: StrataLiveQuery<Int>?
@@ -141,7 +156,8 @@ struct LiveStoreTests {
         #expect(reads.value == before, "no read after release")
     }
 
-    @Test func cancelStopsFollowing() async throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func cancelStopsFollowing() async throws {
         let db = try MyTODODatabase.inMemory()
         let live = db.live { try $0.filteredItems(isDone: false) }
         live.cancel()
