@@ -80,4 +80,30 @@ public enum StrataPostgresTransaction {
         try await connection.query("COMMIT", logger: logger)
         return value
     }
+
+    /// Runs `body` on `connection` as a whole: in a savepoint of the caller's transaction, or in a
+    /// transaction of its own when there is none (PostgreSQL refuses `SAVEPOINT` outside a
+    /// transaction, SQLSTATE 25P01, and changes nothing). What makes an operation of several
+    /// statements all or none on a bare connection too.
+    @inlinable
+    public static func atomically<T: Sendable>(
+        on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = StrataPostgresLog.logger
+        do {
+            try await connection.query("SAVEPOINT strata_operation", logger: logger)
+        } catch where PostgresServerMessage(error).sqlState == "25P01" {
+            return try await run(on: connection, body)
+        }
+        let value: T
+        do {
+            value = try await body(connection)
+        } catch {
+            _ = try? await connection.query("ROLLBACK TO SAVEPOINT strata_operation", logger: logger)
+            _ = try? await connection.query("RELEASE SAVEPOINT strata_operation", logger: logger)
+            throw error
+        }
+        try await connection.query("RELEASE SAVEPOINT strata_operation", logger: logger)
+        return value
+    }
 }

@@ -11,6 +11,15 @@ public protocol StrataPostgresRecord: StrataRecord {
     func bind(to bindings: inout PostgresBindings) throws
     /// Appends a primary key to a statement's parameters, in key order.
     static func bind(key: Key, to bindings: inout PostgresBindings) throws
+    /// The record as PostgreSQL stores it: what an insert returns without reading the row back.
+    /// Generated for records with dates (to the microsecond); the record itself otherwise.
+    var strataStored: Self { get }
+}
+
+extension StrataPostgresRecord {
+    /// The record itself: its columns store every value exactly.
+    @inlinable
+    public var strataStored: Self { self }
 }
 
 /// A result row, read cell by cell in column order as the type the caller expects:

@@ -1,10 +1,12 @@
+import Foundation
 import PostgresNIO
 import StrataRuntime
 
 // The table statements of a record type as prepared statements: each is prepared once per
 // connection and then only bound and executed. PostgresNIO keeps them by name; the name is the
 // kind and a hash of the table's SQL (PostgreSQL cuts names at 63 bytes, so a type's full name
-// would not do). Every one returns the rows it read or changed, as records.
+// would not do). Every one returns the rows it read or changed, as records, but for the inserts
+// and upserts of records whose key is not assigned by the database: they are stored as they are.
 
 /// One of a table's statements on PostgreSQL.
 @usableFromInline
@@ -15,7 +17,7 @@ protocol StrataPostgresStatementKind: Sendable {
     static func sql(_ statements: StrataTableStatements, selection: String) -> String
 }
 
-/// `INSERT … RETURNING …` of one record.
+/// `INSERT …` of one record whose key is not assigned by the database (nothing returned).
 @usableFromInline
 enum StrataPostgresInsertKind: StrataPostgresStatementKind {
     @usableFromInline static var name: String { "insert" }
@@ -24,7 +26,8 @@ enum StrataPostgresInsertKind: StrataPostgresStatementKind {
     }
 }
 
-/// `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING …` of one record.
+/// `INSERT … ON CONFLICT (key) DO UPDATE …` of one record whose key is not assigned by the
+/// database (nothing returned).
 @usableFromInline
 enum StrataPostgresUpsertKind: StrataPostgresStatementKind {
     @usableFromInline static var name: String { "upsert" }
@@ -113,5 +116,48 @@ extension StrataPostgresRecord {
     static func decoded(_ row: PostgresRow) throws -> Self {
         var cells = StrataPostgresRow(row)
         return try Self(row: &cells)
+    }
+}
+
+/// `INSERT … VALUES (…), (…), …` of ``rows`` records whose key is not assigned by the database, in
+/// one statement: how `insert(contentsOf:)` saves round trips. Its SQL is made once per record
+/// type (``StrataPostgresBatchSQL``).
+@usableFromInline
+struct StrataPostgresInsertBatch<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+    @usableFromInline typealias Row = Void
+    /// Records per statement: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
+    @inlinable static var rows: Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, Record.strataTable.columns.count))) }
+    @usableFromInline static var name: String { "strata_insert\(rows)_" + Record.strataTable.postgres.id }
+    @usableFromInline static var sql: String { StrataPostgresBatchSQL.shared.insert(Record.self, rows: rows) }
+    @usableFromInline let records: ArraySlice<Record>
+
+    @inlinable init(_ records: ArraySlice<Record>) { self.records = records }
+
+    @inlinable func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: records.count * Record.strataTable.columns.count)
+        for record in records { try record.bind(to: &bindings) }
+        return bindings
+    }
+
+    @inlinable func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// The SQL of each record type's batch insert, made on first use and kept (it is long: a
+/// parameter per column of every record).
+@usableFromInline
+final class StrataPostgresBatchSQL: @unchecked Sendable {
+    @usableFromInline static let shared = StrataPostgresBatchSQL()
+    private let lock = NSLock()
+    private var inserts: [ObjectIdentifier: String] = [:]
+
+    /// The insert of `rows` records of `type` (always the same `rows` for a type).
+    @usableFromInline
+    func insert<Record: StrataPostgresRecord>(_ type: Record.Type, rows: Int) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let sql = inserts[ObjectIdentifier(type)] { return sql }
+        let sql = Record.strataTable.postgresInsert(rows: rows)
+        inserts[ObjectIdentifier(type)] = sql
+        return sql
     }
 }

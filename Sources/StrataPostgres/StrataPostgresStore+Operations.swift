@@ -16,14 +16,7 @@ extension StrataPostgresStore {
     @inlinable
     @discardableResult
     public func insert(contentsOf records: some Sequence<Record> & Sendable) async throws -> [Record] {
-        try await write { connection in
-            var stored: [Record] = []
-            stored.reserveCapacity(records.underestimatedCount)
-            for record in records {
-                stored.append(try await connection.strataStore(record, upsert: false))
-            }
-            return stored
-        }
+        try await write { connection in try await connection.strataInsert(Array(records)) }
     }
 
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.

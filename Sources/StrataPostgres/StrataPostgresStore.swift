@@ -8,7 +8,9 @@ import StrataRuntime
 ///
 /// The same operations as SQLite's `StrataRecordStore`, async, with the same typed filters and
 /// sorts. Table statements are prepared once per connection; inserts, upserts and updates return
-/// the record as the database stored it (`RETURNING`), so what they return is what a fetch reads.
+/// the record as the database stored it, so what they return is what a fetch reads (read back with
+/// `RETURNING` where the database decides: an assigned key, an update; otherwise the record with its
+/// dates to the microsecond, without a read).
 /// Generated code adds what differs per entity in an extension `where Record == Entity`.
 public protocol StrataPostgresStore<Record>: Sendable {
     /// The record type.
@@ -62,25 +64,72 @@ extension PostgresConnection {
         return value
     }
 
-    /// Runs an insert or upsert of `record` and returns the stored row. A record whose key the
-    /// database assigns runs unprepared: its key parameter is typed by the bound value (the key's
-    /// integer type, or NULL for "assign one").
+    /// Runs an insert or upsert of `record` and returns the record as stored. A record whose key
+    /// the database assigns runs unprepared (its key parameter is typed by the bound value: the
+    /// key's integer type, or NULL for "assign one") and reads the stored row back; the others are
+    /// stored as they are (``StrataPostgresRecord/strataStored``).
     @inlinable
     func strataStore<Record: StrataPostgresRecord>(_ record: Record, upsert: Bool) async throws -> Record {
         let table = Record.strataTable
-        let rows: [Record]
-        if table.assignsKey {
-            var bindings = PostgresBindings(capacity: table.columns.count)
-            try record.bind(to: &bindings)
-            let sql = upsert ? table.postgres.upsert : table.postgres.insert
-            rows = try await strataRows(PostgresQuery(unsafeSQL: sql, binds: bindings))
-        } else if upsert {
-            rows = try await strataRows(StrataPostgresRecordStatement(record, StrataPostgresUpsertKind.self))
-        } else {
-            rows = try await strataRows(StrataPostgresRecordStatement(record, StrataPostgresInsertKind.self))
+        guard table.assignsKey else {
+            if upsert {
+                try await strataRun(StrataPostgresRecordStatement(record, StrataPostgresUpsertKind.self))
+            } else {
+                try await strataRun(StrataPostgresRecordStatement(record, StrataPostgresInsertKind.self))
+            }
+            return record.strataStored
         }
+        var bindings = PostgresBindings(capacity: table.columns.count)
+        try record.bind(to: &bindings)
+        let sql = upsert ? table.postgres.upsert : table.postgres.insert
+        let rows: [Record] = try await strataRows(PostgresQuery(unsafeSQL: sql, binds: bindings))
         guard let stored = rows.first else { throw StrataDecodingError.missingColumn(position: 0) }
         return stored
+    }
+
+    /// Inserts records in order, all or none, and returns them as stored: a batch statement per
+    /// thousand records, or one statement per record when the database assigns their key (so
+    /// that each gets its own back). Several statements run in a savepoint, or a transaction of
+    /// their own on a connection outside one.
+    @inlinable
+    func strataInsert<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
+        let statements = Record.strataTable.assignsKey ? records.count : (records.count + StrataPostgresInsertBatch<Record>.rows - 1) / StrataPostgresInsertBatch<Record>.rows
+        guard statements <= 1 else {
+            return try await StrataPostgresTransaction.atomically(on: self) { connection in
+                try await connection.strataInsertStatements(records)
+            }
+        }
+        return try await strataInsertStatements(records)
+    }
+
+    /// The statements of ``strataInsert(_:)``.
+    @inlinable
+    func strataInsertStatements<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
+        guard !Record.strataTable.assignsKey else {
+            var stored: [Record] = []
+            stored.reserveCapacity(records.count)
+            for record in records { stored.append(try await strataStore(record, upsert: false)) }
+            return stored
+        }
+        let batch = StrataPostgresInsertBatch<Record>.rows
+        var start = records.startIndex
+        while records.endIndex - start >= batch {
+            try await strataRun(StrataPostgresInsertBatch(records[start..<start + batch]))
+            start += batch
+        }
+        if start < records.endIndex {
+            let rest = records[start...]
+            let statement = StrataPostgresInsertBatch(rest)
+            let sql = Record.strataTable.postgresInsert(rows: rest.count)
+            for try await _ in try await query(PostgresQuery(unsafeSQL: sql, binds: statement.makeBindings()), logger: StrataPostgresLog.logger) {}
+        }
+        return records.map(\.strataStored)
+    }
+
+    /// Runs a prepared statement that returns no rows.
+    @inlinable
+    func strataRun<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws {
+        for try await _ in try await execute(statement, logger: StrataPostgresLog.logger) {}
     }
 
     /// The records of an unprepared statement that selects a table's columns.

@@ -23,6 +23,15 @@ public protocol StrataPostgresValue: StrataColumnValue {
     static func read(_ cell: PostgresCell) throws -> Self
     /// Appends the value to a statement's parameters.
     func bind(to bindings: inout PostgresBindings) throws
+    /// The value as its column gives it back once stored: the value itself, but for `Date`
+    /// (to the microsecond).
+    var strataStored: Self { get }
+}
+
+extension StrataPostgresValue {
+    /// The value itself: its column stores it exactly.
+    @inlinable
+    public var strataStored: Self { self }
 }
 
 extension StrataPostgresValue where Self: PostgresEncodable & PostgresDecodable {
@@ -70,6 +79,10 @@ extension Date: StrataPostgresValue {
     public func bind(to bindings: inout PostgresBindings) throws {
         try bindings.append(StrataPostgresTimestamp(self))
     }
+
+    /// The date to the nearest microsecond, the precision of `TIMESTAMPTZ`.
+    @inlinable
+    public var strataStored: Date { StrataPostgresTimestamp(self).date }
 }
 
 extension Optional: StrataPostgresValue where Wrapped: StrataPostgresValue {
@@ -85,6 +98,9 @@ extension Optional: StrataPostgresValue where Wrapped: StrataPostgresValue {
         case .some(let value): try value.bind(to: &bindings)
         }
     }
+
+    @inlinable
+    public var strataStored: Wrapped? { map(\.strataStored) }
 }
 
 extension StrataEnumColumnValue where RawValue: StrataPostgresValue {

@@ -58,8 +58,9 @@ public final class StrataTable<Record>: Sendable {
     public let selection: String
     /// The statements on SQLite (parameters `?1`, `?2`…).
     public let sqlite: StrataTableStatements
-    /// The statements on PostgreSQL (parameters `$1`, `$2`…; inserts and upserts return the row
-    /// as stored, and an insert without a key takes the next value of the key's identity).
+    /// The statements on PostgreSQL (parameters `$1`, `$2`…; an insert without a key takes the
+    /// next value of the key's identity, and inserts and upserts of a table whose key the
+    /// database assigns return the row as stored).
     public let postgres: StrataTableStatements
 
     /// Describes a table: each stored property's key path and column, in field order;
@@ -80,15 +81,33 @@ public final class StrataTable<Record>: Sendable {
             name: name, columns: columns, primaryKey: primaryKey, parameter: { "?\($0)" }, returning: nil,
             assignedKey: nil)
         // PostgreSQL has no "last inserted rowid": an autoincremented key left nil takes the next
-        // value of the column's identity sequence, and the statement returns the stored row.
+        // value of the column's identity sequence, and the statement returns the stored row. Other
+        // records are stored as they are (but for dates' microseconds: `strataStored`), so their
+        // inserts return nothing.
         let assignedKey = assignsKey && primaryKey.count == 1 ? primaryKey.first : nil
         postgres = StrataTableStatements(
-            name: name, columns: columns, primaryKey: primaryKey, parameter: { "$\($0)" }, returning: selection,
+            name: name, columns: columns, primaryKey: primaryKey, parameter: { "$\($0)" },
+            returning: assignedKey == nil ? nil : selection,
             assignedKey: assignedKey.map { key in
                 (column: key, wrap: { parameter in
                     "COALESCE(\(parameter), nextval(pg_get_serial_sequence(\(Self.literal(Self.quoted(name))), \(Self.literal(key)))))"
                 })
             })
+    }
+
+    /// `INSERT INTO t (c1, …) VALUES ($1, …), ($n+1, …), …` of `rows` records, parameters in field
+    /// order record after record: how PostgreSQL inserts many records in one statement.
+    public func postgresInsert(rows: Int) -> String {
+        var sql = "INSERT INTO \(quotedName) (\(selection)) VALUES "
+        let width = columns.count
+        for row in 0..<rows {
+            sql += row == 0 ? "(" : ", ("
+            for column in 0..<width {
+                sql += column == 0 ? "$\(row * width + 1)" : ", $\(row * width + column + 1)"
+            }
+            sql += ")"
+        }
+        return sql
     }
 
     /// The quoted column of the property at `keyPath`; for a property that is not stored in the

@@ -91,7 +91,7 @@ public struct StrataSQL: Hashable, Sendable {
         return query
     }
 
-    private mutating func appendWhere<Root>(_ predicate: StrataPredicate<Root>?) {
+    mutating func appendWhere<Root>(_ predicate: StrataPredicate<Root>?) {
         guard let predicate else { return }
         sql += " WHERE " + predicate.sql
         arguments += predicate.arguments

@@ -32,17 +32,21 @@ extension StrataSQLiteRecord {
 public struct StrataSQLiteRow {
     /// The statement.
     public let statement: SQLiteStatement
+    /// The statement's column that is the row's column 0 (for a record read after another one's
+    /// columns, in a join).
+    public let offset: Int32
 
-    /// The row of `statement`, which has just returned `SQLITE_ROW`.
+    /// The row of `statement`, which has just returned `SQLITE_ROW`, from its column `offset`.
     @inlinable
-    public init(_ statement: SQLiteStatement) {
+    public init(_ statement: SQLiteStatement, offset: Int32 = 0) {
         self.statement = statement
+        self.offset = offset
     }
 
     /// Column `index`, as `Value` (see ``StrataSQLiteValue``).
     @inlinable
     public subscript<Value: StrataSQLiteValue>(_ index: Int32) -> Value {
-        get throws { try Value.read(statement, at: index) }
+        get throws { try Value.read(statement, at: offset + index) }
     }
 }
 

@@ -127,6 +127,48 @@ struct ShopPostgresRepositoryTests {
         }
     }
 
+    @Test("insert(contentsOf:) past one statement's thousand records: in order, every one, as a fetch reads it")
+    func batchedInsert() async throws {
+        try await withShop { shop in
+            let owner = try #require(try await shop.customers.insert(Self.customer("ada")).id)
+            let orders = (0..<2_345).map { k in
+                Order(
+                    customer: owner, total: Decimal(k), note: k.isMultiple(of: 3) ? nil : "n\(k)",
+                    shippedAt: k.isMultiple(of: 2) ? nil : Date(timeIntervalSinceReferenceDate: 785_000_000 + Double(k) * 0.1234567891))
+            }
+            let stored = try await shop.orders.insert(contentsOf: orders)
+            #expect(stored.map(\.id) == orders.map(\.id))
+            #expect(try await shop.orders.count() == orders.count)
+            let fetched = Dictionary(uniqueKeysWithValues: try await shop.orders.fetchAll().map { ($0.id, $0) })
+            #expect(stored.map { fetched[$0.id] } == stored)
+            #expect(stored[1].shippedAt == StrataPostgresTimestamp(try #require(orders[1].shippedAt)).date)
+            #expect(try await shop.orders.insert(contentsOf: [Order]()).isEmpty)
+        }
+    }
+
+    @Test("insert(contentsOf:) is all or none: on a bare connection, and inside a transaction that goes on")
+    func batchedInsertIsAtomic() async throws {
+        try await withShop { shop in
+            let owner = try #require(try await shop.customers.insert(Self.customer("ada")).id)
+            // The last order references no customer: its batch, the second statement, fails.
+            let orders = (0..<1_500).map { Order(customer: $0 == 1_499 ? owner + 1 : owner, total: Decimal($0)) }
+            await #expect(throws: (any Error).self) { try await shop.orders.insert(contentsOf: orders) }
+            #expect(try await shop.orders.count() == 0)
+            let twins = [Self.customer("bob"), Self.customer("cy"), Self.customer("bob")]
+            await #expect(throws: (any Error).self) { try await shop.customers.insert(contentsOf: twins) }
+            #expect(try await shop.customers.count() == 1)
+            try await StrataPostgresTransaction.run(on: shop.connection) { connection in
+                let access = ShopPostgresAccess(connection)
+                try await access.customers.insert(Self.customer("dee"))
+                await #expect(throws: (any Error).self) { try await access.orders.insert(contentsOf: orders) }
+                await #expect(throws: (any Error).self) { try await access.customers.insert(contentsOf: twins) }
+                try await access.orders.insert(contentsOf: orders.dropLast())
+            }
+            #expect(try await shop.customers.count() == 2)
+            #expect(try await shop.orders.count() == 1_499)
+        }
+    }
+
     @Test("a transaction commits as a whole or rolls back as a whole")
     func transactions() async throws {
         try await withShop { shop in

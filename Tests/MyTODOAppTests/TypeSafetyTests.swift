@@ -112,6 +112,24 @@ struct TypeSafetyTests {
         #expect(wrongRow.output.contains("cannot convert value of type 'Priority' to specified type 'Int16'"), "\(wrongRow.output)")
     }
 
+    @Test("aggregates are typed by their column: no sum of text, no max of a Bool, the max of an enum is the enum")
+    func aggregatesAreTyped() throws {
+        let good = try Self.typeCheck("""
+            let top: Priority? = try database.todoItems.aggregate { $0.priority.max }
+            let count: Int = try database.todoItems.aggregate({ $0.title.count }, where: { $0.isDone == false })
+            let groups: [StrataGroup<Priority, Int>] = try database.todoItems.count(groupedBy: { $0.priority })
+            _ = (top, count, groups)
+            """)
+        #expect(good.status == 0, "\(good.output)")
+        let sumOfText = try Self.typeCheck("_ = try database.todoItems.aggregate { $0.title.sum }")
+        #expect(sumOfText.status != 0)
+        #expect(sumOfText.output.contains("sum"), "\(sumOfText.output)")
+        let maxOfBool = try Self.typeCheck("_ = try database.todoItems.aggregate { $0.isDone.max }")
+        #expect(maxOfBool.status != 0)
+        let wrongType = try Self.typeCheck("let top: Int16? = try database.todoItems.aggregate { $0.priority.max }; _ = top")
+        #expect(wrongType.status != 0)
+    }
+
     @Test("code generated for another runtime API does not compile, and the message names both versions")
     func codeForAnotherRuntimeAPIDoesNotCompile() throws {
         let good = try Self.typeCheck("enum Current: StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}")

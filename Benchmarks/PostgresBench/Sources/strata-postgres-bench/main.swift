@@ -45,8 +45,13 @@ do {
         let rows = BenchRows.make(count: rowCount)
         var times = Array(repeating: [Operation: Double](), count: contenders.count)
         var returned: [Operation: Int] = [.insert: rows.count]
+        // The contenders take turns going first.
+        func order(_ repetition: Int) -> [Int] {
+            repetition.isMultiple(of: 2) ? Array(contenders.indices) : contenders.indices.reversed()
+        }
         for repetition in 0...repetitions {
-            for (index, contender) in contenders.enumerated() {
+            for index in order(repetition) {
+                let contender = contenders[index]
                 try await client.query(#"TRUNCATE "sample""#)
                 let elapsed = try await seconds { try await contender.insertAll(rows) }
                 if repetition > 0 { times[index][.insert] = min(times[index][.insert] ?? .infinity, elapsed) }
@@ -54,14 +59,15 @@ do {
         }
         for operation in [Operation.fetchAll, .fetchFiltered] {
             for repetition in 0...repetitions {
-                for (index, contender) in contenders.enumerated() {
+                for index in order(repetition) {
+                    let contender = contenders[index]
                     var count = 0
                     let elapsed = try await seconds {
                         count = try await operation == .fetchAll ? contender.fetchAll() : contender.fetchFiltered()
                     }
                     if repetition > 0 { times[index][operation] = min(times[index][operation] ?? .infinity, elapsed) }
-                    if index == 0 { returned[operation] = count } else if count != returned[operation] {
-                        throw BenchError("\(contender.name) read \(count) rows for \(operation.rawValue), the generated repository \(returned[operation] ?? 0)")
+                    if returned[operation] == nil { returned[operation] = count } else if count != returned[operation] {
+                        throw BenchError("\(contender.name) read \(count) rows for \(operation.rawValue), another contender \(returned[operation] ?? 0)")
                     }
                 }
             }

@@ -56,6 +56,18 @@ struct SwiftRecordRenderer {
             w.block("public static func bind(key: \(r.keyType), \(runtime.bindParameter)) throws") { w in
                 w.line("\(runtime.bindCall)(\(keys))")
             }
+            let inexact = r.entity.fields.filter { runtime.inexactEncodings.contains(r.schema.columnEncoding(of: $0)) }
+            if !inexact.isEmpty {
+                w.line()
+                w.block("public var strataStored: \(r.record)") { w in
+                    w.line("var stored = self")
+                    for field in inexact {
+                        let property = SwiftNames.identifier(field.name)
+                        w.line("stored.\(property) = \(property).strataStored")
+                    }
+                    w.line("return stored")
+                }
+            }
             if runtime.readsRowID, let field = r.autoincrement {
                 let type = r.types.baseType(of: field)
                 let value = type == "Int64" ? "rowID" : "try StrataRowID.key(rowID)"

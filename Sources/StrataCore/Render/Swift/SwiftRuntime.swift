@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// The runtime module that generated Swift uses on one database, and the names it calls: what
 /// differs between the SQLite and PostgreSQL Swift output. Each dialect's rules give one
 /// (``SQLDialectRules/swift``), so a new database is a new value, not a new renderer.
@@ -31,6 +33,10 @@ public struct SwiftRuntime: Sendable {
     /// True when an autoincremented key is taken from SQLite's last inserted rowid (`didInsert(rowID:)`);
     /// otherwise the database returns the stored row.
     public var readsRowID: Bool
+    /// The stored types whose values come back changed from the database (`Date` on PostgreSQL, to
+    /// the microsecond): a record with such fields gets `strataStored`, the record as stored, so that
+    /// an insert need not read it back. Empty when every value is stored exactly.
+    public var inexactEncodings: Set<ColumnEncoding>
 
     /// `throws` or `async throws`.
     var effects: String { isAsync ? "async throws" : "throws" }

@@ -30,6 +30,13 @@ extension Customer: StrataPostgresRecord {
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
         try bindings.strataAppend(key)
     }
+
+    public var strataStored: Customer {
+        var stored = self
+        stored.joined = joined.strataStored
+        stored.since = since.strataStored
+        return stored
+    }
 }
 
 extension StrataPostgresStore where Record == Customer {

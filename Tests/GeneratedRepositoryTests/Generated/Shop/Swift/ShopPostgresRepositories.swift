@@ -28,6 +28,12 @@ extension Customer: StrataPostgresRecord {
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
         try bindings.strataAppend(key)
     }
+
+    public var strataStored: Customer {
+        var stored = self
+        stored.joined = joined.strataStored
+        return stored
+    }
 }
 
 extension StrataPostgresStore where Record == Customer {
@@ -89,6 +95,12 @@ extension Order: StrataPostgresRecord {
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
         try bindings.strataAppend(key)
+    }
+
+    public var strataStored: Order {
+        var stored = self
+        stored.shippedAt = shippedAt.strataStored
+        return stored
     }
 }
 

@@ -1,0 +1,190 @@
+import Foundation
+
+/// The root of the filters and sorts of a query over records and the records they reference: a
+/// condition on either table is a `StrataPredicate<StrataJoin<Record, Partner>>`, so both combine
+/// with `&&` and `||`.
+public enum StrataJoin<Record, Partner> {}
+
+/// The columns of one table of a join, named through its alias: `post.title`, `writer.name` in
+/// `fetchAll(joining:on:where:)`'s closures. As with ``StrataColumns``, comparing a column with a
+/// value of another type does not compile.
+@dynamicMemberLookup
+public struct StrataJoinColumns<Root, Record: StrataRecord>: Sendable {
+    /// The table's quoted alias in the query.
+    public let alias: String
+
+    /// The columns of `Record`'s table under `alias` (quoted).
+    @inlinable
+    public init(alias: String) {
+        self.alias = alias
+    }
+
+    /// The column that stores the property at `keyPath`, qualified by the table's alias.
+    @inlinable
+    public subscript<Value: StrataColumnValue>(dynamicMember keyPath: KeyPath<Record, Value> & Sendable)
+        -> StrataColumn<Root, Value>
+    {
+        StrataColumn(sql: alias + "." + Record.strataTable.quotedColumn(keyPath))
+    }
+}
+
+/// A record with the record it references: `post.record` and `post.partner` (optional when the
+/// reference is).
+public struct StrataJoined<Record, Partner> {
+    /// The record.
+    public let record: Record
+    /// The record it references.
+    public let partner: Partner
+
+    /// A joined pair.
+    @inlinable
+    public init(record: Record, partner: Partner) {
+        self.record = record
+        self.partner = partner
+    }
+}
+
+extension StrataJoined: Sendable where Record: Sendable, Partner: Sendable {}
+extension StrataJoined: Equatable where Record: Equatable, Partner: Equatable {}
+
+/// A record with a number: how many records of another table reference it
+/// (`fetchAll(counting:via:)`).
+public struct StrataCounted<Record> {
+    /// The record.
+    public let record: Record
+    /// How many records reference it.
+    public let count: Int
+
+    /// A counted record.
+    @inlinable
+    public init(record: Record, count: Int) {
+        self.record = record
+        self.count = count
+    }
+}
+
+extension StrataCounted: Sendable where Record: Sendable {}
+extension StrataCounted: Equatable where Record: Equatable {}
+
+/// A query of records with the records they reference, and how to read its rows: the record's
+/// columns from 0, then (for an optional reference) whether there is a partner, then the
+/// partner's columns.
+public struct StrataJoinQuery: Sendable {
+    /// The statement.
+    public let statement: StrataSQL
+    /// The index of the first partner column.
+    public let partnerOffset: Int
+    /// True when the partner may be missing: the column before the partner's says whether it is there.
+    public let isOptional: Bool
+
+    /// The quoted aliases of the two tables.
+    public static let recordAlias = "\"r\"", partnerAlias = "\"p\""
+
+    /// The records of `Record` with the `Partner` record their `reference` column holds the key
+    /// of (an inner join; a left join when `optional`), filtered and sorted over both tables.
+    public init<Record: StrataRecord, Partner: StrataRecord>(
+        _ record: Record.Type, joining partner: Partner.Type, on reference: PartialKeyPath<Record> & Sendable,
+        optional: Bool,
+        where filter: ((StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>) -> StrataPredicate<StrataJoin<Record, Partner>>)?,
+        orderBy order: ((StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>) -> [StrataOrdering<StrataJoin<Record, Partner>>])?,
+        limit: Int?, offset: Int?
+    ) {
+        let r = Self.recordAlias, p = Self.partnerAlias
+        let records = Record.strataTable, partners = Partner.strataTable
+        var selection = records.columns.map { "\(r).\(StrataTable<Record>.quoted($0))" }
+        let partnerKey = partners.primaryKey.first.map { "\(p).\(StrataTable<Partner>.quoted($0))" } ?? "NULL"
+        if optional { selection.append("(\(partnerKey) IS NOT NULL)") }
+        partnerOffset = selection.count
+        selection += partners.columns.map { "\(p).\(StrataTable<Partner>.quoted($0))" }
+        let join = optional ? "LEFT JOIN" : "JOIN"
+        let table = "\(records.quotedName) AS \(r) \(join) \(partners.quotedName) AS \(p) ON \(r).\(records.quotedColumn(reference)) = \(partnerKey)"
+        let columns = (StrataJoinColumns<StrataJoin<Record, Partner>, Record>(alias: r), StrataJoinColumns<StrataJoin<Record, Partner>, Partner>(alias: p))
+        statement = StrataSQL.select(
+            selection.joined(separator: ", "), from: table, where: filter?(columns.0, columns.1),
+            orderBy: order?(columns.0, columns.1) ?? [], limit: limit, offset: offset)
+        isOptional = optional
+    }
+}
+
+/// A value that holds the key of a record of another table: a key type, or an optional one (a
+/// reference that may be missing). What makes `via: \.writer` type-checked: the property must hold
+/// the referenced record's key.
+public protocol StrataReferenceValue: StrataColumnValue {
+    /// The key type of the referenced record.
+    associatedtype ReferencedKey
+}
+
+extension String: StrataReferenceValue { public typealias ReferencedKey = String }
+extension Int: StrataReferenceValue { public typealias ReferencedKey = Int }
+extension Int64: StrataReferenceValue { public typealias ReferencedKey = Int64 }
+extension Int32: StrataReferenceValue { public typealias ReferencedKey = Int32 }
+extension Int16: StrataReferenceValue { public typealias ReferencedKey = Int16 }
+extension UUID: StrataReferenceValue { public typealias ReferencedKey = UUID }
+extension Optional: StrataReferenceValue where Wrapped: StrataReferenceValue {
+    public typealias ReferencedKey = Wrapped.ReferencedKey
+}
+
+extension StrataPredicate where Root: StrataRecord {
+    /// Records that some `Other` record references through its `reference` property, among those
+    /// matching `filter` (any when nil): writers having a published post,
+    /// `.exists(Post.self, via: \.writer, where: { $0.published == true })`.
+    public static func exists<Other: StrataRecord, Reference: StrataReferenceValue>(
+        _ other: Other.Type, via reference: KeyPath<Other, Reference> & Sendable,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil
+    ) -> StrataPredicate where Reference.ReferencedKey == Root.Key {
+        let inner = StrataSubquery.related(Other.self, via: reference, of: Root.self, where: filter)
+        return StrataPredicate(sql: "EXISTS (SELECT 1 FROM \(inner.sql))", arguments: inner.arguments)
+    }
+}
+
+/// The records of another table that reference the current row of the outer query's table:
+/// what `exists(_:via:where:)` and per-record counts select from.
+public enum StrataSubquery {
+    /// `"other" AS "strata_related" WHERE "strata_related"."reference" = "outer"."key" [AND filter]`.
+    /// The filter's unqualified columns are the related table's (the innermost one in SQL).
+    public static func related<Other: StrataRecord, Outer: StrataRecord>(
+        _ other: Other.Type, via reference: PartialKeyPath<Other> & Sendable, of outer: Outer.Type,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)?
+    ) -> StrataSQL {
+        let alias = "\"strata_related\""
+        let key = Outer.strataTable.primaryKey.first.map { StrataTable<Outer>.quoted($0) } ?? "NULL"
+        var sql = "\(Other.strataTable.quotedName) AS \(alias) WHERE \(alias).\(Other.strataTable.quotedColumn(reference)) = \(Outer.strataTable.quotedName).\(key)"
+        var arguments: [StrataSQLValue] = []
+        if let predicate = filter?(Other.Columns()) {
+            sql += " AND (\(predicate.sql))"
+            arguments = predicate.arguments
+        }
+        return StrataSQL(sql: sql, arguments: arguments)
+    }
+
+    /// `(SELECT COUNT(*) FROM related…)`: how many `Other` records reference the outer row.
+    public static func count<Other: StrataRecord, Outer: StrataRecord>(
+        _ other: Other.Type, via reference: PartialKeyPath<Other> & Sendable, of outer: Outer.Type,
+        where filter: ((Other.Columns) -> StrataPredicate<Other>)?
+    ) -> StrataSQL {
+        let inner = related(other, via: reference, of: outer, where: filter)
+        return StrataSQL(sql: "(SELECT COUNT(*) FROM \(inner.sql))", arguments: inner.arguments)
+    }
+}
+
+extension StrataSQL {
+    /// The records of `Record` matching `filter`, sorted by `order`, each with the number of `Other`
+    /// records that reference it through `reference` (among those matching `counting`): the
+    /// record's columns, then the count.
+    public static func select<Record: StrataRecord, Other: StrataRecord>(
+        _ type: Record.Type, counting other: Other.Type, via reference: PartialKeyPath<Other> & Sendable,
+        where counted: ((Other.Columns) -> StrataPredicate<Other>)?,
+        filter: ((Record.Columns) -> StrataPredicate<Record>)?,
+        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])?
+    ) -> StrataSQL {
+        let table = Record.strataTable
+        let count = StrataSubquery.count(other, via: reference, of: type, where: counted)
+        // The table's own columns are qualified: the count's subquery may read the same table.
+        let selection = table.columns.map { "\(table.quotedName).\(StrataTable<Record>.quoted($0))" } + [count.sql]
+        var query = select(
+            selection.joined(separator: ", "), from: table.quotedName, where: filter?(Record.Columns()),
+            orderBy: order?(Record.Columns()) ?? [])
+        query.arguments = count.arguments + query.arguments
+        return query
+    }
+}
