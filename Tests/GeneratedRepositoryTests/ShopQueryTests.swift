@@ -54,6 +54,31 @@ struct ShopQueryTests {
         #expect(try shop.keywordsOfClass(class: "a", default: 2).map(\.default) == [2])
     }
 
+    /// One live-query type for every shape of query: a named query's rows, a join along a
+    /// reference, a grouped aggregate.
+    @Test @MainActor @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func joinsAggregatesAndNamedQueriesAreLive() async throws {
+        let shop = self.shop
+        let named = shop.live { try $0.customersWithOrders() }
+        let joined = shop.live { try $0.orders.fetchAll(joining: Customer.self, on: \.customer) }
+        let perStatus = shop.live { try $0.orders.count(groupedBy: { $0.status }) }
+        #expect(named.value.map(\.orders) == [2, 0])
+        #expect(joined.value.count == 2)
+        #expect(perStatus.value.map(\.value) == [1, 1])
+
+        try shop.orders.insert(Order(id: UUID(), customer: try #require(bob.id), status: .placed, total: 3))
+        for _ in 0..<500 {
+            if named.value.map(\.orders) == [2, 1] && joined.value.count == 3 && perStatus.value.map(\.value) == [1, 2] {
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(named.value.map(\.orders) == [2, 1])
+        #expect(joined.value.map(\.partner.name).sorted() == ["ada", "ada", "bob"])
+        #expect(perStatus.value.map(\.key) == [.draft, .placed])
+        #expect(perStatus.value.map(\.value) == [1, 2])
+    }
+
     @Test func aDeclaredParameterTypeAndRecordsOfAnEntity() throws {
         let since: [Customer] = try shop.customersJoinedSince(since: Date(timeIntervalSinceReferenceDate: 150))
         #expect(since == [bob])
