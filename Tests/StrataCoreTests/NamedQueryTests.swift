@@ -219,6 +219,41 @@ import Testing
         #expect(check.stderr.contains("queries/items.sql:22:19: error: no such column: details"), "\(check.stderr)")
     }
 
+    /// Mutated query files (a fixed seed) load and render, or fail with errors located in the
+    /// query file; never a crash.
+    @Test func mutatedQueryFilesFailWithLocatedErrorsOrRender() throws {
+        let sandbox = try Sandbox()
+        let original = try String(contentsOf: TestPaths.schemas.appendingPathComponent("MyTODO/queries/items.sql"), encoding: .utf8)
+        let pieces = [
+            ":", ":x", "-- name: q", "-- param: x Int", "'", "\"", "(", ")", ";", "?", "@a", "$1", "AS \"a: Int\"",
+            "LEFT JOIN", "JOIN todo_item t ON", "IN (", "BETWEEN", "LIKE", "LIMIT", "VALUES (", "is_done", "t.", ".",
+            "é", "\u{0}", "--", "/*", "*/", " ", "\n", "SELECT", "UPDATE todo_item SET", "INSERT INTO todo_item (title)",
+        ]
+        var random = SchemaFuzzTests.Generator(state: 14)
+        for _ in 0..<150 {
+            var scalars = Array(original.unicodeScalars)
+            for _ in 0...random.below(4) {
+                let at = random.below(scalars.count + 1)
+                switch random.below(3) {
+                case 0: scalars.insert(contentsOf: pieces[random.below(pieces.count)].unicodeScalars, at: at)
+                case 1: if at < scalars.count { scalars.removeSubrange(at..<min(scalars.count, at + 1 + random.below(12))) }
+                default: if at < scalars.count { scalars[at] = pieces[random.below(pieces.count)].unicodeScalars.first ?? " " }
+                }
+            }
+            let text = String(String.UnicodeScalarView(scalars))
+            try sandbox.queries(text)
+            let (history, _, diagnostics) = SchemaLoader.loadModel(named: "MyTODO", in: sandbox.schemas)
+            let errors = diagnostics.filter { $0.severity == .error }
+            for error in errors {
+                #expect(error.location.file == sandbox.badFile, "\(error) in:\n\(text)")
+                #expect(error.location.line >= 1 && error.location.column >= 1)
+            }
+            if errors.isEmpty, let history {
+                _ = Generator.files(for: history, databases: [.sqlite])
+            }
+        }
+    }
+
     @Test func aSchemaChangeThatBreaksAQueryFailsGenerateAtTheQuerysLine() throws {
         let sandbox = try Sandbox()
         // v4 renames `detail`; the TODO app's `search` query still selects it.
