@@ -177,12 +177,15 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataDateSamples"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
-        // autoincremented keys, keyword names), compiled and exercised. Regenerate with
+        // autoincremented keys, keyword names) and the Blog one (joins), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
             dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport", "StrataDateSamples"],
-            exclude: ["Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres"]
+            exclude: [
+                "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
+                "Generated/Blog/postgres",
+            ]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write
         // a v1 database that the v3 app opens. Regenerate with
@@ -204,7 +207,10 @@ let package = Package(
         .target(
             name: "StrataRepositoryBenchmark",
             dependencies: ["StrataSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")],
-            exclude: ["Generated/Bench/sqlite", "Generated/Bench/postgres"]
+            exclude: [
+                "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
+                "Generated/BenchJoin/postgres",
+            ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
         .executableTarget(

@@ -2,7 +2,8 @@ import StrataRepositoryBenchmark
 
 /// The repository benchmark (`StrataRepositoryBenchmark`, also `strata-repository-bench`) as
 /// figures of the suite: generated against raw SQLite (target at most 1.10x), and GRDB Codable
-/// against generated.
+/// against generated; then the query benchmark (``QueryBenchmark``: a join and a grouped count
+/// against the same SQL on the C API, target at most 1.10x).
 public enum RepositorySection {
     /// Target: generated / raw at most this.
     public static let target = 1.10
@@ -24,6 +25,14 @@ public enum RepositorySection {
                     section: .repository, name: "\(result.operation.rawValue), GRDB Codable record",
                     value: result.codable, baselineName: "generated repository", baseline: result.generated,
                     unit: .seconds, detail: "\(Format.count(result.rows)) rows"))
+        }
+        for result in try QueryBenchmark.run(articles: rows, repetitions: repetitions) {
+            figures.append(
+                Figure(
+                    section: .repository, name: "\(result.operation.rawValue), generated repository",
+                    value: result.generated, baselineName: "the same SQL on the raw SQLite C API", baseline: result.raw,
+                    unit: .seconds, target: .ratioAtMost(target),
+                    detail: "\(Format.count(rows)) articles by \(Format.count(max(1, rows / 100))) authors; \(Format.count(result.rows)) rows read"))
         }
         return figures
     }

@@ -2,23 +2,14 @@ import PostgresNIO
 import StrataRuntime
 
 extension StrataPostgresStore {
-    /// The filter of a join: conditions on the record's columns and the partner's.
-    public typealias JoinFilter<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> StrataPredicate<StrataJoin<Record, Partner>>
-    /// The sort of a join: keys over the record's columns and the partner's.
-    public typealias JoinOrder<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> [StrataOrdering<StrataJoin<Record, Partner>>]
-
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
     /// the key of, in one query (see the SQLite store's `fetchAll(joining:on:where:orderBy:limit:offset:)`).
     @inlinable
     public func fetchAll<Partner: StrataPostgresRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) async throws -> [StrataJoined<Record, Partner>] {
@@ -39,8 +30,8 @@ extension StrataPostgresStore {
     public func fetchAll<Partner: StrataPostgresRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key?> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) async throws -> [StrataJoined<Record, Partner?>] {

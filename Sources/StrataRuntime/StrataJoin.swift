@@ -28,6 +28,18 @@ public struct StrataJoinColumns<Root, Record: StrataRecord>: Sendable {
     }
 }
 
+/// The filter of a join: conditions on the record's columns and the partner's,
+/// `{ post, writer in writer.name == "Ada" }`.
+public typealias StrataJoinFilter<Record: StrataRecord, Partner: StrataRecord> = (
+    StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
+) -> StrataPredicate<StrataJoin<Record, Partner>>
+
+/// The sort of a join: keys over the record's columns and the partner's,
+/// `{ post, writer in [writer.name.ascending, post.title.ascending] }`.
+public typealias StrataJoinOrder<Record: StrataRecord, Partner: StrataRecord> = (
+    StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
+) -> [StrataOrdering<StrataJoin<Record, Partner>>]
+
 /// A record with the record it references: `post.record` and `post.partner` (optional when the
 /// reference is).
 public struct StrataJoined<Record, Partner> {
@@ -85,8 +97,8 @@ public struct StrataJoinQuery: Sendable {
     public init<Record: StrataRecord, Partner: StrataRecord>(
         _ record: Record.Type, joining partner: Partner.Type, on reference: PartialKeyPath<Record> & Sendable,
         optional: Bool,
-        where filter: ((StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>) -> StrataPredicate<StrataJoin<Record, Partner>>)?,
-        orderBy order: ((StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>) -> [StrataOrdering<StrataJoin<Record, Partner>>])?,
+        where filter: StrataJoinFilter<Record, Partner>?,
+        orderBy order: StrataJoinOrder<Record, Partner>?,
         limit: Int?, offset: Int?
     ) {
         let r = Self.recordAlias, p = Self.partnerAlias

@@ -2,15 +2,6 @@ import GRDBSQLite
 import StrataRuntime
 
 extension StrataRecordStore {
-    /// The filter of a join: conditions on the record's columns and the partner's.
-    public typealias JoinFilter<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> StrataPredicate<StrataJoin<Record, Partner>>
-    /// The sort of a join: keys over the record's columns and the partner's.
-    public typealias JoinOrder<Partner: StrataRecord> = (
-        StrataJoinColumns<StrataJoin<Record, Partner>, Record>, StrataJoinColumns<StrataJoin<Record, Partner>, Partner>
-    ) -> [StrataOrdering<StrataJoin<Record, Partner>>]
-
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
     /// the key of, in one query: `db.posts.fetchAll(joining: Writer.self, on: \.writer,
     /// where: { post, writer in writer.name == "Ada" }, orderBy: { post, _ in [post.title.ascending] })`.
@@ -18,8 +9,8 @@ extension StrataRecordStore {
     public func fetchAll<Partner: StrataSQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) throws -> [StrataJoined<Record, Partner>] {
@@ -35,8 +26,8 @@ extension StrataRecordStore {
     public func fetchAll<Partner: StrataSQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key?> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) throws -> [StrataJoined<Record, Partner?>] {
@@ -59,12 +50,7 @@ extension StrataRecordStore {
     ) throws -> [StrataCounted<Record>] where Reference.ReferencedKey == Record.Key {
         let query = StrataSQL.select(
             Record.self, counting: other, via: reference, where: counted, filter: filter, orderBy: order)
-        let count = Int32(Record.strataTable.columns.count)
-        return try read { db in
-            try StrataStatement(db, query).fetchAll { statement in
-                StrataCounted(record: try Record(row: StrataSQLiteRow(statement)), count: try Int.read(statement, at: count))
-            }
-        }
+        return try read { db in try StrataSQLiteJoin.counted(db, query) }
     }
 }
 
@@ -74,8 +60,8 @@ extension StrataRepository {
     public func observeAll<Partner: StrataSQLiteRecord & Equatable>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
-        where filter: JoinFilter<Partner>? = nil,
-        orderBy order: JoinOrder<Partner>? = nil,
+        where filter: StrataJoinFilter<Record, Partner>? = nil,
+        orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil,
         offset: Int? = nil
     ) -> AsyncValueObservation<[StrataJoined<Record, Partner>]> where Record: Equatable {
@@ -86,8 +72,33 @@ extension StrataRepository {
     }
 }
 
+extension StrataRepository {
+    /// ``StrataRecordStore/fetchAll(counting:via:where:filter:orderBy:)``, now and after every
+    /// change to either table that affects it.
+    public func observeAll<Other: StrataRecord, Reference: StrataReferenceValue>(
+        counting other: Other.Type,
+        via reference: KeyPath<Other, Reference> & Sendable,
+        where counted: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
+        filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil,
+        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])? = nil
+    ) -> AsyncValueObservation<[StrataCounted<Record>]> where Reference.ReferencedKey == Record.Key, Record: Equatable {
+        let query = StrataSQL.select(
+            Record.self, counting: other, via: reference, where: counted, filter: filter, orderBy: order)
+        return StrataObservation.values(in: writer) { db in try StrataSQLiteJoin.counted(db, query) }
+    }
+}
+
 /// Reads the rows of joins on SQLite.
 public enum StrataSQLiteJoin {
+    /// The records of a counting query, each with its count (the column after the record's).
+    @inlinable
+    public static func counted<Record: StrataSQLiteRecord>(_ db: Database, _ query: StrataSQL) throws -> [StrataCounted<Record>] {
+        let count = Int32(Record.strataTable.columns.count)
+        return try StrataStatement(db, query).fetchAll { statement in
+            StrataCounted(record: try Record(row: StrataSQLiteRow(statement)), count: try Int.read(statement, at: count))
+        }
+    }
+
     /// The pairs of an inner join.
     @inlinable
     public static func rows<Record: StrataSQLiteRecord, Partner: StrataSQLiteRecord>(
