@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v13)],
+    // Every Apple platform. GRDB 7 goes back to iOS 13 / macOS 10.15 / tvOS 13 / watchOS 7 and
+    // PostgresNIO to macOS 10.15, but the runtime's public API uses Swift's `Duration` and
+    // `ContinuousClock` (migration progress), which need macOS 13, iOS 16, tvOS 16, watchOS 9.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
@@ -11,6 +14,8 @@ let package = Package(
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
+        // Moving the rows of a Core Data store into a Strata database (an app's first launch).
+        .library(name: "StrataCoreDataStore", targets: ["StrataCoreDataStore"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataCommand", targets: ["StrataCommand"]),
     ],
@@ -49,6 +54,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Moves a Core Data store's rows into a Strata database, following the mapping that
+        // `strata import coredata` wrote; SQLite (GRDB) only.
+        .target(
+            name: "StrataCoreDataStore",
+            dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports (its
         // repositories, and the migrator that `strata migrate --postgres` uses too).
         .target(
@@ -76,6 +87,7 @@ let package = Package(
                 "StrataSQLite",
                 "StrataPostgres",
                 "StrataDatabase",
+                "StrataCoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -110,7 +122,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCoreTests",
-            dependencies: ["StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator"]
+            dependencies: [
+                "StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // The reference (golden) Swift of the Showcase fixture model, compiled and exercised.
         .testTarget(
@@ -185,6 +200,16 @@ let package = Package(
             exclude: [
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
                 "Generated/Blog/postgres",
+            ]
+        ),
+        // Swift generated from imported Core Data models (Tests/Fixtures/CoreData): the Library model
+        // (every mapping of `strata import coredata`) and the TODO app's, compiled and exercised.
+        .testTarget(
+            name: "ImportedCoreDataModelTests",
+            dependencies: ["StrataSQLite", "StrataCore", "StrataCoreDataStore", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: [
+                "Schemas", "Generated/Library/sqlite", "Generated/Library/postgres", "Generated/MyTODO/sqlite",
+                "Generated/MyTODO/postgres",
             ]
         ),
         // The TODO app as it shipped at v1: code generated from Schemas/MyTODO/v1.yaml alone, to write

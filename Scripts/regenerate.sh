@@ -10,6 +10,11 @@ strata="$(swift build --show-bin-path)/strata"
 "$strata" generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated
 "$strata" generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated --databases sqlite
 "$strata" generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated --databases sqlite
+# The imported Core Data models: imported again from their fixtures, then generated.
+rm -rf Tests/ImportedCoreDataModelTests/Schemas
+"$strata" import coredata Tests/Fixtures/CoreData/Library.xcdatamodeld --schemas Tests/ImportedCoreDataModelTests/Schemas --key Shelf.code --transformable-as-data >/dev/null
+"$strata" import coredata Tests/Fixtures/CoreData/MyTODO.xcdatamodeld --schemas Tests/ImportedCoreDataModelTests/Schemas >/dev/null
+"$strata" generate --schemas Tests/ImportedCoreDataModelTests/Schemas --output Tests/ImportedCoreDataModelTests/Generated --databases sqlite
 # The fixture models' reference output, generated from a copy (so that no strata.lock is added to them).
 fixtures="$(mktemp -d)"
 cp -R Tests/Fixtures/Models/. "$fixtures"

@@ -298,14 +298,22 @@ extension StrataConfig {
         /// The folder's absolute path, without `.` or `..` components.
         public var path: String
         /// The files the model's generated code depends on: every `.yaml`/`.yml` file in the
-        /// folder, its `strata.lock` if there is one, and its query files (`queries/*.sql`), as
-        /// absolute paths, sorted.
+        /// folder, its `strata.lock` and `coredata-mapping.json` if there are, and its query files
+        /// (`queries/*.sql`), as absolute paths, sorted.
         public var files: [String]
         /// The query files of the model (`queries/*.sql`), as absolute paths, sorted: when there
         /// is one, the model also gets `<Model>Queries.swift`.
         public var queryFiles: [String] = []
         /// The entry of the configuration that named it.
         public var entry: Entry
+
+        /// Creates a model folder.
+        public init(model: String, path: String, files: [String], entry: Entry) {
+            self.model = model
+            self.path = path
+            self.files = files
+            self.entry = entry
+        }
     }
 
     /// The model folders the configuration names, with `directory` (the target's folder) as the
@@ -341,7 +349,9 @@ extension StrataConfig {
                         message: "a second model named '\(model)' (\(candidate)): model names must be unique in a target")
                 }
                 let files = ((try? manager.contentsOfDirectory(atPath: candidate)) ?? [])
-                    .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0 == "strata.lock") }
+                    .filter {
+                        !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0 == "strata.lock" || $0 == "coredata-mapping.json")
+                    }
                     .sorted()
                     .map { Self.join(candidate, $0) }
                 let queries = Self.join(candidate, OutputLayout.queriesFolder)

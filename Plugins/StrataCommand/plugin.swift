@@ -43,56 +43,56 @@ struct StrataCommand: CommandPlugin {
                 throw StrataCommandError.usage(
                     "nothing to generate: the package has no Schemas/ folder and no target has a \(StrataConfig.fileName)")
             }
-            try generate(models.map(\.folder), tool: tool, package: packageFolder, check: check)
+            try generate(models.map(\.folder), tool: tool, root: packageFolder, check: check)
             return
         }
 
         let targets = try context.package.targets(named: targetNames)
         let models = try configuredModels(of: targets, optional: false)
-        try generate(models.map(\.folder), tool: tool, package: packageFolder, check: check)
+        try generate(models.map(\.folder), tool: tool, root: packageFolder, check: check)
     }
 
     /// The model folders named by the targets' `strata.yaml`, with the target's name.
     /// A target without one is skipped when `optional`, and an error otherwise.
     private func configuredModels(of targets: [Target], optional: Bool) throws -> [(target: String, folder: StrataConfig.ModelFolder)] {
-        var models: [(target: String, folder: StrataConfig.ModelFolder)] = []
+        var configs: [(target: String, config: String)] = []
         for target in targets {
             guard let target = target as? SwiftSourceModuleTarget else {
                 if optional { continue }
                 throw StrataCommandError.usage("target '\(target.name)' is not a Swift target")
             }
-            let directory = target.directoryURL.path(percentEncoded: false)
-            let configPath = target.directoryURL.appending(path: StrataConfig.fileName).path(percentEncoded: false)
-            guard let data = FileManager.default.contents(atPath: configPath) else {
-                if optional { continue }
-                throw StrataCommandError.usage("target '\(target.name)' has no \(StrataConfig.fileName) (looked for \(configPath))")
-            }
-            do throws(StrataConfig.Problem) {
-                let config = try StrataConfig(parsing: String(decoding: data, as: UTF8.self))
-                for folder in try config.modelFolders(relativeTo: directory) where !models.contains(where: { $0.folder.path == folder.path }) {
-                    models.append((target.name, folder))
+            let config = target.directoryURL.appending(path: StrataConfig.fileName).path(percentEncoded: false)
+            if optional && !FileManager.default.fileExists(atPath: config) { continue }
+            configs.append((target.name, config))
+        }
+        return try Self.models(configs)
+    }
+
+    /// The model folders of configuration files, each once, with the name of the target that names it.
+    static func models(_ configs: [(target: String, config: String)]) throws -> [(target: String, folder: StrataConfig.ModelFolder)] {
+        var models: [(target: String, folder: StrataConfig.ModelFolder)] = []
+        for (target, config) in configs {
+            do throws(PluginProblem) {
+                for folder in try PluginPlanning.configuredModels(configPath: config, target: target).folders
+                where !models.contains(where: { $0.folder.path == folder.path }) {
+                    models.append((target, folder))
                 }
             } catch {
-                throw StrataCommandError.usage("\(configPath):\(error.line):\(error.column): error: \(error.message)")
+                throw StrataCommandError.usage(error.description)
             }
         }
         return models
     }
 
-    /// Runs `strata generate-models` for the folders, with package-relative paths where possible.
-    private func generate(_ folders: [StrataConfig.ModelFolder], tool: URL, package: String, check: Bool) throws {
-        var arguments = ["generate-models"] + (check ? ["--check"] : [])
-        for folder in folders {
-            let relative = folder.path.hasPrefix(package + "/") ? String(folder.path.dropFirst(package.count + 1)) : folder.path
-            arguments += ["--model-folder", relative]
-        }
-        arguments += ["--output", "Generated"]
-        try run(tool, arguments, in: package, check: check)
+    /// Runs `strata generate-models` for the folders, with `root`-relative paths where possible.
+    func generate(_ folders: [StrataConfig.ModelFolder], tool: URL, root: String, check: Bool) throws {
+        let arguments = PluginPlanning.generateModelsArguments(folders, root: root, check: check)
+        try run(tool, arguments, in: root, check: check)
     }
 
     /// Runs the tool in `folder`, its output going to ours; throws when it fails.
     /// With `check`, exit status 1 of the tool means stale files.
-    private func run(_ tool: URL, _ arguments: [String], in folder: String, check: Bool) throws {
+    func run(_ tool: URL, _ arguments: [String], in folder: String, check: Bool) throws {
         log("strata \(arguments.joined(separator: " "))")
         let process = Process()
         process.executableURL = tool
@@ -106,10 +106,48 @@ struct StrataCommand: CommandPlugin {
         }
     }
 
-    private func log(_ message: String) {
+    func log(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+/// In an Xcode project (File > Packages, or the project's context menu): generates the models
+/// named by the `strata.yaml` among the files of every target (or of the targets passed with
+/// `--target`), into the project folder's `Generated/`; `--check` writes nothing and fails when
+/// it is stale.
+extension StrataCommand: XcodeCommandPlugin {
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+        var extractor = ArgumentExtractor(arguments)
+        let targetNames = extractor.extractOption(named: "target")
+        let check = extractor.extractFlag(named: "check") > 0
+        let targets = context.xcodeProject.targets.filter { targetNames.isEmpty || targetNames.contains($0.displayName) }
+        var configs: [(target: String, config: String)] = []
+        for target in targets {
+            let files = target.inputFiles.map { $0.url.path(percentEncoded: false) }
+            do throws(PluginProblem) {
+                if let config = try PluginPlanning.configFile(among: files, target: target.displayName) {
+                    configs.append((target.displayName, config))
+                } else if targetNames.contains(target.displayName) {
+                    throw .noConfig(target: target.displayName, path: nil)
+                }
+            } catch {
+                throw StrataCommandError.usage(error.description)
+            }
+        }
+        let models = try Self.models(configs)
+        guard !models.isEmpty else {
+            throw StrataCommandError.usage("nothing to generate: no target has a \(StrataConfig.fileName) among its files")
+        }
+        let root = context.xcodeProject.directoryURL.path(percentEncoded: false)
+        try generate(
+            models.map(\.folder), tool: try context.tool(named: GeneratorTool.name).url,
+            root: root.hasSuffix("/") ? String(root.dropLast()) : root, check: check)
+    }
+}
+#endif
 
 /// Why `strata-generate` stopped.
 enum StrataCommandError: Error, CustomStringConvertible {

@@ -2,81 +2,59 @@ import Foundation
 import PackagePlugin
 
 /// The Strata build tool plugin: generates a target's Swift model code from versioned schemas at
-/// build time.
+/// build time, in SwiftPM packages and (through `XcodeBuildToolPlugin`) in Xcode app targets.
 ///
-/// The target holds a `strata.yaml` naming its model folders (see `StrataConfig`). For each
-/// model the plugin adds one build command, `strata-generator build-plugin`, whose inputs are the model's
-/// version files, its `strata.lock`, its query files (`queries/*.sql`), the folder itself (so an
-/// added version is noticed) and its queries folder, the
+/// The target holds a `strata.yaml` naming its model folders (see `StrataConfig`): in a package,
+/// in the target's folder; in an Xcode project, among the target's files. For each model the
+/// plugin adds one build command, `strata-generator build-plugin`, whose inputs are the model's
+/// version files, its `strata.lock`, its query files, the folder itself and its `queries` folder
+/// (so an added version or query is noticed), the
 /// configuration and the `strata-generator` tool; whose outputs are the files `OutputLayout` names for the
 /// model, which the tool always writes, under the plugin's work directory and nowhere else.
+/// `PluginPlanning` decides all of this; the plugin only turns its steps into commands.
 @main
 struct StrataPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SwiftSourceModuleTarget else {
-            throw StrataPluginError.notSwift(target: target.name)
+            throw PluginProblem.notSwift(target: target.name)
         }
+        let config = target.directoryURL.appending(path: StrataConfig.fileName)
         return try Self.commands(
-            targetName: target.name,
-            targetDirectory: target.directoryURL,
-            workDirectory: context.pluginWorkDirectoryURL,
+            target: target.name, config: config, workDirectory: context.pluginWorkDirectoryURL,
             tool: context.tool(named: GeneratorTool.name).url)
     }
 
-    /// The build commands of one target.
-    static func commands(targetName: String, targetDirectory: URL, workDirectory: URL, tool: URL) throws -> [Command] {
-        let configURL = targetDirectory.appending(path: StrataConfig.fileName)
-        let configPath = configURL.path(percentEncoded: false)
-        guard let data = FileManager.default.contents(atPath: configPath) else {
-            throw StrataPluginError.noConfig(target: targetName, path: configPath)
-        }
-        let folders: [StrataConfig.ModelFolder]
-        let databases: [String]
-        do throws(StrataConfig.Problem) {
-            let config = try StrataConfig(parsing: String(decoding: data, as: UTF8.self))
-            folders = try config.modelFolders(relativeTo: targetDirectory.path(percentEncoded: false))
-            databases = config.databases
-        } catch {
-            throw StrataPluginError.badConfig(path: configPath, problem: error)
-        }
-        return folders.map { folder in
-            let output = workDirectory.appending(path: "GeneratedSources")
-            let swiftFolder = output.appending(path: OutputLayout.swiftFolder(model: folder.model))
-            let outputs = OutputLayout.swiftFiles(
-                model: folder.model, databases: databases, hasQueries: !folder.queryFiles.isEmpty
-            ).map { swiftFolder.appending(path: $0) }
-            // The queries folder too, when there is one: a query file added to it is noticed.
-            let queries = URL(fileURLWithPath: folder.path).appending(path: OutputLayout.queriesFolder)
-            let folders = [URL(fileURLWithPath: folder.path)] + (folder.queryFiles.isEmpty ? [] : [queries])
-            let inputs = [tool, configURL] + folders + folder.files.map { URL(fileURLWithPath: $0) }
-            return .buildCommand(
-                displayName: "Strata: generating \(folder.model) Swift for \(targetName)",
+    /// The build commands of one target whose configuration file is `config`.
+    static func commands(target: String, config: URL, workDirectory: URL, tool: URL) throws -> [Command] {
+        try PluginPlanning.buildSteps(
+            target: target, configPath: config.path(percentEncoded: false),
+            workDirectory: workDirectory.path(percentEncoded: false), tool: tool.path(percentEncoded: false)
+        ).map { step in
+            .buildCommand(
+                displayName: step.displayName,
                 executable: tool,
-                arguments: [
-                    "build-plugin", "--model-folder", folder.path, "--output", output.path(percentEncoded: false),
-                    "--databases", databases.joined(separator: ","),
-                ],
+                arguments: step.arguments,
                 environment: [:],
-                inputFiles: inputs,
-                outputFiles: outputs)
+                inputFiles: step.inputs.map { URL(fileURLWithPath: $0) },
+                outputFiles: step.outputs.map { URL(fileURLWithPath: $0) })
         }
     }
 }
 
-/// Why the build plugin cannot plan a target.
-enum StrataPluginError: Error, CustomStringConvertible {
-    case notSwift(target: String)
-    case noConfig(target: String, path: String)
-    case badConfig(path: String, problem: StrataConfig.Problem)
+#if canImport(XcodeProjectPlugin)
+    import XcodeProjectPlugin
 
-    var description: String {
-        switch self {
-        case .notSwift(let target):
-            "target '\(target)' is not a Swift target: the Strata plugin generates Swift"
-        case .noConfig(let target, let path):
-            "target '\(target)' uses the Strata plugin but has no \(StrataConfig.fileName) (looked for \(path)); add one with 'schemas: <folder of v1.yaml, v2.yaml, …>'"
-        case .badConfig(let path, let problem):
-            "\(path):\(problem.line):\(problem.column): error: \(problem.message)"
+    /// In an Xcode project: the `strata.yaml` is one of the target's files (add it to the target),
+    /// and its `schemas` folders are relative to its own folder.
+    extension StrataPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            let files = target.inputFiles.map { $0.url.path(percentEncoded: false) }
+            guard let config = try PluginPlanning.configFile(among: files, target: target.displayName) else {
+                throw PluginProblem.noConfig(target: target.displayName, path: nil)
+            }
+            return try Self.commands(
+                target: target.displayName, config: URL(fileURLWithPath: config),
+                workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named: GeneratorTool.name).url)
         }
     }
-}
+#endif

@@ -18,7 +18,7 @@ package enum Console {
             print(diagnostic.description, to: &stream)
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.count - errors
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
         if errors > 0 {
             print("\(errors) error\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")", to: &stream)
         }

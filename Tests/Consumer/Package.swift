@@ -7,7 +7,7 @@ import PackageDescription
 
 let package = Package(
     name: "StrataConsumer",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     dependencies: [
         // In an app: .package(url: "https://github.com/<owner>/strata", from: "1.0.0").
         .package(name: "Strata", path: "../.."),

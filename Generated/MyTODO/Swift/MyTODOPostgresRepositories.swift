@@ -14,11 +14,15 @@ extension TODOItem: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, title, detail, isDone, priority)
+        try id.bind(to: &bindings)
+        try title.bind(to: &bindings)
+        try detail.bind(to: &bindings)
+        try isDone.bind(to: &bindings)
+        try priority.bind(to: &bindings)
     }
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 

@@ -111,6 +111,10 @@ public enum SchemaLoader {
         }
         let complete = versions.count == highest && !bag.hasErrors
         var history = SchemaHistory(model: model, versions: versions)
+        if files.contains(CoreDataMapping.fileName) {
+            history.coreDataMapping = FileManager.default.contents(atPath: join(folder, CoreDataMapping.fileName))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
         if complete {
             bag.append(contentsOf: HistoryValidator.validate(history))
         }

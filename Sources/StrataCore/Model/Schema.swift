@@ -101,6 +101,9 @@ public struct SchemaHistory: Hashable, Sendable {
     public var queryFiles: [String] = []
     /// The named queries of those files, checked against the latest version, in file order.
     public var queries: [AnalyzedQuery] = []
+    /// The text of the model folder's `coredata-mapping.json` (a model imported from Core Data),
+    /// whose Swift gets `importCoreDataStore`; nil for other models.
+    public var coreDataMapping: String? = nil
 
     /// The newest version.
     public var latest: Schema? { versions.last }

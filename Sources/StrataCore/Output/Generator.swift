@@ -73,7 +73,7 @@ public enum Generator {
                     runtime.typePrefix + "Database",
                     runtime.isAsync
                         ? SwiftPostgresDatabaseRenderer(schema: latest, runtime: runtime).render()
-                        : SwiftDatabaseRenderer(schema: latest).render())
+                        : SwiftDatabaseRenderer(schema: latest, coreDataMapping: history.coreDataMapping).render())
             }
         }
         // The migration files are kept for the migrations Swift, which embeds them.

@@ -85,7 +85,7 @@ public struct SQLiteRules: SQLDialectRules {
             valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
             repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
             cell: { "row[\($0)]" }, bindParameter: "to arguments: inout StrataSQLiteArguments",
-            bindCall: "try arguments.bind", readsRowID: true, inexactEncodings: [])
+            bindCall: "try arguments.bind", bindEach: nil, readsRowID: true, inexactEncodings: [])
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
@@ -134,7 +134,8 @@ public struct PostgresRules: SQLDialectRules {
             valueProtocol: "StrataPostgresValue", store: "StrataPostgresStore", access: "StrataPostgresAccess",
             repository: "StrataPostgresRepository", isAsync: true, observes: false,
             rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" },
-            bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend", readsRowID: false,
+            bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
+            bindEach: { "try \($0).bind(to: &bindings)" }, readsRowID: false,
             inexactEncodings: [.date])
     }
 

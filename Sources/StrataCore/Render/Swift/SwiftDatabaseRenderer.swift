@@ -2,6 +2,9 @@
 /// or an in-memory database, reaching every entity's repository) and its per-connection access.
 struct SwiftDatabaseRenderer {
     let schema: Schema
+    /// The model's `coredata-mapping.json` when it was imported from Core Data: the database type
+    /// then gets `importCoreDataStore(at:)` (where `StrataCoreDataStore` can be imported).
+    var coreDataMapping: String? = nil
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
@@ -11,6 +14,9 @@ struct SwiftDatabaseRenderer {
         writer.line()
         writer.line("import Foundation")
         writer.line("import StrataSQLite")
+        if coreDataMapping != nil {
+            writer.conditional("canImport(StrataCoreDataStore)") { w in w.line("import StrataCoreDataStore") }
+        }
         writer.line()
         writer.line(
             "/// A \(model) database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory")
@@ -143,6 +149,41 @@ struct SwiftDatabaseRenderer {
                 }
             }
         }
+        if let coreDataMapping { renderCoreDataImport(coreDataMapping, names: names, &writer) }
         return writer.text
+    }
+
+    /// `<Model>Database.coreDataMapping` and `importCoreDataStore(at:)`.
+    private func renderCoreDataImport(_ mapping: String, names: RepositoryNames, _ writer: inout SwiftWriter) {
+        writer.line()
+        writer.conditional("canImport(StrataCoreDataStore)") { writer in
+            renderCoreDataExtension(mapping, names: names, &writer)
+        }
+    }
+
+    private func renderCoreDataExtension(_ mapping: String, names: RepositoryNames, _ writer: inout SwiftWriter) {
+        writer.block("extension \(names.database)") { w in
+            w.line("/// The mapping `strata import coredata` used when it imported this model from Core Data.")
+            let literal = SwiftNames.multilineStringLiteral(mapping)
+            w.line("public static let coreDataMapping = " + (literal.first ?? ""))
+            for line in literal.dropFirst().dropLast() { w.line(line.isEmpty ? "" : "    " + line) }
+            w.line("    " + String((literal.last ?? "").dropLast()))
+            w.line()
+            w.line(
+                "/// Moves the rows of the Core Data SQLite store at `storeURL` into this database, once, on first launch:"
+            )
+            w.line(
+                "/// the store is opened read-only and never written; its version is worked out from its tables; its")
+            w.line(
+                "/// rows are migrated to the latest version and inserted in one transaction, all or none. The database"
+            )
+            w.line("/// must hold no rows of the model yet; a second call does nothing and returns `.alreadyImported`.")
+            w.line("@discardableResult")
+            w.block("public func importCoreDataStore(at storeURL: URL) throws -> CoreDataStoreImporter.Outcome") { w in
+                w.line(
+                    "try CoreDataStoreImporter(mappingJSON: Data(Self.coreDataMapping.utf8), migrator: Self.migrator)")
+                w.line("    .importStore(at: storeURL.path(percentEncoded: false), into: writer)")
+            }
+        }
     }
 }

@@ -49,12 +49,20 @@ struct SwiftRecordRenderer {
             }
             w.line()
             w.block("public func bind(\(runtime.bindParameter)) throws") { w in
-                w.wrapped(runtime.bindCall, properties)
+                if let bindEach = runtime.bindEach {
+                    w.lines(properties.map(bindEach))
+                } else {
+                    w.wrapped(runtime.bindCall, properties)
+                }
             }
             w.line()
-            let keys = r.keyFields.count == 1 ? "key" : r.keyFields.indices.map { "key.\($0)" }.joined(separator: ", ")
+            let keys = r.keyFields.count == 1 ? ["key"] : r.keyFields.indices.map { "key.\($0)" }
             w.block("public static func bind(key: \(r.keyType), \(runtime.bindParameter)) throws") { w in
-                w.line("\(runtime.bindCall)(\(keys))")
+                if let bindEach = runtime.bindEach {
+                    w.lines(keys.map(bindEach))
+                } else {
+                    w.line("\(runtime.bindCall)(\(keys.joined(separator: ", ")))")
+                }
             }
             let inexact = r.entity.fields.filter { runtime.inexactEncodings.contains(r.schema.columnEncoding(of: $0)) }
             if !inexact.isEmpty {

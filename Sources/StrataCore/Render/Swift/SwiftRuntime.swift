@@ -30,6 +30,10 @@ public struct SwiftRuntime: Sendable {
     public var bindParameter: String
     /// The call that binds values in order.
     public var bindCall: String
+    /// The statement that binds one value by itself (`try id.bind(to: &bindings)`), when that is
+    /// cheaper than one variadic `bindCall` (PostgreSQL: a parameter pack across modules is not
+    /// specialised, and costs a dynamic call per value); nil to use `bindCall`.
+    public var bindEach: (@Sendable (String) -> String)?
     /// True when an autoincremented key is taken from SQLite's last inserted rowid (`didInsert(rowID:)`);
     /// otherwise the database returns the stored row.
     public var readsRowID: Bool

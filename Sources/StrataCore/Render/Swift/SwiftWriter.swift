@@ -39,6 +39,16 @@ struct SwiftWriter {
         line(closing)
     }
 
+    /// Appends `#if condition`, the body one level deeper (swift-format indents conditional
+    /// compilation blocks), and `#endif`.
+    mutating func conditional(_ condition: String, _ body: (inout SwiftWriter) -> Void) {
+        line("#if " + condition)
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("#endif")
+    }
+
     /// The UTF-8 length of the text so far.
     var byteCount: Int { buffer.utf8.count }
 

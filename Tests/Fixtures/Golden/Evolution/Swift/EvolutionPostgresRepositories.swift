@@ -15,11 +15,15 @@ extension Writer: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, displayName, email, slug, bio)
+        try id.bind(to: &bindings)
+        try displayName.bind(to: &bindings)
+        try email.bind(to: &bindings)
+        try slug.bind(to: &bindings)
+        try bio.bind(to: &bindings)
     }
 
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 
@@ -78,11 +82,19 @@ extension Post: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, author, title, content, views, rating, status, level, score)
+        try id.bind(to: &bindings)
+        try author.bind(to: &bindings)
+        try title.bind(to: &bindings)
+        try content.bind(to: &bindings)
+        try views.bind(to: &bindings)
+        try rating.bind(to: &bindings)
+        try status.bind(to: &bindings)
+        try level.bind(to: &bindings)
+        try score.bind(to: &bindings)
     }
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 
@@ -130,11 +142,13 @@ extension Comment: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, post, text)
+        try id.bind(to: &bindings)
+        try post.bind(to: &bindings)
+        try text.bind(to: &bindings)
     }
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 

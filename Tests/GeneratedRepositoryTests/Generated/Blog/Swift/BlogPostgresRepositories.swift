@@ -12,11 +12,13 @@ extension Writer: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, name, mentor)
+        try id.bind(to: &bindings)
+        try name.bind(to: &bindings)
+        try mentor.bind(to: &bindings)
     }
 
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 
@@ -71,11 +73,16 @@ extension Post: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, writer, editor, order, published, likes)
+        try id.bind(to: &bindings)
+        try writer.bind(to: &bindings)
+        try editor.bind(to: &bindings)
+        try order.bind(to: &bindings)
+        try published.bind(to: &bindings)
+        try likes.bind(to: &bindings)
     }
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 

@@ -22,11 +22,16 @@ extension Customer: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, name, email, nickname, joined, isVIP)
+        try id.bind(to: &bindings)
+        try name.bind(to: &bindings)
+        try email.bind(to: &bindings)
+        try nickname.bind(to: &bindings)
+        try joined.bind(to: &bindings)
+        try isVIP.bind(to: &bindings)
     }
 
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 
     public var strataStored: Customer {
@@ -90,11 +95,16 @@ extension Order: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(id, customer, status, total, note, shippedAt)
+        try id.bind(to: &bindings)
+        try customer.bind(to: &bindings)
+        try status.bind(to: &bindings)
+        try total.bind(to: &bindings)
+        try note.bind(to: &bindings)
+        try shippedAt.bind(to: &bindings)
     }
 
     public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 
     public var strataStored: Order {
@@ -163,11 +173,17 @@ extension OrderLine: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(order, position, size, quantity, weight, payload)
+        try order.bind(to: &bindings)
+        try position.bind(to: &bindings)
+        try size.bind(to: &bindings)
+        try quantity.bind(to: &bindings)
+        try weight.bind(to: &bindings)
+        try payload.bind(to: &bindings)
     }
 
     public static func bind(key: (UUID, Int16), to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key.0, key.1)
+        try key.0.bind(to: &bindings)
+        try key.1.bind(to: &bindings)
     }
 }
 
@@ -228,11 +244,14 @@ extension Keywords: StrataPostgresRecord {
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(`default`, `class`, `protocol`, self_check)
+        try `default`.bind(to: &bindings)
+        try `class`.bind(to: &bindings)
+        try `protocol`.bind(to: &bindings)
+        try self_check.bind(to: &bindings)
     }
 
     public static func bind(key: Int, to bindings: inout PostgresBindings) throws {
-        try bindings.strataAppend(key)
+        try key.bind(to: &bindings)
     }
 }
 

@@ -1,0 +1,167 @@
+/// A version file an importer writes, before it is text: entities, fields and the migration
+/// block, in the order they are written. ``yaml`` renders it deterministically.
+public struct ImportedSchema: Sendable, Equatable {
+    /// The model's name.
+    public var model: String
+    /// The version number (the N of `vN.yaml`).
+    public var version: Int
+    /// Comment lines at the top of the file (without `# `).
+    public var header: [String]
+    /// The entities, in order.
+    public var entities: [ImportedEntity]
+    /// `migration.allowDataLoss`.
+    public var allowDataLoss: [String]
+    /// A comment above `allowDataLoss` (without `# `).
+    public var allowDataLossComment: String?
+
+    /// The entity named `name`.
+    public func entity(named name: String) -> ImportedEntity? { entities.first { $0.name == name } }
+
+    /// The text of the version file.
+    public var yaml: String {
+        var lines = header.map { "# " + $0 }
+        lines += ["model: \(YAMLText.key(model))", "version: \(version)", "", "entities:"]
+        for (offset, entity) in entities.enumerated() {
+            if offset > 0 { lines.append("") }
+            lines += entity.yamlLines
+        }
+        if !allowDataLoss.isEmpty {
+            lines += ["", "migration:"]
+            if let comment = allowDataLossComment { lines.append("  # " + comment) }
+            lines.append("  allowDataLoss: [\(allowDataLoss.map(YAMLText.key).joined(separator: ", "))]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// An entity of an ``ImportedSchema``.
+public struct ImportedEntity: Sendable, Equatable {
+    /// The entity's name.
+    public var name: String
+    /// `doc`.
+    public var doc: String?
+    /// `renamedFrom`.
+    public var renamedFrom: String?
+    /// `primaryKey`, when it is not the field named `id` (a composite key).
+    public var primaryKey: [String]?
+    /// The fields, in order.
+    public var fields: [ImportedField]
+    /// The indexes, in order.
+    public var indexes: [ImportedIndex]
+    /// `hasMany`: accessor name, entity, via.
+    public var hasMany: [ImportedHasMany]
+
+    /// Creates an entity.
+    public init(name: String, doc: String? = nil, fields: [ImportedField] = []) {
+        self.name = name
+        self.doc = doc
+        self.fields = fields
+        self.indexes = []
+        self.hasMany = []
+    }
+
+    /// The field named `name`.
+    public func field(named name: String) -> ImportedField? { fields.first { $0.name == name } }
+
+    var yamlLines: [String] {
+        var lines = ["  \(YAMLText.key(name)):"]
+        if let doc { lines.append("    doc: \(YAMLText.string(doc))") }
+        if let renamedFrom { lines.append("    renamedFrom: \(YAMLText.key(renamedFrom))") }
+        if let primaryKey { lines.append("    primaryKey: [\(primaryKey.map(YAMLText.key).joined(separator: ", "))]") }
+        lines.append("    fields:")
+        lines += fields.map { "      \(YAMLText.key($0.name)): \($0.yaml)" }
+        if !indexes.isEmpty {
+            lines.append("    indexes:")
+            lines += indexes.map { index in
+                let fields = "[\(index.fields.map(YAMLText.key).joined(separator: ", "))]"
+                return index.unique ? "      - { fields: \(fields), unique: true }" : "      - \(fields)"
+            }
+        }
+        if !hasMany.isEmpty {
+            lines.append("    hasMany:")
+            lines += hasMany.map {
+                "      \(YAMLText.key($0.name)): { entity: \(YAMLText.key($0.entity)), via: \(YAMLText.key($0.via)) }"
+            }
+        }
+        return lines
+    }
+}
+
+/// A field of an ``ImportedEntity``.
+public struct ImportedField: Sendable, Equatable {
+    /// The field's name.
+    public var name: String
+    /// The schema type, without `?`.
+    public var type: String
+    /// `T?`.
+    public var isOptional: Bool
+    /// `default`, as YAML text (already quoted where needed).
+    public var defaultValue: String?
+    /// `primaryKey: true`.
+    public var isPrimaryKey = false
+    /// `autoincrement: true`.
+    public var isAutoincrement = false
+    /// `unique: true`.
+    public var isUnique = false
+    /// `onDelete`.
+    public var onDelete: String?
+    /// `renamedFrom`.
+    public var renamedFrom: String?
+    /// `doc`.
+    public var doc: String?
+
+    /// Creates a field.
+    public init(name: String, type: String, isOptional: Bool = false, defaultValue: String? = nil) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+    }
+
+    var yaml: String {
+        let type = YAMLText.key(self.type + (isOptional ? "?" : ""))
+        var options: [String] = []
+        if let defaultValue { options.append("default: \(defaultValue)") }
+        if isPrimaryKey { options.append("primaryKey: true") }
+        if isAutoincrement { options.append("autoincrement: true") }
+        if isUnique { options.append("unique: true") }
+        if let onDelete { options.append("onDelete: \(onDelete)") }
+        if let renamedFrom { options.append("renamedFrom: \(YAMLText.key(renamedFrom))") }
+        if let doc { options.append("doc: \(YAMLText.string(doc))") }
+        return options.isEmpty ? type : "{ type: \(type), \(options.joined(separator: ", ")) }"
+    }
+}
+
+/// An index of an ``ImportedEntity``.
+public struct ImportedIndex: Sendable, Equatable {
+    /// The indexed fields, in order.
+    public var fields: [String]
+    /// A unique index.
+    public var unique: Bool
+}
+
+/// A `hasMany` accessor of an ``ImportedEntity``.
+public struct ImportedHasMany: Sendable, Equatable {
+    /// The accessor's name.
+    public var name: String
+    /// The entity whose field references this one.
+    public var entity: String
+    /// That field.
+    public var via: String
+}
+
+/// YAML scalars as importers write them.
+enum YAMLText {
+    /// A name: plain unless YAML would read it as something other than that string.
+    static func key(_ name: String) -> String {
+        let plain = name.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "?")
+                && $0.isASCII
+        }
+        let ambiguous = ["y", "yes", "n", "no", "true", "false", "on", "off", "null"].contains(name.lowercased())
+        return plain && !name.isEmpty && !ambiguous && !(name.first?.isNumber ?? true) ? name : string(name)
+    }
+
+    /// A double-quoted string: a JSON string literal is one.
+    static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import StrataSQLite
+import StrataStorage
+
+/// Moves the rows of a Core Data SQLite store into a Strata database, once: what an app that
+/// adopts Strata calls on first launch (through the generated `<Model>Database.importCoreDataStore(at:)`
+/// of a model imported from Core Data), and what `strata import coredata-store` runs.
+///
+/// ```swift
+/// let database = try MyTODODatabase(path: databasePath)
+/// try database.importCoreDataStore(at: storeURL)      // CoreDataStoreImporter(mappingJSON:migrator:) inside
+/// ```
+///
+/// The store is opened read-only (its `-wal` file included) and never written. Its version is
+/// worked out from its tables and columns; its rows are copied into a scratch database at that
+/// version in one transaction, which is then migrated to the latest version, and either moved
+/// into place (``importStore(at:intoDatabaseAt:)``) or inserted into an open database in one
+/// transaction (``importStore(at:into:)``): all rows or none. A second call does nothing and says so.
+public struct CoreDataStoreImporter: Sendable {
+    /// What the import did.
+    public enum Outcome: Equatable, Sendable {
+        /// The rows were moved: the store was at `version`; `rows` rows were copied.
+        case imported(version: Int, rows: Int)
+        /// The database already holds the rows of a store (imported at `version`): nothing was done.
+        case alreadyImported(version: Int)
+    }
+
+    /// The table that records the import in the new database.
+    public static let markerTable = "strata_coredata_import"
+
+    /// The mapping `strata import coredata` wrote (`coredata-mapping.json`).
+    public let mapping: CoreDataMapping
+    /// The model's migrator (the generated `<Model>Database.migrator`).
+    public let migrator: StrataMigrator
+
+    /// Creates an importer.
+    public init(mapping: CoreDataMapping, migrator: StrataMigrator) {
+        self.mapping = mapping
+        self.migrator = migrator
+    }
+
+    /// Creates an importer from the text of `coredata-mapping.json`.
+    public init(mappingJSON: Data, migrator: StrataMigrator) throws {
+        self.init(mapping: try JSONDecoder().decode(CoreDataMapping.self, from: mappingJSON), migrator: migrator)
+    }
+
+    /// The version a store is at; throws when it matches no version of the model.
+    public func storeVersion(at storePath: String) throws -> Int {
+        try CoreDataStoreLayout.version(of: try CoreDataStore(path: storePath), mapping: mapping, path: storePath)
+            .version
+    }
+
+    /// Moves the rows of the store at `storePath` into a new Strata database at `path`.
+    @discardableResult
+    public func importStore(at storePath: String, intoDatabaseAt path: String) throws -> Outcome {
+        if FileManager.default.fileExists(atPath: path) {
+            if let version = try Self.importedVersion(model: mapping.model, databaseAt: path) {
+                return .alreadyImported(version: version)
+            }
+            throw CoreDataStoreImportError.copyFailed(
+                "'\(path)' already exists and holds no imported store: the rows go into a new database")
+        }
+        let building = path + ".importing"
+        let (version, rows) = try build(from: storePath, at: building)
+        do {
+            try FileManager.default.moveItem(atPath: building, toPath: path)
+        } catch {
+            Self.remove(building)
+            throw CoreDataStoreImportError.copyFailed("cannot move the database into place: \(error)")
+        }
+        return .imported(version: version, rows: rows)
+    }
+
+    /// Moves the rows of the store at `storePath` into the open database behind `writer`, which
+    /// must be at the latest version and hold no rows of the model yet (a database the generated
+    /// `<Model>Database` has just created): the rows are copied into a scratch database at the
+    /// store's version, migrated, then inserted into `writer`'s in one transaction.
+    @discardableResult
+    public func importStore(at storePath: String, into writer: some DatabaseWriter) throws -> Outcome {
+        let latest = mapping.versions.last?.entities.compactMap(\.table) ?? []
+        let existing = try writer.read { db -> (imported: Int?, rows: Bool) in
+            let imported =
+                try db.tableExists(Self.markerTable)
+                ? try Int.fetchOne(
+                    db, sql: "SELECT version FROM \"\(Self.markerTable)\" WHERE model = ?", arguments: [mapping.model])
+                : nil
+            let rows = try latest.contains { table in
+                try db.tableExists(table)
+                    && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quoted(table)))") ?? false)
+            }
+            return (imported, rows)
+        }
+        if let version = existing.imported { return .alreadyImported(version: version) }
+        if existing.rows {
+            throw CoreDataStoreImportError.copyFailed(
+                "the database already holds rows of \(mapping.model): the store's rows go into an empty database")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-coredata-\(UUID().uuidString).sqlite"
+        ).path
+        defer { Self.remove(scratch) }
+        let (version, rows) = try build(from: storePath, at: scratch)
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS strata_import", arguments: [scratch])
+                defer { try? db.execute(sql: "DETACH DATABASE strata_import") }
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction {
+                    for table in latest {
+                        let columns = try db.columns(in: table).map { Self.quoted($0.name) }.joined(separator: ", ")
+                        try db.execute(
+                            sql:
+                                "INSERT INTO main.\(Self.quoted(table)) (\(columns)) SELECT \(columns) FROM strata_import.\(Self.quoted(table))"
+                        )
+                    }
+                    try db.execute(
+                        sql:
+                            "CREATE TABLE main.\"\(Self.markerTable)\" AS SELECT * FROM strata_import.\"\(Self.markerTable)\""
+                    )
+                    try db.checkForeignKeys()
+                    return .commit
+                }
+            }
+        } catch {
+            throw CoreDataStoreImportError.copyFailed("\(error)")
+        }
+        return .imported(version: version, rows: rows)
+    }
+
+    /// Builds a database of the store's rows at `path`: at the store's version, copied in one
+    /// transaction, migrated to the latest version. Removes it on failure.
+    private func build(from storePath: String, at path: String) throws -> (version: Int, rows: Int) {
+        let store = try CoreDataStore(path: storePath)
+        let version = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath)
+        Self.remove(path)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue, to: version.version)
+            var copy = CoreDataStoreCopy(store: store, version: version)
+            let rows = try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                var rows = 0
+                try db.inTransaction {
+                    rows = try copy.run(into: db)
+                    try db.execute(
+                        sql: """
+                            CREATE TABLE "\(Self.markerTable)" ("model" TEXT NOT NULL PRIMARY KEY, "store_uuid" TEXT NOT NULL, \
+                            "version" INTEGER NOT NULL, "rows" INTEGER NOT NULL, "imported_at" REAL NOT NULL)
+                            """)
+                    try db.execute(
+                        sql: "INSERT INTO \"\(Self.markerTable)\" VALUES (?, ?, ?, ?, ?)",
+                        arguments: [mapping.model, store.uuid, version.version, rows, Date().timeIntervalSince1970])
+                    try db.checkForeignKeys()
+                    return .commit
+                }
+                return rows
+            }
+            try migrator.migrate(queue)
+            try queue.close()
+            return (version.version, rows)
+        } catch let error as CoreDataStoreImportError {
+            Self.remove(path)
+            throw error
+        } catch {
+            Self.remove(path)
+            throw CoreDataStoreImportError.copyFailed("\(error)")
+        }
+    }
+
+    /// A quoted SQL identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// The version a database's imported store was at; nil when it holds no imported store.
+    static func importedVersion(model: String, databaseAt path: String) throws -> Int? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try queue.read { db in
+            guard try db.tableExists(markerTable) else { return nil }
+            return try Int.fetchOne(
+                db, sql: "SELECT version FROM \"\(markerTable)\" WHERE model = ?", arguments: [model])
+        }
+    }
+
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}

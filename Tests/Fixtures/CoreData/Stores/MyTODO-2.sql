@@ -1,0 +1,18 @@
+-- A Core Data SQLite store of MyTODO.xcdatamodeld at version 'MyTODO 2' (id, title, detail,
+-- isDone), laid out the way Core Data's SQLite store writes one: an entity table Z<ENTITY> with
+-- Z_PK, Z_ENT, Z_OPT and a Z<ATTRIBUTE> column per attribute (UUIDs as 16-byte blobs, Booleans as
+-- integers, dates as seconds since 2001-01-01), Z_PRIMARYKEY (entity numbers and the last Z_PK),
+-- Z_METADATA (the store's UUID and metadata) and Z_MODELCACHE. Build the store with
+-- `Scripts/make-coredata-store.sh Tests/Fixtures/CoreData/Stores/MyTODO-2.sql MyTODO.sqlite`.
+CREATE TABLE ZCDTODOITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISDONE INTEGER, ZDETAIL VARCHAR, ZTITLE VARCHAR, ZID BLOB );
+CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (1, 'CDTODOItem', 0, 3);
+INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, '2B5A1E0C-7F4B-4B8E-9E0D-3C1F6A2D9B11', NULL);
+INSERT INTO ZCDTODOITEM (Z_PK, Z_ENT, Z_OPT, ZISDONE, ZDETAIL, ZTITLE, ZID)
+    VALUES (1, 1, 3, 1, 'Milk, eggs, bread', 'Buy groceries', X'6F1C3A2E5B7D4C8E9A0B1C2D3E4F5061');
+INSERT INTO ZCDTODOITEM (Z_PK, Z_ENT, Z_OPT, ZISDONE, ZDETAIL, ZTITLE, ZID)
+    VALUES (2, 1, 1, 0, 'Chapter 3: "the importer" — with ümlauts', 'Write the book', X'0A1B2C3D4E5F40718293A4B5C6D7E8F9');
+INSERT INTO ZCDTODOITEM (Z_PK, Z_ENT, Z_OPT, ZISDONE, ZDETAIL, ZTITLE, ZID)
+    VALUES (3, 1, 2, 0, '', 'Call the plumber', X'FFEEDDCCBBAA49889776655443322110');
