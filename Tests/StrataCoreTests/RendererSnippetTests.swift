@@ -61,7 +61,9 @@ import Testing
                 }
 
                 public func bind(to bindings: inout PostgresBindings) throws {
-                    try bindings.strataAppend(id, title, body)
+                    try id.bind(to: &bindings)
+                    try title.bind(to: &bindings)
+                    try body.bind(to: &bindings)
                 }
             """, in: postgres)
         expectFragment("    ) async throws -> Note? {\n        try await update(record) {", in: postgres)
