@@ -123,7 +123,9 @@ extension StrataLiveQuery {
     }
 
     /// Follows `fetch`, whose result is optional (nil until the first read succeeds).
-    public convenience init<Wrapped>(in writer: any DatabaseWriter, fetch: @escaping @Sendable (Database) throws -> Value)
+    public convenience init<Wrapped>(
+        in writer: any DatabaseWriter, fetch: @escaping @Sendable (Database) throws -> Value
+    )
     where Value == Wrapped? {
         self.init(in: writer, initial: nil, fetch: fetch)
     }

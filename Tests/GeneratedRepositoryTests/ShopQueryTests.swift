@@ -16,11 +16,13 @@ struct ShopQueryTests {
         shop = try ShopDatabase.inMemory()
         ada = try shop.customers.insert(
             Customer(name: "ada", email: "ada@x", nickname: "A", joined: Date(timeIntervalSinceReferenceDate: 100)))
-        bob = try shop.customers.insert(Customer(name: "bob", email: "bob@x", joined: Date(timeIntervalSinceReferenceDate: 200)))
+        bob = try shop.customers.insert(
+            Customer(name: "bob", email: "bob@x", joined: Date(timeIntervalSinceReferenceDate: 200)))
         let adaID = try #require(ada.id)
         order = try shop.orders.insert(Order(id: UUID(), customer: adaID, status: .placed, total: 12.5, note: "gift"))
         try shop.orders.insert(Order(id: UUID(), customer: adaID, status: .draft, total: 1))
-        try shop.orderLines.insert(OrderLine(order: order.id, position: 1, size: .small, quantity: 3, payload: Data([1, 2])))
+        try shop.orderLines.insert(
+            OrderLine(order: order.id, position: 1, size: .small, quantity: 3, payload: Data([1, 2])))
         try shop.orderLines.insert(OrderLine(order: order.id, position: 2))
     }
 
@@ -40,7 +42,8 @@ struct ShopQueryTests {
     }
 
     @Test func aCompositeKeyAsTwoTypedParameters() throws {
-        #expect(try shop.line(order: order.id, position: 1) == [.init(quantity: 3, size: .small, payload: Data([1, 2]))])
+        #expect(
+            try shop.line(order: order.id, position: 1) == [.init(quantity: 3, size: .small, payload: Data([1, 2]))])
         #expect(try shop.line(order: order.id, position: 2) == [.init(quantity: 1, size: .large, payload: nil)])
         #expect(try shop.line(order: UUID(), position: 1).isEmpty)
     }
@@ -50,7 +53,10 @@ struct ShopQueryTests {
         try shop.keywords.insert(Keywords(default: 2, class: "a", self_check: false))
         try shop.keywords.insert(Keywords(default: 3, class: "b"))
         let rows = try shop.keywordsOfClass(class: "a", default: 0)
-        #expect(rows == [.init(default: 1, protocol: "p", self_check: true), .init(default: 2, protocol: nil, self_check: false)])
+        #expect(
+            rows == [
+                .init(default: 1, protocol: "p", self_check: true), .init(default: 2, protocol: nil, self_check: false),
+            ])
         #expect(try shop.keywordsOfClass(class: "a", default: 2).map(\.default) == [2])
     }
 
@@ -68,7 +74,8 @@ struct ShopQueryTests {
 
         try shop.orders.insert(Order(id: UUID(), customer: try #require(bob.id), status: .placed, total: 3))
         for _ in 0..<500 {
-            if named.value.map(\.orders) == [2, 1] && joined.value.count == 3 && perStatus.value.map(\.value) == [1, 2] {
+            if named.value.map(\.orders) == [2, 1] && joined.value.count == 3 && perStatus.value.map(\.value) == [1, 2]
+            {
                 break
             }
             try await Task.sleep(for: .milliseconds(10))

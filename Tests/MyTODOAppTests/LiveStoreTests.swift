@@ -132,7 +132,9 @@ struct LiveStoreTests {
         try await eventually("the error of the failed refresh") { count.error is TwoItems }
         #expect(count.value == 1, "the last good value stays")
         try db.todoItems.insert(TODOItem(title: "Three"))
-        try await eventually("the next refresh succeeds and clears the error") { count.value == 3 && count.error == nil }
+        try await eventually("the next refresh succeeds and clears the error") {
+            count.value == 3 && count.error == nil
+        }
     }
 
     @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

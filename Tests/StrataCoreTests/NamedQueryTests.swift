@@ -17,7 +17,8 @@ import Testing
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(
-                at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
+                at: TestPaths.schemas.appendingPathComponent("MyTODO"),
+                to: root.appendingPathComponent("Schemas/MyTODO"))
         }
 
         /// Replaces the query files with one file, `bad.sql`, holding `text`.
@@ -58,7 +59,8 @@ import Testing
                     type: "OpenCountsByPriorityRow",
                     columns: [.init(name: "priority", swiftType: "Priority"), .init(name: "count", swiftType: "Int")]))
         let search = try #require(queries["search"])
-        #expect(search.parameters == [.init(name: "pattern", swiftType: "String"), .init(name: "limit", swiftType: "Int")])
+        #expect(
+            search.parameters == [.init(name: "pattern", swiftType: "String"), .init(name: "limit", swiftType: "Int")])
         #expect(search.postgresSQL.contains("WHERE title LIKE $1\nORDER BY title\nLIMIT $2"))
         #expect(
             search.result
@@ -223,11 +225,13 @@ import Testing
     /// query file; never a crash.
     @Test func mutatedQueryFilesFailWithLocatedErrorsOrRender() throws {
         let sandbox = try Sandbox()
-        let original = try String(contentsOf: TestPaths.schemas.appendingPathComponent("MyTODO/queries/items.sql"), encoding: .utf8)
+        let original = try String(
+            contentsOf: TestPaths.schemas.appendingPathComponent("MyTODO/queries/items.sql"), encoding: .utf8)
         let pieces = [
             ":", ":x", "-- name: q", "-- param: x Int", "'", "\"", "(", ")", ";", "?", "@a", "$1", "AS \"a: Int\"",
             "LEFT JOIN", "JOIN todo_item t ON", "IN (", "BETWEEN", "LIKE", "LIMIT", "VALUES (", "is_done", "t.", ".",
-            "é", "\u{0}", "--", "/*", "*/", " ", "\n", "SELECT", "UPDATE todo_item SET", "INSERT INTO todo_item (title)",
+            "é", "\u{0}", "--", "/*", "*/", " ", "\n", "SELECT", "UPDATE todo_item SET",
+            "INSERT INTO todo_item (title)",
         ]
         var random = SchemaFuzzTests.Generator(state: 14)
         for _ in 0..<150 {
@@ -236,8 +240,12 @@ import Testing
                 let at = random.below(scalars.count + 1)
                 switch random.below(3) {
                 case 0: scalars.insert(contentsOf: pieces[random.below(pieces.count)].unicodeScalars, at: at)
-                case 1: if at < scalars.count { scalars.removeSubrange(at..<min(scalars.count, at + 1 + random.below(12))) }
-                default: if at < scalars.count { scalars[at] = pieces[random.below(pieces.count)].unicodeScalars.first ?? " " }
+                case 1:
+                    if at < scalars.count { scalars.removeSubrange(at..<min(scalars.count, at + 1 + random.below(12))) }
+                default:
+                    if at < scalars.count {
+                        scalars[at] = pieces[random.below(pieces.count)].unicodeScalars.first ?? " "
+                    }
                 }
             }
             let text = String(String.UnicodeScalarView(scalars))
@@ -259,11 +267,16 @@ import Testing
         // v4 renames `detail`; the TODO app's `search` query still selects it.
         let v3 = try String(contentsOf: sandbox.root.appendingPathComponent("Schemas/MyTODO/v3.yaml"), encoding: .utf8)
         let v4 = v3.replacingOccurrences(of: "version: 3", with: "version: 4")
-            .replacingOccurrences(of: "detail: { type: String, default: \"\" }", with: "notes: { type: String, default: \"\", renamedFrom: detail }")
+            .replacingOccurrences(
+                of: "detail: { type: String, default: \"\" }",
+                with: "notes: { type: String, default: \"\", renamedFrom: detail }")
         #expect(v4 != v3)
-        try v4.write(to: sandbox.root.appendingPathComponent("Schemas/MyTODO/v4.yaml"), atomically: true, encoding: .utf8)
+        try v4.write(
+            to: sandbox.root.appendingPathComponent("Schemas/MyTODO/v4.yaml"), atomically: true, encoding: .utf8)
         let outcome = try Workspace.generate(schemas: sandbox.schemas, output: sandbox.output)
-        let errors = outcome.diagnostics.filter { $0.severity == .error }.map { "\(SchemaLoader.name(of: $0.location.file)):\($0.location.line): \($0.message)" }
+        let errors = outcome.diagnostics.filter { $0.severity == .error }.map {
+            "\(SchemaLoader.name(of: $0.location.file)):\($0.location.line): \($0.message)"
+        }
         #expect(errors == ["items.sql:22: no such column: detail"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.output))
     }

@@ -52,7 +52,9 @@ enum QueryAnalyzer {
                             "the row type of query '\(source.name)', \(type), has the name of a type of the model; rename the query",
                             at: source.nameLocation)
                     } else if let other = rowTypes[type] {
-                        checker.bag.error("queries '\(other)' and '\(source.name)' would both define \(type); rename one", at: source.nameLocation)
+                        checker.bag.error(
+                            "queries '\(other)' and '\(source.name)' would both define \(type); rename one",
+                            at: source.nameLocation)
                     }
                     rowTypes[type] = source.name
                 }
@@ -103,7 +105,9 @@ private struct QueryChecker {
 
     // MARK: Parameters
 
-    private mutating func typeParameters(_ names: [String?], references: QueryColumnReferences) -> [AnalyzedQuery.Parameter]? {
+    private mutating func typeParameters(_ names: [String?], references: QueryColumnReferences) -> [AnalyzedQuery
+        .Parameter]?
+    {
         let uses = references.parameterTokens
         var parameters: [AnalyzedQuery.Parameter] = []
         var failed = false
@@ -117,10 +121,13 @@ private struct QueryChecker {
             }
             let label = String(name.dropFirst())
             let occurrences = uses.filter { $0.name == name }.map(\.index)
-            let firstLocation = occurrences.first.map { source.location(ofByte: references.tokens[$0].offset - 1) } ?? source.sqlStart
+            let firstLocation =
+                occurrences.first.map { source.location(ofByte: references.tokens[$0].offset - 1) } ?? source.sqlStart
             if let declared = source.declaredParameters.first(where: { $0.name == label }) {
                 guard let type = swiftType(declared.type) else {
-                    bag.error("unknown type '\(declared.type)' for parameter ':\(label)': use a type of the schema language or an enum of the model", at: declared.location)
+                    bag.error(
+                        "unknown type '\(declared.type)' for parameter ':\(label)': use a type of the schema language or an enum of the model",
+                        at: declared.location)
                     failed = true
                     continue
                 }
@@ -130,7 +137,8 @@ private struct QueryChecker {
             var inferred: (type: String, location: SourceLocation)?
             for occurrence in occurrences {
                 let location = source.location(ofByte: references.tokens[occurrence].offset - 1)
-                guard let use = references.use(ofParameterAt: occurrence), let type = swiftType(of: use, references: references)
+                guard let use = references.use(ofParameterAt: occurrence),
+                    let type = swiftType(of: use, references: references)
                 else { continue }
                 if let earlier = inferred, earlier.type != type {
                     bag.error(
@@ -221,7 +229,9 @@ private struct QueryChecker {
             var type: String
             if let declared = alias.type {
                 guard let valid = swiftType(declared) else {
-                    bag.error("unknown type '\(declared)' for result column '\(alias.name)': use a type of the schema language or an enum of the model", at: location)
+                    bag.error(
+                        "unknown type '\(declared)' for result column '\(alias.name)': use a type of the schema language or an enum of the model",
+                        at: location)
                     failed = true
                     continue
                 }
@@ -259,7 +269,8 @@ private struct QueryChecker {
     private func location(ofColumn name: String) -> SourceLocation {
         for candidate in ["\"\(name)\"", name] {
             if let range = source.sql.range(of: candidate) {
-                return source.location(ofByte: source.sql.utf8.distance(from: source.sql.startIndex, to: range.lowerBound))
+                return source.location(
+                    ofByte: source.sql.utf8.distance(from: source.sql.startIndex, to: range.lowerBound))
             }
         }
         return source.sqlStart
@@ -309,7 +320,10 @@ private struct ResultAlias {
     /// A valid name to suggest: the name's words in lowerCamelCase.
     var suggestion: String {
         let words = name.split { !($0.isLetter || $0.isNumber) }
-        let camel = words.enumerated().map { $0.offset == 0 ? $0.element.lowercased() : $0.element.prefix(1).uppercased() + $0.element.dropFirst().lowercased() }.joined()
+        let camel = words.enumerated().map {
+            $0.offset == 0
+                ? $0.element.lowercased() : $0.element.prefix(1).uppercased() + $0.element.dropFirst().lowercased()
+        }.joined()
         return camel.isEmpty || camel.first?.isNumber == true ? "value" : camel
     }
 }

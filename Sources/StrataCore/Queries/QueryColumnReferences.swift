@@ -40,7 +40,9 @@ struct QueryColumnReferences {
         var tokens: [Token] = []
         var offset = 0
         for token in (try? SQLLexer(dialect: .sqlite).tokens(sql)) ?? [] {
-            if token.kind != .whitespace && token.kind != .comment { tokens.append(Token(token: token, offset: offset)) }
+            if token.kind != .whitespace && token.kind != .comment {
+                tokens.append(Token(token: token, offset: offset))
+            }
             offset += token.text.utf8.count
         }
         self.tokens = tokens
@@ -56,12 +58,17 @@ struct QueryColumnReferences {
                 index += 1
                 continue
             }
-            let isOuter = token.isKeyword("join") && (1...3).contains { back in
-                index - back >= 0 && ["left", "right", "full"].contains(where: tokens[index - back].token.isKeyword)
-            }
-            let makesLeftNullable = token.isKeyword("join") && (1...3).contains { back in
-                index - back >= 0 && ["right", "full"].contains(where: tokens[index - back].token.isKeyword)
-            }
+            let isOuter =
+                token.isKeyword("join")
+                && (1...3).contains { back in
+                    index - back >= 0
+                        && ["left", "right", "full"].contains(where: tokens[index - back].token.isKeyword)
+                }
+            let makesLeftNullable =
+                token.isKeyword("join")
+                && (1...3).contains { back in
+                    index - back >= 0 && ["right", "full"].contains(where: tokens[index - back].token.isKeyword)
+                }
             if makesLeftNullable { nullableTables.formUnion(tableOrder.map { $0.lowercased() }) }
             index += 1
             while index < tokens.count, tokens[index].token.isName, !Self.isClauseWord(tokens[index].token) {
@@ -108,7 +115,9 @@ struct QueryColumnReferences {
         func token(_ i: Int) -> SQLToken? { i >= 0 && i < tokens.count ? tokens[i].token : nil }
         // `column <op> :p`, `column IS [NOT] :p`, `column [NOT] LIKE :p`, `column BETWEEN :a AND :b`
         if let before = token(colon - 1) {
-            if before.kind == .symbol, comparisons.contains(before.value) { return column(endingAt: colon - 2, optional: false) }
+            if before.kind == .symbol, comparisons.contains(before.value) {
+                return column(endingAt: colon - 2, optional: false)
+            }
             if before.isKeyword("is") { return column(endingAt: colon - 2, optional: true) }
             if before.isKeyword("not"), token(colon - 2)?.isKeyword("is") == true {
                 return column(endingAt: colon - 3, optional: true)
@@ -147,7 +156,9 @@ struct QueryColumnReferences {
             let end = token(open - 2)?.isKeyword("not") == true ? open - 3 : open - 2
             return column(endingAt: end, optional: false)
         }
-        if token(open - 1)?.isKeyword("values") == true, token(index + 1).map({ $0.isSymbol(",") || $0.isSymbol(")") }) == true {
+        if token(open - 1)?.isKeyword("values") == true,
+            token(index + 1).map({ $0.isSymbol(",") || $0.isSymbol(")") }) == true
+        {
             return insertedColumn(valuesAt: open - 1, position: position)
         }
         return nil

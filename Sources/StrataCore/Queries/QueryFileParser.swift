@@ -9,7 +9,11 @@ enum QueryFileParser {
     static func parse(_ text: String, file: String) -> ([QuerySource], [Diagnostic]) {
         var bag = DiagnosticBag()
         var queries: [QuerySource] = []
-        var current: (name: String, location: SourceLocation, doc: [String], params: [QuerySource.DeclaredParameter], inHeader: Bool, body: [(Int, Substring)])?
+        var current:
+            (
+                name: String, location: SourceLocation, doc: [String], params: [QuerySource.DeclaredParameter],
+                inHeader: Bool, body: [(Int, Substring)]
+            )?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? $0.dropLast() : $0
         }
@@ -22,7 +26,9 @@ enum QueryFileParser {
             var sql = body.map { String($0.1) }.joined(separator: "\n")
             sql = String(sql.trimmingTrailingWhitespaceAndSemicolons())
             guard let first = body.first, !sql.isEmpty else {
-                bag.error("query '\(query.name)' has no SQL: write its statement after the '-- name:' line", at: query.location)
+                bag.error(
+                    "query '\(query.name)' has no SQL: write its statement after the '-- name:' line",
+                    at: query.location)
                 return
             }
             let indent = first.1.prefix { $0 == " " || $0 == "\t" }.count
@@ -45,7 +51,8 @@ enum QueryFileParser {
                 let name = String(value)
                 if name.count > Limits.nameLength {
                     bag.error(
-                        "the query name is longer than \(Limits.nameLength) characters: '\(Limits.shown(name))'", at: location)
+                        "the query name is longer than \(Limits.nameLength) characters: '\(Limits.shown(name))'",
+                        at: location)
                 } else if !Self.isIdentifier(name) {
                     bag.error(
                         "query name '\(name)' is not a Swift identifier: use letters, digits and '_', starting with a letter (e.g. 'filteredItems')",
@@ -67,7 +74,9 @@ enum QueryFileParser {
                     let column = indent + 1 + (trimmed.count - value.count)
                     let location = SourceLocation(file: file, line: number, column: column)
                     let parts = value.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters() }
-                    if parts.count == 2, Self.isIdentifier(parts[0].hasPrefix(":") ? String(parts[0].dropFirst()) : parts[0]) {
+                    if parts.count == 2,
+                        Self.isIdentifier(parts[0].hasPrefix(":") ? String(parts[0].dropFirst()) : parts[0])
+                    {
                         let name = parts[0].hasPrefix(":") ? String(parts[0].dropFirst()) : parts[0]
                         current?.params.append(.init(name: name, type: parts[1], location: location))
                     } else {
@@ -93,7 +102,8 @@ enum QueryFileParser {
         guard rest.hasPrefix(key + ":") else { return nil }
         let value = rest.dropFirst(key.count + 1).drop { $0 == " " || $0 == "\t" }
         var end = value.endIndex
-        while end > value.startIndex, value[value.index(before: end)] == " " || value[value.index(before: end)] == "\t" {
+        while end > value.startIndex, value[value.index(before: end)] == " " || value[value.index(before: end)] == "\t"
+        {
             end = value.index(before: end)
         }
         return value[value.startIndex..<end]
@@ -103,7 +113,9 @@ enum QueryFileParser {
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic, first.isASCII
         else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 }
 

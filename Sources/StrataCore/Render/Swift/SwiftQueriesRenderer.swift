@@ -10,18 +10,25 @@ struct SwiftQueriesRenderer {
         let sqlType = SwiftNames.identifier(schema.model + "Queries")
         var writer = SwiftWriter()
         writer.lines(
-            FileHeader.lines(source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//"))
+            FileHeader.lines(
+                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
+        )
         writer.line()
         writer.line("import Foundation")
         writer.line("import StrataSQLite")
         writer.line()
-        writer.line("/// The SQL of \(schema.model)'s named queries, as written in `\(SchemaLoader.queriesFolder)/`, checked against")
-        writer.line("/// version \(schema.version) when generated. Their parameters are bound, never spliced into the SQL.")
+        writer.line(
+            "/// The SQL of \(schema.model)'s named queries, as written in `\(SchemaLoader.queriesFolder)/`, checked against"
+        )
+        writer.line(
+            "/// version \(schema.version) when generated. Their parameters are bound, never spliced into the SQL.")
         writer.block("public enum \(sqlType)") { w in
             for (index, query) in queries.enumerated() {
                 if index > 0 { w.line() }
                 w.line("/// `\(query.source.name)`, from \(Self.place(of: query)).")
-                Self.sqlLiteral(query.source.sql, declaration: "public static let \(SwiftNames.identifier(query.source.name)) = ", into: &w)
+                Self.sqlLiteral(
+                    query.source.sql, declaration: "public static let \(SwiftNames.identifier(query.source.name)) = ",
+                    into: &w)
             }
         }
         for query in queries {
@@ -64,9 +71,12 @@ struct SwiftQueriesRenderer {
         writer.line("    \"\"\"#")
     }
 
-    private func renderRow(type: String, columns: [AnalyzedQuery.Column], query: AnalyzedQuery, into writer: inout SwiftWriter) {
+    private func renderRow(
+        type: String, columns: [AnalyzedQuery.Column], query: AnalyzedQuery, into writer: inout SwiftWriter
+    ) {
         writer.line("/// A row of `\(query.source.name)` (\(Self.place(of: query))).")
-        writer.block("public struct \(SwiftNames.identifier(type)): Hashable, Sendable, StrataSQLiteRowDecodable") { w in
+        writer.block("public struct \(SwiftNames.identifier(type)): Hashable, Sendable, StrataSQLiteRowDecodable") {
+            w in
             for (index, column) in columns.enumerated() {
                 w.line("/// Result column \(index + 1).")
                 w.lines(RepositoryNames.lintExemptions(member: column.name))
@@ -75,7 +85,8 @@ struct SwiftQueriesRenderer {
             w.line()
             w.line("/// Creates a row.")
             w.function(
-                "public init", parameters: columns.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" }, suffix: ""
+                "public init", parameters: columns.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" },
+                suffix: ""
             ) { w in
                 for column in columns { w.line("self.\(column.name) = \(SwiftNames.identifier(column.name))") }
             }
@@ -138,11 +149,14 @@ struct SwiftQueriesRenderer {
         let (doc, parameters, returns) = signature(query)
         writer.lines(doc)
         writer.line("///")
-        writer.line(query.isReadOnly ? "/// One read." : "/// One transaction: committed when it returns, rolled back when it throws.")
+        writer.line(
+            query.isReadOnly
+                ? "/// One read." : "/// One transaction: committed when it returns, rolled back when it throws.")
         if case .changes = query.result { writer.line("@discardableResult") }
         let name = SwiftNames.identifier(query.source.name)
         writer.function("public func \(name)", parameters: parameters, suffix: " throws -> \(returns)") { w in
-            let arguments = query.parameters.map { "\($0.name): \(SwiftNames.identifier($0.name))" }.joined(separator: ", ")
+            let arguments = query.parameters.map { "\($0.name): \(SwiftNames.identifier($0.name))" }.joined(
+                separator: ", ")
             w.line("try \(query.isReadOnly ? "read" : "write") { try $0.\(name)(\(arguments)) }")
         }
     }
