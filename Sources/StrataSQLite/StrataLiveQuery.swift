@@ -34,7 +34,8 @@ public final class StrataLiveQuery<Value: Sendable & Equatable> {
     @ObservationIgnored private let following = Following()
 
     /// Follows `fetch` on the database behind `writer`; ``value`` is `initial` until the first
-    /// read succeeds (which is before this returns, unless it fails).
+    /// read succeeds (which is before this returns, unless it fails). That first read is
+    /// synchronous: make live queries outside the database's own `read` and `write` closures.
     public init(
         in writer: any DatabaseWriter, initial: Value, fetch: @escaping @Sendable (Database) throws -> Value
     ) {
