@@ -40,9 +40,9 @@ public enum MyTODOQueries {
 
 /// A row of `openCountsByPriority` (`queries/items.sql:11`).
 public struct OpenCountsByPriorityRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `todo_item.priority`.
     public var priority: Priority
-    /// Result column 2.
+    /// Result column 2: an expression, of the type its alias declares.
     public var count: Int
 
     /// Creates a row.
@@ -60,11 +60,11 @@ public struct OpenCountsByPriorityRow: Hashable, Sendable, StrataSQLiteRowDecoda
 
 /// A row of `search` (`queries/items.sql:20`).
 public struct SearchRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `todo_item.id`.
     public var id: UUID
-    /// Result column 2.
+    /// Result column 2: `todo_item.title`.
     public var title: String
-    /// Result column 3.
+    /// Result column 3: `todo_item.detail`.
     public var note: String
 
     /// Creates a row.

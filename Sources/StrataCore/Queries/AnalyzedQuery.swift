@@ -38,6 +38,9 @@ public struct AnalyzedQuery: Hashable, Sendable {
     public var result: Result
     /// True when the statement does not write: it runs in a read.
     public var isReadOnly: Bool
+    /// For a generated row type, where each result column is read from (`todo_item.priority`),
+    /// nil for an expression; empty otherwise.
+    public var columnOrigins: [String?] = []
 }
 
 extension SchemaHistory {

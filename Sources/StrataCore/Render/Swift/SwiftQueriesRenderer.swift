@@ -78,7 +78,10 @@ struct SwiftQueriesRenderer {
         writer.block("public struct \(SwiftNames.identifier(type)): Hashable, Sendable, StrataSQLiteRowDecodable") {
             w in
             for (index, column) in columns.enumerated() {
-                w.line("/// Result column \(index + 1).")
+                let origin = index < query.columnOrigins.count ? query.columnOrigins[index] : nil
+                w.line(
+                    origin.map { "/// Result column \(index + 1): `\($0)`." }
+                        ?? "/// Result column \(index + 1): an expression, of the type its alias declares.")
                 w.lines(RepositoryNames.lintExemptions(member: column.name))
                 w.line("public var \(SwiftNames.identifier(column.name)): \(column.swiftType)")
             }

@@ -44,15 +44,15 @@ public enum ShopQueries {
 
 /// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
 public struct OrdersWithCustomerRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `order.id`.
     public var id: UUID
-    /// Result column 2.
+    /// Result column 2: `order.status`.
     public var status: Status
-    /// Result column 3.
+    /// Result column 3: `order.total`.
     public var total: Decimal
-    /// Result column 4.
+    /// Result column 4: `customer.name`.
     public var customerName: String
-    /// Result column 5.
+    /// Result column 5: `customer.nickname`.
     public var nickname: String?
 
     /// Creates a row.
@@ -76,15 +76,15 @@ public struct OrdersWithCustomerRow: Hashable, Sendable, StrataSQLiteRowDecodabl
 
 /// A row of `customersWithOrders` (`queries/shop.sql:11`).
 public struct CustomersWithOrdersRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `customer.id`.
     public var id: Int64
-    /// Result column 2.
+    /// Result column 2: `customer.name`.
     public var name: String
-    /// Result column 3.
+    /// Result column 3: an expression, of the type its alias declares.
     public var anyOrder: UUID?
-    /// Result column 4.
+    /// Result column 4: an expression, of the type its alias declares.
     public var orders: Int
-    /// Result column 5.
+    /// Result column 5: `order.note`.
     public var note: String?
 
     /// Creates a row.
@@ -108,11 +108,11 @@ public struct CustomersWithOrdersRow: Hashable, Sendable, StrataSQLiteRowDecodab
 
 /// A row of `line` (`queries/shop.sql:20`).
 public struct LineRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `order_line.quantity`.
     public var quantity: Int32
-    /// Result column 2.
+    /// Result column 2: `order_line.size`.
     public var size: Size
-    /// Result column 3.
+    /// Result column 3: `order_line.payload`.
     public var payload: Data?
 
     /// Creates a row.
@@ -132,11 +132,11 @@ public struct LineRow: Hashable, Sendable, StrataSQLiteRowDecodable {
 
 /// A row of `keywordsOfClass` (`queries/shop.sql:24`).
 public struct KeywordsOfClassRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1.
+    /// Result column 1: `keywords.default`.
     public var `default`: Int
-    /// Result column 2.
+    /// Result column 2: `keywords.protocol`.
     public var `protocol`: String?
-    /// Result column 3.
+    /// Result column 3: `keywords.self_check`.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public var self_check: Bool
 
