@@ -100,7 +100,8 @@ private struct QueryChecker {
         let parameters = typeParameters(prepared.parameters, references: references)
         let result = resultType(prepared.columns, references: references)
         guard let parameters, let result else { return nil }
-        var query = AnalyzedQuery(source: source, parameters: parameters, result: result, isReadOnly: prepared.isReadOnly)
+        var query = AnalyzedQuery(
+            source: source, parameters: parameters, result: result, isReadOnly: prepared.isReadOnly)
         if case .rows = result {
             query.columnOrigins = prepared.columns.map { column in
                 column.table.flatMap { table in column.origin.map { "\(table).\($0)" } }
