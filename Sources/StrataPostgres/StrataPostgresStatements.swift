@@ -129,15 +129,17 @@ struct StrataPostgresInsertBatch<Record: StrataPostgresRecord>: PostgresPrepared
     @inlinable static var rows: Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, Record.strataTable.columns.count))) }
     @usableFromInline static var name: String { "strata_insert\(rows)_" + Record.strataTable.postgres.id }
     @usableFromInline static var sql: String { StrataPostgresBatchSQL.shared.insert(Record.self, rows: rows) }
-    @usableFromInline let records: ArraySlice<Record>
+    /// The records' parameters, bound by the caller (specialised for the record type: PostgresNIO
+    /// calls `makeBindings()` through the protocol, unspecialised).
+    @usableFromInline let bindings: PostgresBindings
 
-    @inlinable init(_ records: ArraySlice<Record>) { self.records = records }
-
-    @inlinable func makeBindings() throws -> PostgresBindings {
+    @inlinable init(_ records: ArraySlice<Record>) throws {
         var bindings = PostgresBindings(capacity: records.count * Record.strataTable.columns.count)
         for record in records { try record.bind(to: &bindings) }
-        return bindings
+        self.bindings = bindings
     }
+
+    @inlinable func makeBindings() throws -> PostgresBindings { bindings }
 
     @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }

@@ -114,14 +114,14 @@ extension PostgresConnection {
         let batch = StrataPostgresInsertBatch<Record>.rows
         var start = records.startIndex
         while records.endIndex - start >= batch {
-            try await strataRun(StrataPostgresInsertBatch(records[start..<start + batch]))
+            try await strataRun(try StrataPostgresInsertBatch(records[start..<start + batch]))
             start += batch
         }
         if start < records.endIndex {
             let rest = records[start...]
-            let statement = StrataPostgresInsertBatch(rest)
+            let statement = try StrataPostgresInsertBatch(rest)
             let sql = Record.strataTable.postgresInsert(rows: rest.count)
-            for try await _ in try await query(PostgresQuery(unsafeSQL: sql, binds: statement.makeBindings()), logger: StrataPostgresLog.logger) {}
+            for try await _ in try await query(PostgresQuery(unsafeSQL: sql, binds: statement.bindings), logger: StrataPostgresLog.logger) {}
         }
         return records.map(\.strataStored)
     }

@@ -130,6 +130,22 @@ struct TypeSafetyTests {
         #expect(wrongType.status != 0)
     }
 
+    @Test("a join's filter is typed on both tables, and its reference must hold the partner's key")
+    func joinsAreTyped() throws {
+        // TODOItem has no reference: its key, joined to itself, stands in for one.
+        let good = try Self.typeCheck("""
+            _ = try database.todoItems.fetchAll(
+                joining: TODOItem.self, on: \\.id, where: { item, same in item.isDone == false && same.title == "x" })
+            """)
+        #expect(good.status == 0, "\(good.output)")
+        let wrongValue = try Self.typeCheck("""
+            _ = try database.todoItems.fetchAll(joining: TODOItem.self, on: \\.id, where: { _, same in same.title == 3 })
+            """)
+        #expect(wrongValue.status != 0)
+        let notAKey = try Self.typeCheck("_ = try database.todoItems.fetchAll(joining: TODOItem.self, on: \\.title)")
+        #expect(notAKey.status != 0)
+    }
+
     @Test("code generated for another runtime API does not compile, and the message names both versions")
     func codeForAnotherRuntimeAPIDoesNotCompile() throws {
         let good = try Self.typeCheck("enum Current: StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}")
