@@ -31,10 +31,17 @@ let package = Package(
     targets: [
         // How each schema type is stored: shared by the DDL and the runtime so they cannot drift.
         .target(name: "StrataStorage"),
-        // The generator pipeline: parse -> validate -> model -> diff/plan -> render.
+        // The generator pipeline: parse -> validate -> model -> diff/plan -> render. Named SQL
+        // queries are checked on an in-memory SQLite database through the C library alone
+        // (GRDBSQLite is GRDB's system-library module for libsqlite3, not GRDB): the plugins'
+        // generator still builds no database client.
         .target(
             name: "StrataCore",
-            dependencies: ["StrataStorage", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "StrataStorage",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The runtime shared by every database: records, columns, filters, sorts, migrations.
         .target(name: "StrataRuntime", dependencies: ["StrataStorage"]),

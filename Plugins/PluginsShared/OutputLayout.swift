@@ -4,13 +4,15 @@
 /// Where Strata writes each output of a model, relative to the output folder (`Generated/`).
 public enum OutputLayout {
     /// The Swift files of a model for the databases named (`sqlite`, `postgres`; every one when
-    /// nil). Their names depend on the model name and the databases only, so that the build
-    /// plugin can declare them without reading the schema; every one is always written.
-    public static func swiftFiles(model: String, databases: [String]? = nil) -> [String] {
+    /// nil). Their names depend on the model name, the databases and whether the model folder
+    /// holds query files (`queries/*.sql`) only, so that the build plugin can declare them
+    /// without reading the schema; every one is always written.
+    public static func swiftFiles(model: String, databases: [String]? = nil, hasQueries: Bool = false) -> [String] {
         let wanted = databases ?? sqlDialects
         var files = ["\(model)Models.swift", "\(model)Records.swift"]
         if wanted.contains("sqlite") {
             files += ["\(model)Repositories.swift", "\(model)Database.swift", "\(model)Migrations.swift"]
+            if hasQueries { files.append("\(model)Queries.swift") }
         }
         if wanted.contains("postgres") {
             files += [
@@ -19,6 +21,9 @@ public enum OutputLayout {
         }
         return files
     }
+
+    /// The folder of a model's named queries (`*.sql`), relative to its model folder.
+    public static let queriesFolder = "queries"
 
     /// The folder of a model's Swift files, relative to the output folder.
     public static func swiftFolder(model: String) -> String { "\(model)/Swift" }

@@ -14,7 +14,8 @@ public enum PluginPlanning {
         public var displayName: String
         /// The tool's arguments.
         public var arguments: [String]
-        /// Absolute paths of the inputs: the tool, the configuration, the model folder and its files.
+        /// Absolute paths of the inputs: the tool, the configuration, the model folder (and its
+        /// queries folder, when it has query files) and its files.
         public var inputs: [String]
         /// Absolute paths of the outputs: every Swift file the tool writes for the model.
         public var outputs: [String]
@@ -55,6 +56,8 @@ public enum PluginPlanning {
         let output = join(workDirectory, "GeneratedSources")
         return folders.map { folder in
             let swiftFolder = join(output, OutputLayout.swiftFolder(model: folder.model))
+            // The queries folder too, when there is one: a query file added to it is noticed.
+            let queries = folder.queryFiles.isEmpty ? [] : [join(folder.path, OutputLayout.queriesFolder)]
             return BuildStep(
                 model: folder.model,
                 displayName: "Strata: generating \(folder.model) Swift for \(target)",
@@ -62,10 +65,10 @@ public enum PluginPlanning {
                     "build-plugin", "--model-folder", folder.path, "--output", output,
                     "--databases", databases.joined(separator: ","),
                 ],
-                inputs: [tool, configPath, folder.path] + folder.files,
-                outputs: OutputLayout.swiftFiles(model: folder.model, databases: databases).map {
-                    join(swiftFolder, $0)
-                })
+                inputs: [tool, configPath, folder.path] + queries + folder.files,
+                outputs: OutputLayout.swiftFiles(
+                    model: folder.model, databases: databases, hasQueries: !folder.queryFiles.isEmpty
+                ).map { join(swiftFolder, $0) })
         }
     }
 

@@ -298,8 +298,12 @@ extension StrataConfig {
         /// The folder's absolute path, without `.` or `..` components.
         public var path: String
         /// The files the model's generated code depends on: every `.yaml`/`.yml` file in the
-        /// folder, its `strata.lock` and `coredata-mapping.json` if there are, as absolute paths, sorted.
+        /// folder, its `strata.lock` and `coredata-mapping.json` if there are, and its query files
+        /// (`queries/*.sql`), as absolute paths, sorted.
         public var files: [String]
+        /// The query files of the model (`queries/*.sql`), as absolute paths, sorted: when there
+        /// is one, the model also gets `<Model>Queries.swift`.
+        public var queryFiles: [String] = []
         /// The entry of the configuration that named it.
         public var entry: Entry
 
@@ -350,7 +354,14 @@ extension StrataConfig {
                     }
                     .sorted()
                     .map { Self.join(candidate, $0) }
-                folders.append(ModelFolder(model: model, path: candidate, files: files, entry: entry))
+                let queries = Self.join(candidate, OutputLayout.queriesFolder)
+                let queryFiles = ((try? manager.contentsOfDirectory(atPath: queries)) ?? [])
+                    .filter { !$0.hasPrefix(".") && $0.hasSuffix(".sql") }
+                    .sorted()
+                    .map { Self.join(queries, $0) }
+                var folder = ModelFolder(model: model, path: candidate, files: files + queryFiles, entry: entry)
+                folder.queryFiles = queryFiles
+                folders.append(folder)
             }
         }
         return folders

@@ -7,7 +7,8 @@ import PackagePlugin
 /// The target holds a `strata.yaml` naming its model folders (see `StrataConfig`): in a package,
 /// in the target's folder; in an Xcode project, among the target's files. For each model the
 /// plugin adds one build command, `strata-generator build-plugin`, whose inputs are the model's
-/// version files, its `strata.lock`, the folder itself (so an added version is noticed), the
+/// version files, its `strata.lock`, its query files, the folder itself and its `queries` folder
+/// (so an added version or query is noticed), the
 /// configuration and the `strata-generator` tool; whose outputs are the files `OutputLayout` names for the
 /// model, which the tool always writes, under the plugin's work directory and nowhere else.
 /// `PluginPlanning` decides all of this; the plugin only turns its steps into commands.

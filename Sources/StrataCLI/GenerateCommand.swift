@@ -6,8 +6,10 @@ package struct Generate: ParsableCommand {
         abstract: "Write Generated/ from Schemas/ and record the version checksums in strata.lock.",
         discussion: """
             Writes a file only when its bytes change, removes generated files that no longer belong,
-            and writes nothing at all when any schema has an error (exit status 1). Exit status 2 when
-            a file cannot be written.
+            and writes nothing at all when any schema has an error (exit status 1). A model's named
+            queries (<Model>/queries/*.sql) are prepared on an in-memory SQLite database of its latest
+            version: one that does not compile is an error at its line. Exit status 2 when a file
+            cannot be written.
             """
     )
 

@@ -4,7 +4,7 @@ import StrataCore
 
 /// `strata build-plugin`: what the StrataPlugin build tool plugin runs, once per model folder.
 ///
-/// Writes exactly the files `OutputLayout.swiftFiles(model:)` names, every one of them, into
+/// Writes exactly the files `OutputLayout.swiftFiles(model:databases:hasQueries:)` names, every one of them, into
 /// `<output>/<OutputLayout.swiftFolder(model:)>/` (`--output` is under the plugin's work
 /// directory), and nothing else: no `strata.lock`, no SQL, nothing in the package.
 package struct BuildPlugin: ParsableCommand {
@@ -38,9 +38,9 @@ package struct BuildPlugin: ParsableCommand {
         // Only the Swift files: never strata.lock, never the SQL.
         let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
         let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let declared = OutputLayout.swiftFiles(model: history.model, databases: wanted).map {
-            ModelPlanner.join(swiftFolder, $0)
-        }
+        let declared = OutputLayout.swiftFiles(
+            model: history.model, databases: wanted, hasQueries: history.hasQueryFiles
+        ).map { ModelPlanner.join(swiftFolder, $0) }
         plan.files = plan.files.filter { declared.contains($0.path) }
         plan.outputFolder = swiftFolder
         let missing = Set(declared).subtracting(plan.files.map(\.path))

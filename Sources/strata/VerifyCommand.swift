@@ -11,7 +11,9 @@ struct Verify: AsyncParsableCommand {
             For each model: (a) the chain of migrations v1 -> … -> vN gives exactly the schema of a fresh
             vN (tables, columns, types, nullability, defaults, keys, indexes, constraints and their names);
             (b) rows seeded at v1 in every table are all present after every step, with every value what
-            the step defines. PostgreSQL checks run in two scratch databases created on the server and
+            the step defines. On PostgreSQL, every named query (queries/*.sql) is also prepared, and those
+            the server refuses are listed with its message (they do not fail verification: their
+            functions are generated for SQLite). PostgreSQL checks run in two scratch databases created on the server and
             dropped afterwards. Progress goes to standard error as it goes. Exits 1 with the
             differences, 2 when the server cannot be reached. With --format json: one object,
             {"passed", "postgresChecked", "diagnostics", "reports": [{"model", "dialect", "passed", …}]}.
@@ -80,6 +82,8 @@ struct Verify: AsyncParsableCommand {
                     ("schemaDifferences", .array(report.schemaDifferences.map(JSONValue.string))),
                     ("dataProblems", .array(report.dataProblems.map(JSONValue.string))),
                     ("notes", .array(report.notes.map(JSONValue.string))),
+                    ("queriesPrepared", .int(report.queriesPrepared)),
+                    ("queryProblems", .array(report.queryProblems.map(JSONValue.string))),
                 ])
             }
             print(

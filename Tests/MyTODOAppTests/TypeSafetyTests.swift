@@ -99,6 +99,19 @@ struct TypeSafetyTests {
         #expect(bad.output.contains("cannot be applied to operands"), "\(bad.output)")
     }
 
+    @Test("a named query's parameters and row properties have the types of their columns")
+    func namedQueriesAreTyped() throws {
+        let good = try Self.typeCheck(
+            "let items: [TODOItem] = try database.filteredItems(isDone: false); let count: Int = try database.openCountsByPriority()[0].count; _ = items; _ = count")
+        #expect(good.status == 0, "\(good.output)")
+        let bad = try Self.typeCheck(#"_ = try database.filteredItems(isDone: "no")"#)
+        #expect(bad.status != 0)
+        #expect(bad.output.contains("cannot convert value of type 'String' to expected argument type 'Bool'"), "\(bad.output)")
+        let wrongRow = try Self.typeCheck("let priority: Int16 = try database.openCountsByPriority()[0].priority; _ = priority")
+        #expect(wrongRow.status != 0)
+        #expect(wrongRow.output.contains("cannot convert value of type 'Priority' to specified type 'Int16'"), "\(wrongRow.output)")
+    }
+
     @Test("aggregates are typed by their column: no sum of text, no max of a Bool, the max of an enum is the enum")
     func aggregatesAreTyped() throws {
         let good = try Self.typeCheck("""

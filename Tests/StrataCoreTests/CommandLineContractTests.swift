@@ -125,8 +125,9 @@ import Testing
             #expect(result.stderr.contains("MyTODO: applying v\(version) (\(version) of 3)…"), "\(result.stderr)")
             #expect(result.stderr.contains("MyTODO: applied v\(version) in "), "\(result.stderr)")
         }
-        // Refused: a database newer than the model.
+        // Refused: a database newer than the model (without its queries, which v2 cannot run).
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/v3.yaml"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/queries"))
         let refused = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(refused.status == 1)
         #expect((try Self.json(refused)["error"] as? String)?.contains("newer") == true)

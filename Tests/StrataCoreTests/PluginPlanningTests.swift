@@ -41,9 +41,14 @@ import Testing
         #expect(steps.first?.inputs.prefix(3) == ["/bin/strata-generator", config, model])
         #expect(steps.first?.inputs.contains(model + "/v3.yaml") == true)
         #expect(steps.first?.inputs.contains(model + "/strata.lock") == true)
+        // The TODO app's named queries: every query file and the queries folder are inputs, and
+        // MyTODOQueries.swift an output.
+        #expect(steps.first?.inputs.contains(model + "/queries") == true)
+        #expect(steps.first?.inputs.contains(model + "/queries/items.sql") == true)
+        #expect(steps.first?.outputs.last == "/work/plugin/GeneratedSources/MyTODO/Swift/MyTODOQueries.swift")
         #expect(
             steps.first?.outputs
-                == OutputLayout.swiftFiles(model: "MyTODO", databases: ["sqlite"]).map {
+                == OutputLayout.swiftFiles(model: "MyTODO", databases: ["sqlite"], hasQueries: true).map {
                     "/work/plugin/GeneratedSources/MyTODO/Swift/" + $0
                 })
     }

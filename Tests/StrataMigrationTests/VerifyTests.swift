@@ -33,6 +33,32 @@ import Testing
         #expect(report.valuesCompared > 0)
     }
 
+    /// `verify --postgres` prepares every named query on PostgreSQL and lists those it refuses,
+    /// without failing: their functions are generated for SQLite.
+    @Test func namedQueriesArePreparedOnPostgreSQL() async throws {
+        let server = try await TestPostgresServer.forTest()
+        var history = try Models.load("MyTODO", in: Models.schemas)
+        #expect(history.queries.count == 4)
+        let portable = try await PostgresScratch.verify(history, url: server.url.description, verifier: MigrationVerifier())
+        #expect(portable.queriesPrepared == 4)
+        #expect(portable.queryProblems.isEmpty, "\(portable.queryProblems)")
+        // SQLite compares a Bool column with 0; PostgreSQL does not.
+        var sqliteOnly = history.queries[0]
+        sqliteOnly.source.name = "sqliteOnly"
+        sqliteOnly.source.sql = "SELECT title FROM todo_item WHERE is_done = 0 AND title = :title"
+        sqliteOnly.parameters = [.init(name: "title", swiftType: "String")]
+        history.queries.append(sqliteOnly)
+        let report = try await PostgresScratch.verify(history, url: server.url.description, verifier: MigrationVerifier())
+        #expect(report.passed)
+        #expect(report.queriesPrepared == 5)
+        #expect(report.queryProblems.count == 1)
+        let problem = try #require(report.queryProblems.first)
+        #expect(problem.hasPrefix("'sqliteOnly' ("), "\(problem)")
+        #expect(problem.contains("items.sql:4:10) does not run on PostgreSQL: "), "\(problem)")
+        #expect(problem.contains("operator does not exist: boolean = integer"), "\(problem)")
+        #expect(report.lines.contains("  queries: 5 named queries prepared, 1 do not run here"))
+    }
+
     /// The verifier itself must notice what goes wrong: a lost row, a changed value, a schema that differs.
     @Test func verifierReportsLostRowsChangedValuesAndSchemaDifferences() async throws {
         let history = try Models.load("Evolution", in: Models.fixtures)

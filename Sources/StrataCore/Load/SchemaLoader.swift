@@ -118,7 +118,51 @@ public enum SchemaLoader {
         if complete {
             bag.append(contentsOf: HistoryValidator.validate(history))
         }
+        history.queryFiles = queryFiles(in: folder, bag: &bag)
+        if complete, !bag.hasErrors, let latest = history.latest, !history.queryFiles.isEmpty {
+            var texts: [(path: String, text: String)] = []
+            for path in history.queryFiles {
+                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+                    size > Limits.queryFileBytes
+                {
+                    bag.error(
+                        "'\(path)' is \(size) bytes; query files are limited to \(Limits.queryFileBytes) bytes",
+                        at: .file(path))
+                    continue
+                }
+                guard let (_, text) = readText(path) else {
+                    bag.error("cannot read '\(path)'", at: .file(path))
+                    continue
+                }
+                guard let text else {
+                    bag.error("'\(path)' is not UTF-8 text", at: .file(path))
+                    continue
+                }
+                texts.append((path, text))
+            }
+            let (queries, diagnostics) = QueryAnalyzer.analyze(files: texts, schema: latest)
+            history.queries = queries
+            bag.append(contentsOf: diagnostics)
+        }
         return (complete ? history : nil, checksums, bag.all)
+    }
+
+    /// The folder of a model's named queries, relative to the model folder.
+    public static let queriesFolder = OutputLayout.queriesFolder
+
+    /// The `.sql` files of `folder/queries`, sorted; none when there is no such folder.
+    private static func queryFiles(in folder: String, bag: inout DiagnosticBag) -> [String] {
+        let queries = join(folder, queriesFolder)
+        guard isFolder(queries) else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: queries)
+                .filter { !$0.hasPrefix(".") && $0.hasSuffix(".sql") }
+                .sorted()
+                .map { join(queries, $0) }
+        } catch {
+            bag.error("cannot read the queries folder '\(queries)': \(OutputTransaction.reason(error))", at: .file(queries))
+            return []
+        }
     }
 
     /// One version file, read and parsed.

@@ -97,6 +97,10 @@ public struct SchemaHistory: Hashable, Sendable {
     public var model: String
     /// The versions, `versions[i].version == i + 1`.
     public var versions: [Schema]
+    /// The paths of the model's query files (`queries/*.sql`), sorted.
+    public var queryFiles: [String] = []
+    /// The named queries of those files, checked against the latest version, in file order.
+    public var queries: [AnalyzedQuery] = []
     /// The text of the model folder's `coredata-mapping.json` (a model imported from Core Data),
     /// whose Swift gets `importCoreDataStore`; nil for other models.
     public var coreDataMapping: String? = nil

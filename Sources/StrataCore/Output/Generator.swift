@@ -40,7 +40,7 @@ public enum Generator {
     /// lists them.
     static func inListingOrder<Item>(_ items: [Item], model: String, path: (Item) -> String) -> [Item] {
         let swiftFolder = OutputLayout.swiftFolder(model: model)
-        let swiftPaths = OutputLayout.swiftFiles(model: model).map { "\(swiftFolder)/\($0)" }
+        let swiftPaths = OutputLayout.swiftFiles(model: model, hasQueries: true).map { "\(swiftFolder)/\($0)" }
         func rank(_ item: Item) -> Int { swiftPaths.firstIndex(of: path(item)) ?? swiftPaths.count }
         return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
             \.element)
@@ -95,6 +95,10 @@ public enum Generator {
                 swiftFile(
                     runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
             }
+        }
+        if history.hasQueryFiles, wanted.contains(.sqlite) {
+            let queries = history.queries
+            jobs.append { swiftFile("Queries", SwiftQueriesRenderer(schema: latest, queries: queries).render()) }
         }
         kept = []
         try Parallel.forEach(jobs, body)

@@ -6,6 +6,8 @@ public enum Limits {
     /// still admits the benchmark's 1,000-entity model (`Docs/Benchmarks.md`, "The largest
     /// allowed input").
     public static let versionFileBytes = 1024 * 1024
+    /// The largest query file (`queries/*.sql`), in bytes: the same bound as a version file.
+    public static let queryFileBytes = versionFileBytes
     /// The longest name (entity, field, enum, case, key, type), in characters.
     public static let nameLength = 128
     /// Names this many characters longer or shorter than a candidate are never suggested for it

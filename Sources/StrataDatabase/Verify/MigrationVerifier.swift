@@ -21,6 +21,25 @@ public struct MigrationVerifier: Sendable {
     /// A verifier.
     public init(seeder: RowSeeder = RowSeeder()) { self.seeder = seeder }
 
+    /// Prepares every named query on `database` (its `:name` parameters as `$n`) and lists
+    /// those the database refuses, with its message.
+    func prepareQueries(_ queries: [AnalyzedQuery], on database: some VerificationDatabase, report: inout VerificationReport)
+        async throws
+    {
+        for (index, query) in queries.enumerated() {
+            let name = "strata_query_\(index + 1)"
+            report.queriesPrepared += 1
+            do {
+                try await database.execute("PREPARE \(name) AS \(query.postgresSQL)")
+                try await database.execute("DEALLOCATE \(name)")
+            } catch {
+                let message = (error as? PostgresSessionError)?.message ?? "\(error)"
+                report.queryProblems.append(
+                    "'\(query.source.name)' (\(query.source.nameLocation)) does not run on \(database.dialect.displayName): \(message)")
+            }
+        }
+    }
+
     /// Runs both checks; `chain` and `fresh` must be empty databases of the same dialect.
     public func verify(_ history: SchemaHistory, chain: some VerificationDatabase, fresh: some VerificationDatabase) async throws
         -> VerificationReport
@@ -33,6 +52,10 @@ public struct MigrationVerifier: Sendable {
         let prefix = "\(history.model) on \(dialect.displayName)"
         progress("\(prefix): creating a fresh v\(latest.version)…")
         try await fresh.execute(SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+        if dialect == .postgres, !history.queries.isEmpty {
+            progress("\(prefix): preparing the named queries…")
+            try await prepareQueries(history.queries, on: fresh, report: &report)
+        }
 
         progress("\(prefix): applying v1 and seeding rows…")
         try await chain.applyMigration(version: 1, sql: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))

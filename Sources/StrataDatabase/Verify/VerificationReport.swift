@@ -22,6 +22,12 @@ public struct VerificationReport: Sendable {
     public var dataProblems: [String] = []
     /// What was not compared, and why.
     public var notes: [String] = []
+    /// Named queries prepared on the fresh database (PostgreSQL only: SQLite checks them when
+    /// generating).
+    public var queriesPrepared = 0
+    /// The named queries that do not run on this database, each with the server's message. They
+    /// do not fail verification: their functions are generated for SQLite only.
+    public var queryProblems: [String] = []
 
     /// True when nothing differs.
     public var passed: Bool { schemaDifferences.isEmpty && dataProblems.isEmpty }
@@ -36,7 +42,11 @@ public struct VerificationReport: Sendable {
                 + rowsSeeded.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
                 + "); \(rowsFollowed) rows and \(valuesCompared) values followed through \(max(0, latestVersion - 1)) migrations",
         ]
+        if queriesPrepared > 0 {
+            lines.append("  queries: \(queriesPrepared) named queries prepared, \(queryProblems.count) do not run here")
+        }
         lines += notes.map { "  note: \($0)" }
+        lines += queryProblems.map { "  query: \($0)" }
         lines += schemaDifferences.map { "  schema difference: \($0)" }
         lines += dataProblems.map { "  data difference: \($0)" }
         return lines

@@ -104,6 +104,30 @@ struct SwiftDatabaseRenderer {
             ) { w in
                 w.line("StrataObservation.values(in: writer) { db in try fetch(\(names.access)(db)) }")
             }
+            w.line()
+            w.line("/// The value `fetch` computes, kept current: an `@Observable` object for SwiftUI, updated after every")
+            w.line("/// committed change to what it read; `initial` until the first read succeeds.")
+            w.line("@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)")
+            w.line("@MainActor")
+            w.function(
+                "public func live<T: Sendable & Equatable>",
+                parameters: ["initial: T", "_ fetch: @escaping @Sendable (\(names.access)) throws -> T"],
+                suffix: " -> StrataLiveQuery<T>"
+            ) { w in
+                w.line("StrataLiveQuery(in: writer, initial: initial) { db in try fetch(\(names.access)(db)) }")
+            }
+            w.line()
+            w.line("/// The records or rows `fetch` reads, kept current (see `live(initial:_:)`); empty until the first read")
+            w.line("/// succeeds.")
+            w.line("@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)")
+            w.line("@MainActor")
+            w.function(
+                "public func live<Element: Sendable & Equatable>",
+                parameters: ["_ fetch: @escaping @Sendable (\(names.access)) throws -> [Element]"],
+                suffix: " -> StrataLiveQuery<[Element]>"
+            ) { w in
+                w.line("live(initial: []) { try fetch($0) }")
+            }
         }
         writer.line()
         writer.line("/// Every entity of \(model) on one connection, inside `\(names.database).read` or `write`.")

@@ -78,6 +78,27 @@ public struct ShopDatabase: Sendable {
     ) -> AsyncValueObservation<T> {
         StrataObservation.values(in: writer) { db in try fetch(ShopAccess(db)) }
     }
+
+    /// The value `fetch` computes, kept current: an `@Observable` object for SwiftUI, updated after every
+    /// committed change to what it read; `initial` until the first read succeeds.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor
+    public func live<T: Sendable & Equatable>(
+        initial: T,
+        _ fetch: @escaping @Sendable (ShopAccess) throws -> T
+    ) -> StrataLiveQuery<T> {
+        StrataLiveQuery(in: writer, initial: initial) { db in try fetch(ShopAccess(db)) }
+    }
+
+    /// The records or rows `fetch` reads, kept current (see `live(initial:_:)`); empty until the first read
+    /// succeeds.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor
+    public func live<Element: Sendable & Equatable>(
+        _ fetch: @escaping @Sendable (ShopAccess) throws -> [Element]
+    ) -> StrataLiveQuery<[Element]> {
+        live(initial: []) { try fetch($0) }
+    }
 }
 
 /// Every entity of Shop on one connection, inside `ShopDatabase.read` or `write`.

@@ -1,0 +1,50 @@
+/// A named query checked against the latest version of its model: what its Swift function takes
+/// and returns.
+public struct AnalyzedQuery: Hashable, Sendable {
+    /// A name and its Swift type: a parameter, or a property of a row type.
+    public struct TypedName: Hashable, Sendable {
+        /// The name: a parameter's without its `:` (the argument label), or the property's.
+        public var name: String
+        /// The Swift type (`Bool`, `Priority`, `String?`).
+        public var swiftType: String
+
+        /// Creates a typed name.
+        public init(name: String, swiftType: String) {
+            self.name = name
+            self.swiftType = swiftType
+        }
+    }
+
+    /// A parameter of the function, bound to the statement's parameter of the same name.
+    public typealias Parameter = TypedName
+    /// A property of the generated row type: one result column, read by its index.
+    public typealias Column = TypedName
+
+    /// What the function returns.
+    public enum Result: Hashable, Sendable {
+        /// Nothing but the number of rows changed: a statement without result columns.
+        case changes
+        /// Records of an entity: the statement selects every column of its table, in order.
+        case entity(String)
+        /// A generated row type (`<QueryName>Row`) of these columns.
+        case rows(type: String, columns: [Column])
+    }
+
+    /// The query as written.
+    public var source: QuerySource
+    /// The parameters in the order SQLite numbers them (the first use of each name).
+    public var parameters: [Parameter]
+    /// What it returns.
+    public var result: Result
+    /// True when the statement does not write: it runs in a read.
+    public var isReadOnly: Bool
+    /// For a generated row type, where each result column is read from (`todo_item.priority`),
+    /// nil for an expression; empty otherwise.
+    public var columnOrigins: [String?] = []
+}
+
+extension SchemaHistory {
+    /// True when the model folder holds a `queries` folder with at least one `.sql` file: then
+    /// `<Model>Queries.swift` is generated (for SQLite), even when the files hold no query.
+    public var hasQueryFiles: Bool { !queryFiles.isEmpty }
+}
