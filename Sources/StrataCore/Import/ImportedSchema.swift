@@ -14,6 +14,19 @@ public struct ImportedSchema: Sendable, Equatable {
     /// A comment above `allowDataLoss` (without `# `).
     public var allowDataLossComment: String?
 
+    /// Creates a version file.
+    public init(
+        model: String, version: Int, header: [String] = [], entities: [ImportedEntity] = [], allowDataLoss: [String] = [],
+        allowDataLossComment: String? = nil
+    ) {
+        self.model = model
+        self.version = version
+        self.header = header
+        self.entities = entities
+        self.allowDataLoss = allowDataLoss
+        self.allowDataLossComment = allowDataLossComment
+    }
+
     /// The entity named `name`.
     public func entity(named name: String) -> ImportedEntity? { entities.first { $0.name == name } }
 
@@ -42,6 +55,8 @@ public struct ImportedEntity: Sendable, Equatable {
     public var doc: String?
     /// `renamedFrom`.
     public var renamedFrom: String?
+    /// `table`, when the table's name is not the one `naming` derives from the entity's.
+    public var table: String?
     /// `primaryKey`, when it is not the field named `id` (a composite key).
     public var primaryKey: [String]?
     /// The fields, in order.
@@ -67,6 +82,7 @@ public struct ImportedEntity: Sendable, Equatable {
         var lines = ["  \(YAMLText.key(name)):"]
         if let doc { lines.append("    doc: \(YAMLText.string(doc))") }
         if let renamedFrom { lines.append("    renamedFrom: \(YAMLText.key(renamedFrom))") }
+        if let table { lines.append("    table: \(YAMLText.key(table))") }
         if let primaryKey { lines.append("    primaryKey: [\(primaryKey.map(YAMLText.key).joined(separator: ", "))]") }
         lines.append("    fields:")
         lines += fields.map { "      \(YAMLText.key($0.name)): \($0.yaml)" }
@@ -74,7 +90,10 @@ public struct ImportedEntity: Sendable, Equatable {
             lines.append("    indexes:")
             lines += indexes.map { index in
                 let fields = "[\(index.fields.map(YAMLText.key).joined(separator: ", "))]"
-                return index.unique ? "      - { fields: \(fields), unique: true }" : "      - \(fields)"
+                var options = ["fields: \(fields)"]
+                if index.unique { options.append("unique: true") }
+                if let name = index.name { options.append("name: \(YAMLText.key(name))") }
+                return options.count == 1 ? "      - \(fields)" : "      - { \(options.joined(separator: ", ")) }"
             }
         }
         if !hasMany.isEmpty {
@@ -105,6 +124,8 @@ public struct ImportedField: Sendable, Equatable {
     public var isUnique = false
     /// `onDelete`.
     public var onDelete: String?
+    /// `column`, when the column's name is not the one `naming` derives from the field's.
+    public var column: String?
     /// `renamedFrom`.
     public var renamedFrom: String?
     /// `doc`.
@@ -126,6 +147,7 @@ public struct ImportedField: Sendable, Equatable {
         if isAutoincrement { options.append("autoincrement: true") }
         if isUnique { options.append("unique: true") }
         if let onDelete { options.append("onDelete: \(onDelete)") }
+        if let column { options.append("column: \(YAMLText.key(column))") }
         if let renamedFrom { options.append("renamedFrom: \(YAMLText.key(renamedFrom))") }
         if let doc { options.append("doc: \(YAMLText.string(doc))") }
         return options.isEmpty ? type : "{ type: \(type), \(options.joined(separator: ", ")) }"
@@ -138,6 +160,15 @@ public struct ImportedIndex: Sendable, Equatable {
     public var fields: [String]
     /// A unique index.
     public var unique: Bool
+    /// `name`, when it is not the name Strata derives (``Index/defaultName(table:columns:isUnique:)``).
+    public var name: String?
+
+    /// Creates an index.
+    public init(fields: [String], unique: Bool, name: String? = nil) {
+        self.fields = fields
+        self.unique = unique
+        self.name = name
+    }
 }
 
 /// A `hasMany` accessor of an ``ImportedEntity``.
@@ -151,9 +182,9 @@ public struct ImportedHasMany: Sendable, Equatable {
 }
 
 /// YAML scalars as importers write them.
-enum YAMLText {
+public enum YAMLText {
     /// A name: plain unless YAML would read it as something other than that string.
-    static func key(_ name: String) -> String {
+    public static func key(_ name: String) -> String {
         let plain = name.unicodeScalars.allSatisfy {
             ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "?")
                 && $0.isASCII
@@ -163,5 +194,5 @@ enum YAMLText {
     }
 
     /// A double-quoted string: a JSON string literal is one.
-    static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
+    public static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
 }

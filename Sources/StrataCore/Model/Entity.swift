@@ -13,6 +13,11 @@ public struct Index: Hashable, Sendable {
     /// True when PostgreSQL builds the index `CONCURRENTLY` when a later version adds it to an
     /// existing table: outside and before that version's transaction (`concurrently: true`).
     public var isConcurrent: Bool = false
+
+    /// The name of an index without a `name`: `<table>_<columns>_idx`, or `_key` for a unique one.
+    public static func defaultName(table: String, columns: [String], isUnique: Bool) -> String {
+        ([table] + columns + [isUnique ? "key" : "idx"]).joined(separator: "_")
+    }
 }
 
 /// The to-many side of a reference: accessors only, no column.

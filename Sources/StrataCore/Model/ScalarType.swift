@@ -19,6 +19,19 @@ extension ColumnEncoding {
 
     /// The inclusive range of an integer type.
     public var integerRange: ClosedRange<Int64>? { descriptor.integerRange }
+
+    /// Of `candidates`, types stored in one column type, the one that column reads back as when
+    /// nothing else tells: the one the most others convert to without loss (`Int64` takes every
+    /// narrower integer, `Double` takes `Float`, `String` takes `Decimal`), a tie going to the one
+    /// declared last (`Int64` over `Int`, `Data` over `UUID`: the one that constrains the stored
+    /// value least). Nil when `candidates` is empty.
+    public static func widest(of candidates: [ScalarType]) -> ScalarType? {
+        let ordered = allCases.filter { candidates.contains($0) }
+        func reach(_ type: ScalarType) -> Int {
+            ordered.filter { $0 != type && $0.descriptor.losslessTargets.contains(type) }.count
+        }
+        return ordered.reversed().max { reach($0) < reach($1) }
+    }
 }
 
 /// The raw type of an enum.

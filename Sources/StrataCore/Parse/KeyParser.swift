@@ -78,7 +78,7 @@ extension SchemaParser {
             }
             if !index.hasExplicitName {
                 let columns = index.fields.compactMap { entity.field(named: $0)?.column }
-                index.name = ([entity.table] + columns + [index.isUnique ? "key" : "idx"]).joined(separator: "_")
+                index.name = Index.defaultName(table: entity.table, columns: columns, isUnique: index.isUnique)
             }
             if !index.fields.isEmpty { indexes.append(index) }
         }

@@ -121,13 +121,9 @@ public enum CoreDataImporter {
         return kept.sorted
     }
 
-    /// Why ``write(_:schemas:)`` wrote nothing.
-    public enum WriteFailure: Error, Sendable {
-        /// The imported schemas have problems (`strata lint`'s, or a model folder that exists).
-        case problems([Diagnostic])
-        /// A file could not be written.
-        case io(String)
-    }
+    /// Why ``write(_:schemas:)`` wrote nothing: the imported schemas have problems (`strata
+    /// lint`'s, or a model folder that exists), or a file could not be written.
+    public typealias WriteFailure = ImportedModelWriter.Failure
 
     /// Writes `schemas/<Model>/vN.yaml` and `coredata-mapping.json` for an outcome without errors,
     /// after `strata lint` has accepted them in a staging folder; returns the paths written and
@@ -138,70 +134,24 @@ public enum CoreDataImporter {
         guard !outcome.hasErrors, let mapping = outcome.mapping else {
             throw .problems(outcome.diagnostics.filter { $0.severity == .error })
         }
-        let manager = FileManager.default
-        let destination = SchemaLoader.join(schemas, outcome.model)
-        if manager.fileExists(atPath: destination) {
-            throw .problems([
-                Diagnostic(
-                    .error,
-                    "'\(destination)' already exists: the import writes a new model; remove it, or choose another --model or --schemas",
-                    at: .file(destination))
-            ])
-        }
-        let createdSchemas = !manager.fileExists(atPath: schemas)
-        let staging = SchemaLoader.join(schemas, ".strata-import-\(UUID().uuidString)")
-        let stagedModel = SchemaLoader.join(staging, outcome.model)
-        func cleanUp() {
-            try? manager.removeItem(atPath: staging)
-            if createdSchemas { try? manager.removeItem(atPath: schemas) }
-        }
-        var files: [(name: String, contents: Data)] = outcome.schemas.map {
-            ("v\($0.version).yaml", Data($0.yaml.utf8))
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoded: Data
         do {
-            files.append((CoreDataMapping.fileName, try encoder.encode(mapping) + Data("\n".utf8)))
-            try manager.createDirectory(atPath: stagedModel, withIntermediateDirectories: true)
-            for file in files {
-                try file.contents.write(
-                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, file.name)), options: .atomic)
-            }
+            encoded = try encoder.encode(mapping) + Data("\n".utf8)
         } catch {
-            cleanUp()
             throw .io("cannot write the imported schemas under '\(schemas)': \(OutputTransaction.reason(error))")
         }
-        let lint = Workspace.plan(schemas: staging, output: "", render: false)
-        // Where the files go: errors name lines of files that are not written, and say so.
-        let relocated = lint.diagnostics.map { diagnostic in
-            Diagnostic(
-                diagnostic.severity,
-                (diagnostic.severity == .error ? "the imported schema (not written) does not pass 'strata lint': " : "")
-                    + diagnostic.message,
-                at: SourceLocation(
-                    file: SchemaLoader.join(destination, SchemaLoader.name(of: diagnostic.location.file)),
-                    line: diagnostic.location.line, column: diagnostic.location.column))
-        }
-        guard !lint.hasErrors else {
-            cleanUp()
-            throw .problems(relocated)
-        }
-        do {
+        return try ImportedModelWriter.write(
+            model: outcome.model, versions: outcome.schemas,
+            extraFiles: [ImportedModelWriter.File(name: CoreDataMapping.fileName, contents: encoded)], schemas: schemas
+        ) { history, stagedModel in
             // The mapping gets the SQL names of every table and column, as the checked schemas have them.
-            if let history = lint.histories.first {
-                let named = named(mapping, history: history, schemas: outcome.schemas)
-                try (encoder.encode(named) + Data("\n".utf8))
-                    .write(
-                        to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)),
-                        options: .atomic)
-            }
-            try manager.moveItem(atPath: stagedModel, toPath: destination)
-        } catch {
-            cleanUp()
-            throw .io("cannot write '\(destination)': \(OutputTransaction.reason(error))")
+            let named = named(mapping, history: history, schemas: outcome.schemas)
+            try (encoder.encode(named) + Data("\n".utf8))
+                .write(
+                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic)
         }
-        try? manager.removeItem(atPath: staging)
-        return (files.map { SchemaLoader.join(destination, $0.name) }, relocated)
     }
 
     /// `mapping` with the table of every entity and the column and type of every field.

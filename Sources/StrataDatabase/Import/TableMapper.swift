@@ -1,0 +1,210 @@
+import StrataCore
+
+/// One table of an imported database as an entity: its columns as fields, its keys, references,
+/// unique constraints and indexes, and a warning for each thing the schema language cannot say.
+struct TableMapper {
+    /// What every table's mapping needs to know about the others.
+    struct Context {
+        var dialect: SQLDialect
+        /// The tables imported, by name.
+        var tables: [String: DatabaseSchema.Table]
+        /// Their entities' names, by table name.
+        var entityNames: [String: String]
+    }
+
+    let table: DatabaseSchema.Table
+    let context: Context
+    /// What is not imported as the database has it, in words naming `table.column`.
+    private(set) var warnings: [String] = []
+    /// The field of each imported column, by column name.
+    private var fields: [String: String] = [:]
+
+    init(table: DatabaseSchema.Table, context: Context) {
+        self.table = table
+        self.context = context
+    }
+
+    private var dialect: SQLDialect { context.dialect }
+    private var keyColumns: [String] { table.primaryKey?.columns ?? [] }
+
+    private func qualified(_ column: String) -> String { "'\(table.name).\(column)'" }
+
+    private func list(_ columns: [String]) -> String { "(" + columns.joined(separator: ", ") + ")" }
+
+    /// The entity.
+    mutating func entity() -> ImportedEntity {
+        var entity = ImportedEntity(name: context.entityNames[table.name] ?? table.name)
+        if Naming.snakeCase.apply(entity.name) != table.name { entity.table = table.name }
+        var taken: Set<String> = []
+        var consumedChecks: Set<DatabaseSchema.Check> = []
+        for column in table.columns {
+            guard var field = field(of: column, consumedChecks: &consumedChecks) else { continue }
+            field.name = ImportedNames.unique(field.name, among: taken)
+            taken.insert(field.name.lowercased())
+            if Naming.snakeCase.apply(field.name) != column.name { field.column = column.name }
+            fields[column.name] = field.name
+            entity.fields.append(field)
+        }
+        let keyFields = keyColumns.compactMap { fields[$0] }
+        if keyFields.count > 1 {
+            entity.primaryKey = keyFields
+        } else if let key = keyFields.first, key != "id", let index = entity.fields.firstIndex(where: { $0.name == key }) {
+            entity.fields[index].isPrimaryKey = true
+        }
+        markUniques(&entity)
+        entity.indexes += indexes()
+        for check in table.checks where !consumedChecks.contains(check) {
+            switch check.rule {
+            case .allowedValues(let column, _):
+                warnings.append(
+                    "the check of \(qualified(column)), \(check.rule), is not imported: Strata declares checks only for Bool and enum fields")
+            case .expression(let text):
+                warnings.append(
+                    "the check of table '\(table.name)', \(text), is not imported: Strata declares checks only for Bool and enum fields")
+            }
+        }
+        return entity
+    }
+
+    /// The field of a column, or nil (with a warning) when it is not imported.
+    private mutating func field(
+        of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
+    ) -> ImportedField? {
+        let isKey = keyColumns.contains(column.name)
+        var reference = self.reference(of: column)
+        guard var mapped = ImportedColumnType.of(column.type, dialect: dialect) else {
+            warnings.append(
+                "column \(qualified(column.name)) is \(column.type), which no Strata type stores; not imported"
+                    + (column.isNullable || column.defaultValue != nil
+                        ? "" : " (it is NOT NULL without a default: inserts that leave it out fail)"))
+            return nil
+        }
+        if let approximation = mapped.approximation { warnings.append("column \(qualified(column.name)) \(approximation)") }
+        // A SQLite Bool is an INTEGER that checks its values are 0 or 1.
+        if dialect == .sqlite, mapped.type.isInteger,
+            let check = table.checks.first(where: { $0.rule == .allowedValues(column: column.name, values: ["0", "1"]) })
+        {
+            mapped.type = .bool
+            consumedChecks.insert(check)
+        }
+        if let target = reference, let key = context.tables[target.table]?.column(named: target.column),
+            ImportedColumnType.of(key.type, dialect: dialect)?.type != mapped.type
+        {
+            warnings.append(
+                "column \(qualified(column.name)) is \(column.type), but the key it references, '\(target.table).\(target.column)', is \(key.type): imported as a reference, its column becomes \(key.type)"
+            )
+        }
+        var field = ImportedField(
+            name: ImportedNames.field(column.name), type: reference.map(\.entity) ?? mapped.type.name,
+            isOptional: column.isNullable && !isKey)
+        if isKey, column.isNullable, !(dialect == .sqlite && keyColumns.count == 1 && column.type == "INTEGER") {
+            warnings.append(
+                "column \(qualified(column.name)) is part of the primary key but allows NULL; imported as required")
+        }
+        let isSerial = dialect == .postgres && (column.defaultValue?.uppercased().hasPrefix("NEXTVAL") ?? false)
+        if column.isAutoincrement || isSerial {
+            if keyColumns == [column.name], mapped.type.isInteger, reference == nil {
+                field.isAutoincrement = true
+                if isSerial {
+                    warnings.append(
+                        "column \(qualified(column.name)) takes its values from a sequence (serial); imported as autoincrement, which Strata declares GENERATED BY DEFAULT AS IDENTITY"
+                    )
+                }
+            } else {
+                warnings.append(
+                    "column \(qualified(column.name)) is assigned by the database, but Strata assigns only a single integer primary key; imported as a plain column"
+                )
+            }
+        }
+        if let value = column.defaultValue, !isSerial {
+            if reference == nil, let yaml = ImportedDefault.yaml(value, type: mapped.type, dialect: dialect) {
+                field.defaultValue = yaml
+            } else {
+                warnings.append(
+                    "the default of \(qualified(column.name)), \(value), is not a literal Strata can write for \(field.type); not imported"
+                )
+            }
+        }
+        if let target = reference {
+            switch target.onDelete {
+            case "CASCADE": field.onDelete = "cascade"
+            case "RESTRICT": field.onDelete = "restrict"
+            case "SET NULL" where field.isOptional: field.onDelete = "setNull"
+            case "NO ACTION": break
+            default:
+                warnings.append(
+                    "the foreign key of \(qualified(column.name)) is ON DELETE \(target.onDelete), which Strata cannot declare\(target.onDelete == "SET NULL" ? " on a required field" : ""); imported as noAction"
+                )
+            }
+            reference = nil
+        }
+        return field
+    }
+
+    /// The referenced entity, key column and delete action of a column that is a foreign key
+    /// Strata can declare: a single column referencing the single-column primary key of an
+    /// imported table.
+    private func reference(of column: DatabaseSchema.Column) -> (entity: String, table: String, column: String, onDelete: String)? {
+        guard let key = table.foreignKeys.first(where: { $0.columns == [column.name] }),
+            let entity = context.entityNames[key.referencedTable],
+            let target = context.tables[key.referencedTable], let targetKey = target.primaryKey?.columns,
+            targetKey.count == 1, key.referencedColumns == targetKey || key.referencedColumns == [""]
+        else { return nil }
+        return (entity, key.referencedTable, targetKey[0], key.onDelete)
+    }
+
+    /// Single-column unique constraints as `unique: true`; others as unique indexes (said so).
+    private mutating func markUniques(_ entity: inout ImportedEntity) {
+        for key in table.uniqueConstraints {
+            let names = key.columns.compactMap { fields[$0] }
+            guard names.count == key.columns.count else {
+                warnings.append(
+                    "the unique constraint \(list(key.columns)) of table '\(table.name)' names a column that is not imported; not imported"
+                )
+                continue
+            }
+            if names.count == 1, let index = entity.fields.firstIndex(where: { $0.name == names[0] }) {
+                entity.fields[index].isUnique = true
+                continue
+            }
+            warnings.append(
+                "the unique constraint \(list(key.columns)) of table '\(table.name)' is imported as a unique index: Strata declares unique constraints on single fields")
+            entity.indexes.append(ImportedIndex(fields: names, unique: true, name: indexName(key.name, key.columns, true)))
+        }
+        for foreignKey in table.foreignKeys where !isReference(foreignKey) {
+            warnings.append(
+                "the foreign key \(list(foreignKey.columns)) of table '\(table.name)' referencing '\(foreignKey.referencedTable)' \(list(foreignKey.referencedColumns)) is not imported: a Strata reference is one column naming the primary key of an imported table"
+            )
+        }
+    }
+
+    private func isReference(_ key: DatabaseSchema.ForeignKey) -> Bool {
+        key.columns.count == 1 && table.column(named: key.columns[0]).flatMap(reference(of:)) != nil
+            && fields[key.columns[0]] != nil
+    }
+
+    /// The indexes whose columns are all imported.
+    private mutating func indexes() -> [ImportedIndex] {
+        var result: [ImportedIndex] = []
+        for index in table.indexes {
+            let names = index.columns.compactMap { fields[$0] }
+            guard names.count == index.columns.count else {
+                warnings.append(
+                    "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
+                )
+                continue
+            }
+            result.append(
+                ImportedIndex(fields: names, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique)))
+        }
+        return result
+    }
+
+    /// `name`, unless it is the one Strata derives.
+    private func indexName(_ name: String?, _ columns: [String], _ unique: Bool) -> String? {
+        guard let name, name != Index.defaultName(table: table.name, columns: columns, isUnique: unique) else {
+            return nil
+        }
+        return name
+    }
+}
