@@ -80,23 +80,8 @@ package struct ImportCoreData: ParsableCommand {
                 print("  v\(offset + 1): \(version.name)\(version.isCurrent ? " (current)" : "")")
             }
         }
-        guard !outcome.hasErrors else {
-            Console.report(outcome.diagnostics)
-            throw StrataExitCode.problemsFound.exitCode
-        }
-        do {
-            let (written, warnings) = try CoreDataImporter.write(outcome, schemas: schemaOptions.schemas)
-            Console.report(outcome.diagnostics + warnings)
-            for path in written { print("wrote \(path)") }
-        } catch {
-            switch error {
-            case .problems(let diagnostics):
-                Console.report(outcome.diagnostics + diagnostics)
-                throw StrataExitCode.problemsFound.exitCode
-            case .io(let message):
-                Console.report(outcome.diagnostics)
-                throw CouldNotRun(message)
-            }
+        try ImportOutput.finish(outcome.diagnostics) { () throws(ImportedModelWriter.Failure) in
+            try CoreDataImporter.write(outcome, schemas: schemaOptions.schemas)
         }
     }
 }

@@ -5,7 +5,7 @@ import StrataCLI
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Write Strata schemas from a Core Data model, or move a Core Data store's rows into a Strata database.",
-        subcommands: [ImportCoreData.self, ImportCoreDataStore.self]
+            "Write Strata schemas from a Core Data model or an existing database, or move a Core Data store's rows into a Strata database.",
+        subcommands: [ImportCoreData.self, ImportCoreDataStore.self, ImportDatabase.self]
     )
 }

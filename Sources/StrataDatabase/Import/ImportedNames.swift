@@ -19,6 +19,15 @@ enum ImportedNames {
         return usable(name, fallback: "field", isUsable: SchemaNames.isUsableMemberName)
     }
 
+    /// The column of a reference without its key suffix, for the field's name: `customer_id` ->
+    /// `customer`, `ownerID` -> `owner` (the column keeps its name).
+    static func referenceColumn(_ column: String) -> String {
+        for suffix in ["_id", "Id", "ID"] where column.hasSuffix(suffix) && column.count > suffix.count {
+            return String(column.dropLast(suffix.count))
+        }
+        return column
+    }
+
     /// `name`, or `name` followed by 2, 3, … until `taken` does not hold it (compared case-insensitively).
     static func unique(_ name: String, among taken: Set<String>) -> String {
         guard taken.contains(name.lowercased()) else { return name }

@@ -95,7 +95,8 @@ struct TableMapper {
             )
         }
         var field = ImportedField(
-            name: ImportedNames.field(column.name), type: reference.map(\.entity) ?? mapped.type.name,
+            name: ImportedNames.field(reference == nil ? column.name : ImportedNames.referenceColumn(column.name)),
+            type: reference.map(\.entity) ?? mapped.type.name,
             isOptional: column.isNullable && !isKey)
         if isKey, column.isNullable, !(dialect == .sqlite && keyColumns.count == 1 && column.type == "INTEGER") {
             warnings.append(

@@ -1,0 +1,383 @@
+import Foundation
+import GRDB
+import StrataCore
+import StrataDatabase
+import StrataTestSupport
+import Testing
+
+/// `strata import database`: an existing database's tables become `v1.yaml`, and the round trip
+/// holds: the DDL Strata generates from the imported model creates the same schema, as `strata
+/// verify`'s introspection reads it, on SQLite and on a real PostgreSQL server.
+@Suite struct DatabaseImportTests {
+    /// A new temporary folder.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A SQLite file made with `ddl`.
+    static func sqliteDatabase(_ ddl: String, in folder: URL, name: String = "app.sqlite") throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: ddl) }
+        try queue.close()
+        return path
+    }
+
+    /// Writes the outcome into `folder/Schemas` and returns the model's latest version, as `strata lint` checks it.
+    static func written(_ outcome: DatabaseImporter.Outcome, in folder: URL) throws -> (Schema, String) {
+        #expect(!outcome.hasErrors, "\(outcome.diagnostics)")
+        let schemas = folder.appendingPathComponent("Schemas").path
+        let (written, warnings) = try DatabaseImporter.write(outcome, schemas: schemas)
+        #expect(written == [schemas + "/\(outcome.model)/v1.yaml"])
+        #expect(warnings.isEmpty, "\(warnings)")
+        let plan = Workspace.plan(schemas: schemas, output: "", render: false)
+        #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics)")
+        let latest = try #require(plan.histories.first?.latest)
+        return (latest, try String(contentsOfFile: written[0], encoding: .utf8))
+    }
+
+    static func messages(_ outcome: DatabaseImporter.Outcome) -> [String] {
+        outcome.diagnostics.map { "\($0.severity.rawValue): \($0.message)" }
+    }
+
+    // MARK: - SQLite
+
+    static let sqliteShop = """
+        CREATE TABLE customer (
+            id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+            email TEXT NOT NULL UNIQUE,
+            name TEXT,
+            vip INTEGER NOT NULL DEFAULT 0 CHECK (vip IN (0, 1)),
+            score REAL DEFAULT 1.5,
+            "Display Name" TEXT NOT NULL DEFAULT 'it''s',
+            photo BLOB
+        );
+        CREATE TABLE "order" (
+            id INTEGER NOT NULL PRIMARY KEY,
+            customer_id INTEGER REFERENCES customer (id) ON DELETE SET NULL,
+            note TEXT NOT NULL DEFAULT '',
+            total REAL NOT NULL DEFAULT -2
+        );
+        CREATE TABLE order_line (
+            order_id INTEGER NOT NULL REFERENCES "order" (id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            quantity INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (order_id, position)
+        );
+        CREATE TABLE Tag (
+            code TEXT NOT NULL PRIMARY KEY,
+            owner INTEGER NOT NULL REFERENCES customer (id) ON DELETE RESTRICT
+        );
+        CREATE INDEX order_note ON "order" (note, total);
+        CREATE UNIQUE INDEX customer_name_key ON customer (name);
+        CREATE INDEX order_line_quantity_idx ON order_line (quantity);
+        CREATE TABLE strata_migrations (model TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (model, version));
+        """
+
+    @Test func aSQLiteDatabaseRoundTripsThroughTheImportedModel() throws {
+        let folder = try Self.folder()
+        let path = try Self.sqliteDatabase(Self.sqliteShop, in: folder)
+        let original = try DatabaseImporter.readSQLite(path: path)
+        let outcome = DatabaseImporter.map(original, dialect: .sqlite, model: "Shop", source: path)
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        let (schema, yaml) = try Self.written(outcome, in: folder)
+        #expect(
+            yaml == """
+                # Imported by 'strata import database' from \(path) (SQLite).
+                model: Shop
+                version: 1
+
+                entities:
+                  Customer:
+                    fields:
+                      id: { type: Int64, autoincrement: true }
+                      email: { type: String, unique: true }
+                      name: String?
+                      vip: { type: Bool, default: false }
+                      score: { type: Double?, default: 1.5 }
+                      displayName: { type: String, default: "it's", column: "Display Name" }
+                      photo: Data?
+                    indexes:
+                      - { fields: [name], unique: true }
+
+                  Order:
+                    fields:
+                      id: Int64
+                      customer: { type: Customer?, onDelete: setNull, column: customer_id }
+                      note: { type: String, default: "" }
+                      total: { type: Double, default: -2 }
+                    indexes:
+                      - { fields: [note, total], name: order_note }
+
+                  OrderLine:
+                    primaryKey: [order, position]
+                    fields:
+                      order: { type: Order, onDelete: cascade, column: order_id }
+                      position: Int64
+                      quantity: { type: Int64, default: 1 }
+                    indexes:
+                      - [quantity]
+
+                  Tag:
+                    table: Tag
+                    fields:
+                      code: { type: String, primaryKey: true }
+                      owner: { type: Customer, onDelete: restrict }
+
+                """)
+        // The generated DDL, on a fresh database, reads back as the original (Strata's own table aside).
+        let queue = try DatabaseQueue()
+        try queue.write { try $0.execute(sql: SQLSchemaRenderer.schemaFile(for: schema, dialect: .sqlite)) }
+        let regenerated = try queue.read { try SQLiteIntrospector.schema(of: $0) }
+        // SQLite records no names for constraints written without CONSTRAINT; Strata names them all.
+        let report = SchemaComparison(comparesConstraintNames: false).report(
+            expected: original.removingTables(DatabaseImporter.ownedTables), actual: regenerated)
+        #expect(report.isEmpty, "\(report)")
+    }
+
+    @Test func whatSQLiteHasAndStrataCannotSayIsAWarningNamingTableAndColumn() throws {
+        let folder = try Self.folder()
+        let path = try Self.sqliteDatabase(
+            """
+            CREATE TABLE item (
+                id INTEGER PRIMARY KEY,
+                name VARCHAR(20) NOT NULL,
+                price DECIMAL(10,2),
+                done BOOLEAN NOT NULL DEFAULT 0,
+                stamp TEXT DEFAULT CURRENT_TIMESTAMP,
+                kind TEXT CHECK (kind IN ('a', 'b')),
+                size INTEGER CHECK (size > 0),
+                anything
+            );
+            CREATE TABLE pair (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b), UNIQUE (b, a));
+            CREATE TABLE link (
+                id INTEGER NOT NULL PRIMARY KEY,
+                a INTEGER, b INTEGER,
+                FOREIGN KEY (a, b) REFERENCES pair (a, b)
+            );
+            CREATE INDEX item_lower ON item (lower(name));
+            CREATE TABLE log (line TEXT);
+            """, in: folder)
+        let outcome = DatabaseImporter.map(
+            try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Legacy", source: path)
+        #expect(
+            Self.messages(outcome) == [
+                "warning: the foreign key (a, b) of table 'link' referencing 'pair' (a, b) is not imported: a Strata reference is one column naming the primary key of an imported table",
+                "warning: column 'item.name' is VARCHAR(20), which Strata does not declare; imported as String (its column becomes TEXT)",
+                "warning: column 'item.price' is DECIMAL(10,2), which Strata does not declare; imported as Decimal (its column becomes TEXT)",
+                "warning: column 'item.done' is BOOLEAN, which Strata does not declare; imported as Bool (its column becomes INTEGER)",
+                "warning: the default of 'item.stamp', CURRENT_TIMESTAMP, is not a literal Strata can write for String; not imported",
+                "warning: column 'item.anything' has no declared type; imported as Data (its column becomes BLOB)",
+                "warning: the index 'item_lower' of table 'item' is on an expression or a column that is not imported; not imported",
+                #"warning: the check of 'item.kind', "kind" IN ('a', 'b'), is not imported: Strata declares checks only for Bool and enum fields"#,
+                #"warning: the check of table 'item', "size" > 0, is not imported: Strata declares checks only for Bool and enum fields"#,
+                "warning: table 'log' has no primary key, which every Strata entity needs; not imported",
+                "warning: the unique constraint (b, a) of table 'pair' is imported as a unique index: Strata declares unique constraints on single fields",
+            ])
+        let (_, yaml) = try Self.written(outcome, in: folder)
+        #expect(yaml.contains("      done: { type: Bool, default: false }\n"))
+        #expect(yaml.contains("      - { fields: [b, a], unique: true, name: sqlite_autoindex_pair_1 }") == false)
+        #expect(yaml.contains("      - { fields: [b, a], unique: true }\n"))
+        #expect(!yaml.contains("Log"))
+    }
+
+    // MARK: - Refusals
+
+    @Test func anExistingModelFolderIsNeverOverwritten() throws {
+        let folder = try Self.folder()
+        let path = try Self.sqliteDatabase(Self.sqliteShop, in: folder)
+        let outcome = DatabaseImporter.map(
+            try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Shop", source: path)
+        let (_, before) = try Self.written(outcome, in: folder)
+        let schemas = folder.appendingPathComponent("Schemas").path
+        do {
+            _ = try DatabaseImporter.write(outcome, schemas: schemas)
+            Issue.record("the second import wrote into the existing model folder")
+        } catch {
+            guard case .problems(let problems) = error else { throw error }
+            #expect(problems.map(\.message).first?.hasSuffix("already exists: the import writes a new model; remove it, or choose another --model or --schemas") == true)
+        }
+        #expect(try String(contentsOfFile: schemas + "/Shop/v1.yaml", encoding: .utf8) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: schemas) == ["Shop"])
+    }
+
+    @Test func anEmptyDatabaseAndABadModelNameAreErrors() throws {
+        let folder = try Self.folder()
+        let empty = DatabaseImporter.map(DatabaseSchema(tables: []), dialect: .sqlite, model: "M", source: "e.sqlite")
+        #expect(Self.messages(empty) == ["error: the database has no tables to import"])
+        let path = try Self.sqliteDatabase("CREATE TABLE t (id INTEGER PRIMARY KEY)", in: folder)
+        let badName = DatabaseImporter.map(
+            try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "my model", source: path)
+        #expect(badName.hasErrors)
+        #expect(throws: ImportedModelWriter.Failure.self) {
+            try DatabaseImporter.write(badName, schemas: folder.appendingPathComponent("Schemas").path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Schemas").path))
+    }
+
+    // MARK: - The command line
+
+    @Test func theCommandWritesTheModelAndReportsWarningsAndRefusals() throws {
+        let folder = try Self.folder()
+        _ = try Self.sqliteDatabase(
+            Self.sqliteShop + "\nCREATE TABLE extra (id INTEGER PRIMARY KEY, name VARCHAR(9));", in: folder)
+        func strata(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
+            let running = try CLI.start(arguments + ["--schemas", folder.appendingPathComponent("Schemas").path], environment: environment)
+            return CLI.finish(running)
+        }
+        let sqlite = folder.appendingPathComponent("app.sqlite").path
+        let result = try strata(["import", "database", "--sqlite", sqlite, "--model", "Shop"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("/Schemas/Shop/v1.yaml\n"), "\(result.stdout)")
+        #expect(
+            result.stderr
+                == "\(sqlite):1:1: warning: column 'extra.name' is VARCHAR(9), which Strata does not declare; imported as String (its column becomes TEXT)\n")
+        // Again: the model exists, nothing is written.
+        let again = try strata(["import", "database", "--sqlite", sqlite, "--model", "Shop"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("/Schemas/Shop: error: ") == false)
+        #expect(again.stderr.contains("error: '\(folder.path)/Schemas/Shop' already exists"), "\(again.stderr)")
+        // A database that is not there.
+        let missing = try strata(["import", "database", "--sqlite", "nope.sqlite", "--model", "Other"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "nope.sqlite:1:1: error: no such database file\n")
+        // A file that is not a database.
+        let text = folder.appendingPathComponent("notes.txt").path
+        try String(repeating: "not a database ", count: 100).write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(try strata(["import", "database", "--sqlite", text, "--model", "Other"]).status == 2)
+        // Usage: no --model, both databases, neither.
+        #expect(try strata(["import", "database", "--sqlite", sqlite]).status == 64)
+        #expect(
+            try strata(["import", "database", "--sqlite", sqlite, "--postgres", "postgres://u@h/d", "--model", "M"])
+                .status == 64)
+        #expect(try strata(["import", "database", "--model", "M"], environment: ["STRATA_POSTGRES_URL": ""]).status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Schemas").path) == ["Shop"])
+        let help = try CLI.strata(["help", "import", "database"])
+        #expect(help.stdout.contains("--sqlite <path>"))
+        #expect(help.stdout.contains("STRATA_POSTGRES_URL"))
+        #expect(help.stdout.contains("strata import database --sqlite app.sqlite --model Shop"))
+    }
+
+    // MARK: - PostgreSQL
+
+    static let postgresShop = """
+        CREATE TABLE customer (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            email TEXT NOT NULL UNIQUE,
+            name TEXT,
+            vip BOOLEAN NOT NULL DEFAULT FALSE,
+            score DOUBLE PRECISION DEFAULT 1.5,
+            ratio REAL,
+            small SMALLINT NOT NULL DEFAULT 3,
+            middle INTEGER,
+            ref UUID NOT NULL DEFAULT '3f2504e0-4f89-11d3-9a0c-0305e82c3301',
+            since TIMESTAMPTZ NOT NULL DEFAULT '2024-01-31 12:00:00+00',
+            balance NUMERIC NOT NULL DEFAULT 12.5,
+            photo BYTEA,
+            "Display Name" TEXT NOT NULL DEFAULT 'it''s'
+        );
+        CREATE TABLE "order" (
+            id UUID PRIMARY KEY,
+            customer_id BIGINT REFERENCES customer (id) ON DELETE SET NULL,
+            note TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE order_line (
+            order_id UUID NOT NULL REFERENCES "order" (id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            quantity INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (order_id, position)
+        );
+        CREATE INDEX order_note ON "order" (note);
+        CREATE UNIQUE INDEX customer_name_key ON customer (name);
+        CREATE TABLE strata_migrations (model TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (model, version));
+        """
+
+    @Test func aPostgreSQLDatabaseRoundTripsThroughTheImportedModel() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let folder = try Self.folder()
+        let original = try await server.withDatabase { session in
+            try await session.executeScript(Self.postgresShop)
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Shop", source: "shop")
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        let (schema, yaml) = try Self.written(outcome, in: folder)
+        #expect(yaml.contains("      id: { type: Int64, autoincrement: true }\n"))
+        #expect(yaml.contains("      since: { type: Date, default: \"2024-01-31T12:00:00Z\" }\n"))
+        #expect(yaml.contains("      ref: { type: UUID, default: \"3F2504E0-4F89-11D3-9A0C-0305E82C3301\" }\n"))
+        #expect(yaml.contains("      balance: { type: Decimal, default: \"12.5\" }\n"))
+        #expect(yaml.contains("      customer: { type: Customer?, onDelete: setNull, column: customer_id }\n"))
+        let regenerated = try await server.withDatabase { session in
+            try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        // PostgreSQL names constraints as Strata does: names are compared too.
+        let report = SchemaComparison().report(
+            expected: original.removingTables(DatabaseImporter.ownedTables), actual: regenerated)
+        #expect(report.isEmpty, "\(report)")
+    }
+
+    @Test func whatPostgreSQLHasAndStrataCannotSayIsAWarningNamingTableAndColumn() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let original = try await server.withDatabase { session in
+            try await session.executeScript(
+                """
+                CREATE TABLE item (
+                    id SERIAL PRIMARY KEY,
+                    name VARCHAR(20) NOT NULL,
+                    price NUMERIC(10,2),
+                    data JSONB,
+                    tags TEXT[] NOT NULL,
+                    seen TIMESTAMPTZ DEFAULT now(),
+                    size INTEGER CHECK (size > 0)
+                );
+                CREATE TABLE note (
+                    id BIGINT PRIMARY KEY,
+                    item INTEGER NOT NULL DEFAULT 1 REFERENCES item (id) ON DELETE SET DEFAULT
+                );
+                CREATE TABLE log (line TEXT);
+                """)
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Legacy", source: "db")
+        #expect(
+            Self.messages(outcome) == [
+                "warning: column 'item.id' takes its values from a sequence (serial); imported as autoincrement, which Strata declares GENERATED BY DEFAULT AS IDENTITY",
+                "warning: column 'item.name' is character varying(20), which Strata does not declare; imported as String (its column becomes TEXT)",
+                "warning: column 'item.price' is numeric(10,2), which Strata does not declare; imported as Decimal (its column becomes NUMERIC)",
+                "warning: column 'item.data' is jsonb, which Strata does not declare; imported as String (its column becomes TEXT)",
+                "warning: column 'item.tags' is text[], which no Strata type stores; not imported (it is NOT NULL without a default: inserts that leave it out fail)",
+                "warning: the default of 'item.seen', NOW(), is not a literal Strata can write for Date; not imported",
+                #"warning: the check of table 'item', "size" > 0, is not imported: Strata declares checks only for Bool and enum fields"#,
+                "warning: table 'log' has no primary key, which every Strata entity needs; not imported",
+                "warning: the default of 'note.item', 1, is not a literal Strata can write for Item; not imported",
+                "warning: the foreign key of 'note.item' is ON DELETE SET DEFAULT, which Strata cannot declare; imported as noAction",
+            ])
+        _ = try Self.written(outcome, in: try Self.folder())
+    }
+
+    @Test func theCommandReadsPostgreSQLFromTheEnvironment() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let folder = try Self.folder()
+        let schemas = folder.appendingPathComponent("Schemas").path
+        let result = try await server.withDatabase { session in
+            try await session.executeScript(Self.postgresShop)
+            let running = try CLI.start(
+                ["import", "database", "--model", "Shop", "--schemas", schemas],
+                environment: ["STRATA_POSTGRES_URL": session.url.description])
+            return CLI.finish(running)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote \(schemas)/Shop/v1.yaml\n")
+        let yaml = try String(contentsOfFile: schemas + "/Shop/v1.yaml", encoding: .utf8)
+        #expect(yaml.hasPrefix("# Imported by 'strata import database' from postgres://postgres@127.0.0.1:"))
+        // A server that is not there: could not run.
+        let unreachable = CLI.finish(
+            try CLI.start(
+                ["import", "database", "--postgres", "postgres://nobody@127.0.0.1:1/postgres", "--model", "X"]))
+        #expect(unreachable.status == 2, "\(unreachable.stderr)")
+        #expect(unreachable.stderr.hasPrefix("postgres://nobody@127.0.0.1:1/postgres:1:1: error: cannot connect"))
+    }
+}
