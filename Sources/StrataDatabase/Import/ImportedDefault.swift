@@ -8,9 +8,13 @@ enum ImportedDefault {
     /// The YAML text of `canonical` (a default in ``SQLCanonicalForm``) for a field of `type`,
     /// or nil when it is not such a literal (an expression, a function call, a value out of range).
     static func yaml(_ canonical: String, type: ScalarType, dialect: SQLDialect) -> String? {
-        guard let tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(canonical), tokens.count == 1,
-            let token = tokens.first
-        else { return nil }
+        guard var tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(canonical) else { return nil }
+        // A negative number is a sign and a number.
+        if tokens.count == 2, tokens[0].isSymbol("-"), tokens[1].kind == .number {
+            let value = "-" + tokens[1].value
+            tokens = [SQLToken(kind: .number, value: value, text: value)]
+        }
+        guard tokens.count == 1, let token = tokens.first else { return nil }
         switch (type, token.kind) {
         case (.string, .string), (.string, .number):
             return YAMLText.string(token.value)
