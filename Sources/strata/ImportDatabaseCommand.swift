@@ -55,28 +55,13 @@ struct ImportDatabase: AsyncParsableCommand {
     @OptionGroup var schemaOptions: SchemaOptions
 
     /// The PostgreSQL URL to read: `--postgres`, else `STRATA_POSTGRES_URL` when no `--sqlite` is given.
-    var postgresURL: String? {
-        postgres ?? (sqlite == nil ? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] : nil)
-    }
+    var postgresURL: String? { DatabaseChoice.postgresURL(postgres, sqlite: sqlite) }
 
     func validate() throws {
-        if sqlite != nil, postgres != nil {
-            throw ValidationError("give either --sqlite (a SQLite file) or --postgres (a URL), not both")
-        }
-        if let url = postgresURL {
-            do {
-                _ = try PostgresURL(parsing: url)
-            } catch {
-                throw ValidationError("--postgres: \(error)")
-            }
-            return
-        }
-        guard let sqlite else {
-            throw ValidationError("missing --sqlite <path> (a SQLite file) or --postgres <url> (or STRATA_POSTGRES_URL)")
-        }
-        let trimmed = sqlite.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
-            throw ValidationError("--sqlite must name a database file, found '\(sqlite)'")
+        if let trimmed = try DatabaseChoice.validate(sqliteOption: "--sqlite", sqlite: sqlite, postgres: postgres),
+            DatabaseChoice.isNotAFile(trimmed)
+        {
+            throw ValidationError("--sqlite must name a database file, found '\(sqlite ?? "")'")
         }
     }
 

@@ -59,29 +59,15 @@ struct Migrate: AsyncParsableCommand {
 
     /// The PostgreSQL URL to migrate: `--postgres`, else `STRATA_POSTGRES_URL` when no
     /// `--database` is given.
-    var postgresURL: String? {
-        postgres ?? (database == nil ? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] : nil)
-    }
+    var postgresURL: String? { DatabaseChoice.postgresURL(postgres, sqlite: database) }
 
     func validate() throws {
-        if database != nil, postgres != nil {
-            throw ValidationError("give either --database (SQLite) or --postgres (PostgreSQL), not both")
-        }
-        if let url = postgresURL {
-            do {
-                _ = try PostgresURL(parsing: url)
-            } catch {
-                throw ValidationError("--postgres: \(error)")
-            }
-            return
-        }
-        guard let database else {
-            throw ValidationError(
-                "missing --database <path> (a SQLite file) or --postgres <url> (or STRATA_POSTGRES_URL)")
-        }
+        guard
+            let trimmed = try DatabaseChoice.validate(sqliteOption: "--database", sqlite: database, postgres: postgres),
+            let database
+        else { return }
         // An in-memory or temporary database would be migrated, reported, and gone when strata exits.
-        let trimmed = database.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed == ":memory:" || trimmed.lowercased().hasPrefix("file:") {
+        if DatabaseChoice.isNotAFile(trimmed) {
             throw ValidationError(
                 "--database must name a database file; '\(database)' is \(trimmed.isEmpty ? "empty (SQLite would use a temporary database)" : "not a file path"), which would vanish when strata exits"
             )

@@ -52,6 +52,7 @@ struct TableMapper {
             entity.fields[index].isPrimaryKey = true
         }
         markUniques(&entity)
+        warnForeignKeysNotImported()
         entity.indexes += indexes()
         for check in table.checks where !consumedChecks.contains(check) {
             switch check.rule {
@@ -157,48 +158,51 @@ struct TableMapper {
     /// Single-column unique constraints as `unique: true`; others as unique indexes (said so).
     private mutating func markUniques(_ entity: inout ImportedEntity) {
         for key in table.uniqueConstraints {
-            let names = key.columns.compactMap { fields[$0] }
-            guard names.count == key.columns.count else {
-                warnings.append(
-                    "the unique constraint \(list(key.columns)) of table '\(table.name)' names a column that is not imported; not imported"
-                )
-                continue
-            }
+            let what = "the unique constraint \(list(key.columns)) of table '\(table.name)'"
+            guard let names = fieldNames(key.columns, else: "\(what) names a column that is not imported; not imported")
+            else { continue }
             if names.count == 1, let index = entity.fields.firstIndex(where: { $0.name == names[0] }) {
                 entity.fields[index].isUnique = true
                 continue
             }
             warnings.append(
-                "the unique constraint \(list(key.columns)) of table '\(table.name)' is imported as a unique index: Strata declares unique constraints on single fields")
+                "\(what) is imported as a unique index: Strata declares unique constraints on single fields")
             entity.indexes.append(ImportedIndex(fields: names, unique: true, name: indexName(key.name, key.columns, true)))
         }
-        for foreignKey in table.foreignKeys where !isReference(foreignKey) {
+    }
+
+    /// A warning for each foreign key that is not a reference.
+    private mutating func warnForeignKeysNotImported() {
+        for key in table.foreignKeys
+        where !(key.columns.count == 1 && fields[key.columns[0]] != nil
+            && table.column(named: key.columns[0]).flatMap(reference(of:)) != nil)
+        {
             warnings.append(
-                "the foreign key \(list(foreignKey.columns)) of table '\(table.name)' referencing '\(foreignKey.referencedTable)' \(list(foreignKey.referencedColumns)) is not imported: a Strata reference is one column naming the primary key of an imported table"
+                "the foreign key \(list(key.columns)) of table '\(table.name)' referencing '\(key.referencedTable)' \(list(key.referencedColumns)) is not imported: a Strata reference is one column naming the primary key of an imported table"
             )
         }
     }
 
-    private func isReference(_ key: DatabaseSchema.ForeignKey) -> Bool {
-        key.columns.count == 1 && table.column(named: key.columns[0]).flatMap(reference(of:)) != nil
-            && fields[key.columns[0]] != nil
-    }
-
     /// The indexes whose columns are all imported.
     private mutating func indexes() -> [ImportedIndex] {
-        var result: [ImportedIndex] = []
-        for index in table.indexes {
-            let names = index.columns.compactMap { fields[$0] }
-            guard names.count == index.columns.count else {
-                warnings.append(
-                    "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
-                )
-                continue
+        table.indexes.compactMap { index in
+            fieldNames(
+                index.columns,
+                else: "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
+            ).map {
+                ImportedIndex(fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique))
             }
-            result.append(
-                ImportedIndex(fields: names, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique)))
         }
-        return result
+    }
+
+    /// The fields of `columns`, or nil with `warning` when one of them is not imported.
+    private mutating func fieldNames(_ columns: [String], else warning: String) -> [String]? {
+        let names = columns.compactMap { fields[$0] }
+        guard names.count == columns.count else {
+            warnings.append(warning)
+            return nil
+        }
+        return names
     }
 
     /// `name`, unless it is the one Strata derives.
