@@ -49,7 +49,8 @@ struct ImportDatabase: AsyncParsableCommand {
             valueName: "url"))
     var postgres: String?
 
-    @Option(help: ArgumentHelp("The Strata model's name: the folder and the generated types' prefix.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("The Strata model's name: the folder and the generated types' prefix.", valueName: "name"))
     var model: String
 
     @OptionGroup var schemaOptions: SchemaOptions

@@ -183,6 +183,44 @@ import Testing
         #expect(!yaml.contains("Log"))
     }
 
+    /// Every type Strata declares reads back as a type stored in the same column type: the
+    /// importer inverts the dialect's column types, the widest type winning where several share one.
+    @Test(arguments: SQLDialect.allCases)
+    func everyColumnTypeStrataDeclaresImportsExactly(_ dialect: SQLDialect) {
+        let columns = ScalarType.allCases.map { type in
+            DatabaseSchema.Column(
+                name: "c_\(type.name.lowercased())",
+                type: SQLCanonicalForm.typeName(dialect.columnType(type), dialect: dialect), isNullable: false,
+                defaultValue: nil, isAutoincrement: false)
+        }
+        let table = DatabaseSchema.Table(
+            name: "t",
+            columns: [
+                DatabaseSchema.Column(
+                    name: "id", type: columns[0].type, isNullable: false, defaultValue: nil, isAutoincrement: false)
+            ] + columns,
+            primaryKey: DatabaseSchema.Key(name: nil, columns: ["id"]))
+        let outcome = DatabaseImporter.map(DatabaseSchema(tables: [table]), dialect: dialect, model: "M", source: "db")
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        let fields = outcome.schema.entities.first?.fields.dropFirst() ?? []
+        #expect(fields.count == ScalarType.allCases.count)
+        for (type, field) in zip(ScalarType.allCases, fields) {
+            let imported = ScalarType(rawValue: field.type)
+            #expect(imported.map(dialect.columnType) == dialect.columnType(type), "\(type) -> \(field.type)")
+        }
+        let widest =
+            dialect == .sqlite
+            ? [
+                "String", "Int64", "Int64", "Int64", "Int64", "Double", "Double", "Int64", "Data", "Double", "Data",
+                "String",
+            ]
+            : [
+                "String", "Int64", "Int64", "Int32", "Int16", "Double", "Float", "Bool", "UUID", "Date", "Data",
+                "Decimal",
+            ]
+        #expect(fields.map(\.type) == widest)
+    }
+
     // MARK: - Refusals
 
     @Test func anExistingModelFolderIsNeverOverwritten() throws {
@@ -197,7 +235,10 @@ import Testing
             Issue.record("the second import wrote into the existing model folder")
         } catch {
             guard case .problems(let problems) = error else { throw error }
-            #expect(problems.map(\.message).first?.hasSuffix("already exists: the import writes a new model; remove it, or choose another --model or --schemas") == true)
+            #expect(
+                problems.map(\.message).first?.hasSuffix(
+                    "already exists: the import writes a new model; remove it, or choose another --model or --schemas")
+                    == true)
         }
         #expect(try String(contentsOfFile: schemas + "/Shop/v1.yaml", encoding: .utf8) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: schemas) == ["Shop"])
@@ -224,7 +265,8 @@ import Testing
         _ = try Self.sqliteDatabase(
             Self.sqliteShop + "\nCREATE TABLE extra (id INTEGER PRIMARY KEY, name VARCHAR(9));", in: folder)
         func strata(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
-            let running = try CLI.start(arguments + ["--schemas", folder.appendingPathComponent("Schemas").path], environment: environment)
+            let running = try CLI.start(
+                arguments + ["--schemas", folder.appendingPathComponent("Schemas").path], environment: environment)
             return CLI.finish(running)
         }
         let sqlite = folder.appendingPathComponent("app.sqlite").path
@@ -233,7 +275,8 @@ import Testing
         #expect(result.stdout.hasSuffix("/Schemas/Shop/v1.yaml\n"), "\(result.stdout)")
         #expect(
             result.stderr
-                == "\(sqlite):1:1: warning: column 'extra.name' is VARCHAR(9), which Strata does not declare; imported as String (its column becomes TEXT)\n")
+                == "\(sqlite):1:1: warning: column 'extra.name' is VARCHAR(9), which Strata does not declare; imported as String (its column becomes TEXT)\n"
+        )
         // Again: the model exists, nothing is written.
         let again = try strata(["import", "database", "--sqlite", sqlite, "--model", "Shop"])
         #expect(again.status == 1)
@@ -252,8 +295,12 @@ import Testing
         #expect(
             try strata(["import", "database", "--sqlite", sqlite, "--postgres", "postgres://u@h/d", "--model", "M"])
                 .status == 64)
-        #expect(try strata(["import", "database", "--model", "M"], environment: ["STRATA_POSTGRES_URL": ""]).status == 64)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Schemas").path) == ["Shop"])
+        #expect(
+            try strata(["import", "database", "--model", "M"], environment: ["STRATA_POSTGRES_URL": ""]).status == 64)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Schemas").path) == [
+                "Shop"
+            ])
         let help = try CLI.strata(["help", "import", "database"])
         #expect(help.stdout.contains("--sqlite <path>"))
         #expect(help.stdout.contains("STRATA_POSTGRES_URL"))

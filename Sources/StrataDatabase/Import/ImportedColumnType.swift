@@ -40,7 +40,8 @@ struct ImportedColumnType: Equatable {
                 type: type,
                 approximation: name.isEmpty
                     ? "has no declared type; imported as \(type.name) (its column becomes \(column))"
-                    : "is \(declared), which Strata does not declare; imported as \(type.name) (its column becomes \(column))")
+                    : "is \(declared), which Strata does not declare; imported as \(type.name) (its column becomes \(column))"
+            )
         }
         if name.contains("INT") { return closest("INTEGER") }
         if ["CHAR", "CLOB", "TEXT"].contains(where: name.contains) { return closest("TEXT") }

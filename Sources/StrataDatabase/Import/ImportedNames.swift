@@ -13,7 +13,9 @@ enum ImportedNames {
     /// `is_done` -> `isDone`, `ID` -> `id`, `URLValue` -> `urlValue`.
     static func field(_ column: String) -> String {
         let parts = words(column)
-        guard let first = parts.first else { return usable("", fallback: "field", isUsable: SchemaNames.isUsableMemberName) }
+        guard let first = parts.first else {
+            return usable("", fallback: "field", isUsable: SchemaNames.isUsableMemberName)
+        }
         let head = first.allSatisfy { !$0.isLetter || $0.isUppercase } ? first.lowercased() : lowercasedFirst(first)
         let name = head + parts.dropFirst().map(capitalized).joined()
         return usable(name, fallback: "field", isUsable: SchemaNames.isUsableMemberName)

@@ -48,7 +48,9 @@ struct TableMapper {
         let keyFields = keyColumns.compactMap { fields[$0] }
         if keyFields.count > 1 {
             entity.primaryKey = keyFields
-        } else if let key = keyFields.first, key != "id", let index = entity.fields.firstIndex(where: { $0.name == key }) {
+        } else if let key = keyFields.first, key != "id",
+            let index = entity.fields.firstIndex(where: { $0.name == key })
+        {
             entity.fields[index].isPrimaryKey = true
         }
         markUniques(&entity)
@@ -58,10 +60,12 @@ struct TableMapper {
             switch check.rule {
             case .allowedValues(let column, _):
                 warnings.append(
-                    "the check of \(qualified(column)), \(check.rule), is not imported: Strata declares checks only for Bool and enum fields")
+                    "the check of \(qualified(column)), \(check.rule), is not imported: Strata declares checks only for Bool and enum fields"
+                )
             case .expression(let text):
                 warnings.append(
-                    "the check of table '\(table.name)', \(text), is not imported: Strata declares checks only for Bool and enum fields")
+                    "the check of table '\(table.name)', \(text), is not imported: Strata declares checks only for Bool and enum fields"
+                )
             }
         }
         return entity
@@ -80,10 +84,14 @@ struct TableMapper {
                         ? "" : " (it is NOT NULL without a default: inserts that leave it out fail)"))
             return nil
         }
-        if let approximation = mapped.approximation { warnings.append("column \(qualified(column.name)) \(approximation)") }
+        if let approximation = mapped.approximation {
+            warnings.append("column \(qualified(column.name)) \(approximation)")
+        }
         // A SQLite Bool is an INTEGER that checks its values are 0 or 1.
         if dialect == .sqlite, mapped.type.isInteger,
-            let check = table.checks.first(where: { $0.rule == .allowedValues(column: column.name, values: ["0", "1"]) })
+            let check = table.checks.first(where: {
+                $0.rule == .allowedValues(column: column.name, values: ["0", "1"])
+            })
         {
             mapped.type = .bool
             consumedChecks.insert(check)
@@ -146,7 +154,9 @@ struct TableMapper {
     /// The referenced entity, key column and delete action of a column that is a foreign key
     /// Strata can declare: a single column referencing the single-column primary key of an
     /// imported table.
-    private func reference(of column: DatabaseSchema.Column) -> (entity: String, table: String, column: String, onDelete: String)? {
+    private func reference(of column: DatabaseSchema.Column) -> (
+        entity: String, table: String, column: String, onDelete: String
+    )? {
         guard let key = table.foreignKeys.first(where: { $0.columns == [column.name] }),
             let entity = context.entityNames[key.referencedTable],
             let target = context.tables[key.referencedTable], let targetKey = target.primaryKey?.columns,
@@ -167,14 +177,16 @@ struct TableMapper {
             }
             warnings.append(
                 "\(what) is imported as a unique index: Strata declares unique constraints on single fields")
-            entity.indexes.append(ImportedIndex(fields: names, unique: true, name: indexName(key.name, key.columns, true)))
+            entity.indexes.append(
+                ImportedIndex(fields: names, unique: true, name: indexName(key.name, key.columns, true)))
         }
     }
 
     /// A warning for each foreign key that is not a reference.
     private mutating func warnForeignKeysNotImported() {
         for key in table.foreignKeys
-        where !(key.columns.count == 1 && fields[key.columns[0]] != nil
+        where
+            !(key.columns.count == 1 && fields[key.columns[0]] != nil
             && table.column(named: key.columns[0]).flatMap(reference(of:)) != nil)
         {
             warnings.append(
@@ -188,9 +200,11 @@ struct TableMapper {
         table.indexes.compactMap { index in
             fieldNames(
                 index.columns,
-                else: "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
+                else:
+                    "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
             ).map {
-                ImportedIndex(fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique))
+                ImportedIndex(
+                    fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique))
             }
         }
     }
