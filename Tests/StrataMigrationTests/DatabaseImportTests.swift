@@ -378,7 +378,8 @@ import Testing
                     data JSONB,
                     tags TEXT[] NOT NULL,
                     seen TIMESTAMPTZ DEFAULT now(),
-                    size INTEGER CHECK (size > 0)
+                    size INTEGER CHECK (size > 0),
+                    code TEXT CONSTRAINT code_is_unique UNIQUE
                 );
                 CREATE TABLE note (
                     id BIGINT PRIMARY KEY,
@@ -398,6 +399,7 @@ import Testing
                 "warning: column 'item.data' is jsonb, which Strata does not declare; imported as String (its column becomes TEXT)",
                 "warning: column 'item.tags' is text[], which no Strata type stores; not imported (it is NOT NULL without a default: inserts that leave it out fail)",
                 "warning: the default of 'item.seen', NOW (), is not a literal Strata can write for Date; not imported",
+                "warning: the unique constraint of 'item.code' is named 'code_is_unique'; the regenerated one is named 'item_code_key'",
                 "warning: the check of table 'item', SIZE > 0, is not imported: Strata declares checks only for Bool and enum fields",
                 "warning: the default of 'note.item', 1, is not a literal Strata can write for Item; not imported",
                 "warning: the foreign key of 'note.item' is ON DELETE SET DEFAULT, which Strata cannot declare; imported as noAction",

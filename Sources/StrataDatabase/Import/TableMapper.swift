@@ -55,6 +55,7 @@ struct TableMapper {
         }
         markUniques(&entity)
         warnForeignKeysNotImported()
+        warnConstraintNames()
         entity.indexes += indexes()
         for check in table.checks where !consumedChecks.contains(check) {
             switch check.rule {
@@ -182,13 +183,37 @@ struct TableMapper {
         }
     }
 
+    /// A warning for each constraint Strata declares under another name than the database's
+    /// (Strata names them as PostgreSQL does: `<table>_pkey`, `<table>_<column>_key`, `_fkey`).
+    private mutating func warnConstraintNames() {
+        func check(_ name: String?, _ strata: String, _ what: String) {
+            if let name, name != strata {
+                warnings.append("\(what) is named '\(name)'; the regenerated one is named '\(strata)'")
+            }
+        }
+        check(
+            table.primaryKey?.name, SQLConstraintName.primaryKey(table: table.name),
+            "the primary key of table '\(table.name)'")
+        for key in table.uniqueConstraints where key.columns.count == 1 && fields[key.columns[0]] != nil {
+            check(
+                key.name, SQLConstraintName.unique(table: table.name, column: key.columns[0]),
+                "the unique constraint of \(qualified(key.columns[0]))")
+        }
+        for key in table.foreignKeys where key.columns.count == 1 && isReference(key.columns[0]) {
+            check(
+                key.name, SQLConstraintName.foreignKey(table: table.name, column: key.columns[0]),
+                "the foreign key of \(qualified(key.columns[0]))")
+        }
+    }
+
+    /// True when `column` is imported as a reference.
+    private func isReference(_ column: String) -> Bool {
+        fields[column] != nil && table.column(named: column).flatMap(reference(of:)) != nil
+    }
+
     /// A warning for each foreign key that is not a reference.
     private mutating func warnForeignKeysNotImported() {
-        for key in table.foreignKeys
-        where
-            !(key.columns.count == 1 && fields[key.columns[0]] != nil
-            && table.column(named: key.columns[0]).flatMap(reference(of:)) != nil)
-        {
+        for key in table.foreignKeys where !(key.columns.count == 1 && isReference(key.columns[0])) {
             warnings.append(
                 "the foreign key \(list(key.columns)) of table '\(table.name)' referencing '\(key.referencedTable)' \(list(key.referencedColumns)) is not imported: a Strata reference is one column naming the primary key of an imported table"
             )
