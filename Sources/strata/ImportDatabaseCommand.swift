@@ -22,7 +22,8 @@ struct ImportDatabase: AsyncParsableCommand {
             makes a field required; the primary key, single or composite, becomes primaryKey \
             (INTEGER PRIMARY KEY AUTOINCREMENT, identity and serial columns autoincrement: true); a \
             single-column foreign key to an imported table's primary key becomes a reference with its \
-            onDelete; single-column unique constraints unique: true; indexes keep their names; literal \
+            onDelete; single-column unique constraints unique: true; a CHECK that a text column is one of some \
+            names a String enum; indexes keep their names; literal \
             defaults become default. Whatever Strata cannot express is a warning naming \
             table.column: a type it does not declare (VARCHAR(20), numeric(10,2), json) gets the \
             closest type, arrays and other types are skipped, as are expression defaults, checks, \

@@ -7,6 +7,8 @@ public struct ImportedSchema: Sendable, Equatable {
     public var version: Int
     /// Comment lines at the top of the file (without `# `).
     public var header: [String]
+    /// The enums, in order.
+    public var enums: [ImportedEnum] = []
     /// The entities, in order.
     public var entities: [ImportedEntity]
     /// `migration.allowDataLoss`.
@@ -16,7 +18,8 @@ public struct ImportedSchema: Sendable, Equatable {
 
     /// Creates a version file.
     public init(
-        model: String, version: Int, header: [String] = [], entities: [ImportedEntity] = [], allowDataLoss: [String] = [],
+        model: String, version: Int, header: [String] = [], entities: [ImportedEntity] = [],
+        allowDataLoss: [String] = [],
         allowDataLossComment: String? = nil
     ) {
         self.model = model
@@ -33,7 +36,17 @@ public struct ImportedSchema: Sendable, Equatable {
     /// The text of the version file.
     public var yaml: String {
         var lines = header.map { "# " + $0 }
-        lines += ["model: \(YAMLText.key(model))", "version: \(version)", "", "entities:"]
+        lines += ["model: \(YAMLText.key(model))", "version: \(version)", ""]
+        if !enums.isEmpty {
+            lines.append("enums:")
+            for decl in enums {
+                lines += [
+                    "  \(YAMLText.key(decl.name)):", "    type: \(decl.type)",
+                    "    cases: [\(decl.cases.map(YAMLText.key).joined(separator: ", "))]", "",
+                ]
+            }
+        }
+        lines.append("entities:")
         for (offset, entity) in entities.enumerated() {
             if offset > 0 { lines.append("") }
             lines += entity.yamlLines
@@ -44,6 +57,23 @@ public struct ImportedSchema: Sendable, Equatable {
             lines.append("  allowDataLoss: [\(allowDataLoss.map(YAMLText.key).joined(separator: ", "))]")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A `String` enum of an ``ImportedSchema``, whose raw values are its case names.
+public struct ImportedEnum: Sendable, Equatable {
+    /// The enum's name.
+    public var name: String
+    /// The raw type (`String`).
+    public var type: String
+    /// The case names, in order.
+    public var cases: [String]
+
+    /// Creates an enum.
+    public init(name: String, type: String, cases: [String]) {
+        self.name = name
+        self.type = type
+        self.cases = cases
     }
 }
 

@@ -97,15 +97,19 @@ public enum DatabaseImporter {
             dialect: dialect, tables: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) }),
             entityNames: entityNames)
         var entities: [ImportedEntity] = []
+        var enums: [ImportedEnum] = []
         for table in tables {
-            var mapper = TableMapper(table: table, context: context)
+            var mapper = TableMapper(table: table, context: context, typeNames: taken)
             entities.append(mapper.entity())
+            enums += mapper.enums
+            taken = mapper.typeNames
             for warning in mapper.warnings { bag.warning(warning, at: location) }
         }
-        let schema = ImportedSchema(
+        var schema = ImportedSchema(
             model: model, version: 1,
             header: ["Imported by 'strata import database' from \(source) (\(dialect.displayName))."],
             entities: entities)
+        schema.enums = enums
         return Outcome(model: model, schema: schema, diagnostics: bag.all)
     }
 

@@ -52,6 +52,14 @@ enum ImportedDefault {
         }
     }
 
+    /// The text of a default that is a string literal, or nil.
+    static func text(_ canonical: String, dialect: SQLDialect) -> String? {
+        guard let tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(canonical), tokens.count == 1,
+            tokens[0].kind == .string
+        else { return nil }
+        return tokens[0].value
+    }
+
     private static func iso8601(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
     private static func hexBytes(_ hex: String) -> [UInt8] {

@@ -18,10 +18,15 @@ struct TableMapper {
     private(set) var warnings: [String] = []
     /// The field of each imported column, by column name.
     private var fields: [String: String] = [:]
+    /// The enums made from checks of String columns.
+    private(set) var enums: [ImportedEnum] = []
+    /// The entity and enum names taken (lower-cased), the enums' included.
+    private(set) var typeNames: Set<String>
 
-    init(table: DatabaseSchema.Table, context: Context) {
+    init(table: DatabaseSchema.Table, context: Context, typeNames: Set<String>) {
         self.table = table
         self.context = context
+        self.typeNames = typeNames
     }
 
     private var dialect: SQLDialect { context.dialect }
@@ -72,6 +77,18 @@ struct TableMapper {
         return entity
     }
 
+    /// The case names of a check that allows `column` only text values that are valid case
+    /// names (`status IN ('draft', 'placed')`), or nil.
+    private static func enumCases(_ rule: DatabaseSchema.CheckRule, column: String) -> [String]? {
+        guard case .allowedValues(column, let values) = rule else { return nil }
+        let cases = values.compactMap { value -> String? in
+            guard value.hasPrefix("'"), value.hasSuffix("'"), value.count >= 2 else { return nil }
+            let text = String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            return SchemaNames.isUsableMemberName(text) ? text : nil
+        }
+        return cases.count == values.count && Set(cases).count == cases.count ? cases : nil
+    }
+
     /// The field of a column, or nil (with a warning) when it is not imported.
     private mutating func field(
         of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
@@ -97,6 +114,21 @@ struct TableMapper {
             mapped.type = .bool
             consumedChecks.insert(check)
         }
+        // A String column that checks its values are names is an enum.
+        var enumType: ImportedEnum?
+        if mapped.type == .string, reference == nil,
+            let (check, cases) = table.checks.lazy.compactMap({ check in
+                Self.enumCases(check.rule, column: column.name).map { (check, $0) }
+            }).first
+        {
+            let name = ImportedNames.unique(
+                (context.entityNames[table.name] ?? "") + ImportedNames.entity(column.name), among: typeNames)
+            typeNames.insert(name.lowercased())
+            let decl = ImportedEnum(name: name, type: mapped.type.name, cases: cases)
+            enums.append(decl)
+            enumType = decl
+            consumedChecks.insert(check)
+        }
         if let target = reference, let key = context.tables[target.table]?.column(named: target.column),
             ImportedColumnType.of(key.type, dialect: dialect)?.type != mapped.type
         {
@@ -106,7 +138,7 @@ struct TableMapper {
         }
         var field = ImportedField(
             name: ImportedNames.field(reference == nil ? column.name : ImportedNames.referenceColumn(column.name)),
-            type: reference.map(\.entity) ?? mapped.type.name,
+            type: reference.map(\.entity) ?? enumType?.name ?? mapped.type.name,
             isOptional: column.isNullable && !isKey)
         if isKey, column.isNullable, !(dialect == .sqlite && keyColumns.count == 1 && column.type == "INTEGER") {
             warnings.append(
@@ -128,7 +160,17 @@ struct TableMapper {
             }
         }
         if let value = column.defaultValue, !isSerial {
-            if reference == nil, let yaml = ImportedDefault.yaml(value, type: mapped.type, dialect: dialect) {
+            let yaml: String?
+            if reference != nil {
+                yaml = nil
+            } else if let decl = enumType {
+                yaml = ImportedDefault.text(value, dialect: dialect).flatMap {
+                    decl.cases.contains($0) ? YAMLText.key($0) : nil
+                }
+            } else {
+                yaml = ImportedDefault.yaml(value, type: mapped.type, dialect: dialect)
+            }
+            if let yaml {
                 field.defaultValue = yaml
             } else {
                 warnings.append(
