@@ -26,7 +26,7 @@ struct ImportDatabase: AsyncParsableCommand {
             names a String enum; indexes keep their names; literal \
             defaults become default. Whatever Strata cannot express is a warning naming \
             table.column: a type it does not declare (VARCHAR(20), numeric(10,2), json) gets the \
-            closest type, arrays and other types are skipped, as are expression defaults, checks, \
+            closest type, arrays and other types are skipped, as are expression defaults, other checks, \
             composite foreign keys and tables without a primary key. Strata's own tables \
             (strata_migrations, strata_storage) are not imported.
 
