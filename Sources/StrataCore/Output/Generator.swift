@@ -96,9 +96,16 @@ public enum Generator {
                     runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
             }
         }
-        if history.hasQueryFiles, wanted.contains(.sqlite) {
+        if history.hasQueryFiles {
             let queries = history.queries
-            jobs.append { swiftFile("Queries", SwiftQueriesRenderer(schema: latest, queries: queries).render()) }
+            jobs.append { swiftFile("QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries).render()) }
+            for dialect in wanted {
+                jobs.append {
+                    swiftFile(
+                        dialect.rules.swift.typePrefix + "Queries",
+                        SwiftQueriesRenderer(schema: latest, queries: queries, dialect: dialect).render())
+                }
+            }
         }
         kept = []
         try Parallel.forEach(jobs, body)

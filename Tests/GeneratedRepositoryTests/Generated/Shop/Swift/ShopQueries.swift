@@ -42,116 +42,31 @@ public enum ShopQueries {
         """#
 }
 
-/// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
-public struct OrdersWithCustomerRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `order.id`.
-    public var id: UUID
-    /// Result column 2: `order.status`.
-    public var status: Status
-    /// Result column 3: `order.total`.
-    public var total: Decimal
-    /// Result column 4: `customer.name`.
-    public var customerName: String
-    /// Result column 5: `customer.nickname`.
-    public var nickname: String?
-
-    /// Creates a row.
-    public init(id: UUID, status: Status, total: Decimal, customerName: String, nickname: String?) {
-        self.id = id
-        self.status = status
-        self.total = total
-        self.customerName = customerName
-        self.nickname = nickname
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension OrdersWithCustomerRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.id = try row[0]
-        self.status = try row[1]
-        self.total = try row[2]
-        self.customerName = try row[3]
-        self.nickname = try row[4]
+        try self.init(id: row[0], status: row[1], total: row[2], customerName: row[3], nickname: row[4])
     }
 }
 
-/// A row of `customersWithOrders` (`queries/shop.sql:11`).
-public struct CustomersWithOrdersRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `customer.id`.
-    public var id: Int64
-    /// Result column 2: `customer.name`.
-    public var name: String
-    /// Result column 3: an expression, of the type its alias declares.
-    public var anyOrder: UUID?
-    /// Result column 4: an expression, of the type its alias declares.
-    public var orders: Int
-    /// Result column 5: `order.note`.
-    public var note: String?
-
-    /// Creates a row.
-    public init(id: Int64, name: String, anyOrder: UUID?, orders: Int, note: String?) {
-        self.id = id
-        self.name = name
-        self.anyOrder = anyOrder
-        self.orders = orders
-        self.note = note
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension CustomersWithOrdersRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.id = try row[0]
-        self.name = try row[1]
-        self.anyOrder = try row[2]
-        self.orders = try row[3]
-        self.note = try row[4]
+        try self.init(id: row[0], name: row[1], anyOrder: row[2], orders: row[3], note: row[4])
     }
 }
 
-/// A row of `line` (`queries/shop.sql:20`).
-public struct LineRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `order_line.quantity`.
-    public var quantity: Int32
-    /// Result column 2: `order_line.size`.
-    public var size: Size
-    /// Result column 3: `order_line.payload`.
-    public var payload: Data?
-
-    /// Creates a row.
-    public init(quantity: Int32, size: Size, payload: Data?) {
-        self.quantity = quantity
-        self.size = size
-        self.payload = payload
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension LineRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.quantity = try row[0]
-        self.size = try row[1]
-        self.payload = try row[2]
+        try self.init(quantity: row[0], size: row[1], payload: row[2])
     }
 }
 
-/// A row of `keywordsOfClass` (`queries/shop.sql:24`).
-public struct KeywordsOfClassRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `keywords.default`.
-    public var `default`: Int
-    /// Result column 2: `keywords.protocol`.
-    public var `protocol`: String?
-    /// Result column 3: `keywords.self_check`.
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    public var self_check: Bool
-
-    /// Creates a row.
-    public init(`default`: Int, `protocol`: String?, self_check: Bool) {
-        self.default = `default`
-        self.protocol = `protocol`
-        self.self_check = self_check
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension KeywordsOfClassRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.default = try row[0]
-        self.protocol = try row[1]
-        self.self_check = try row[2]
+        try self.init(default: row[0], protocol: row[1], self_check: row[2])
     }
 }
 
