@@ -4,10 +4,9 @@
 import Foundation
 import StrataPostgres
 
-/// The SQL of Shop's named queries as written in `queries/`, each `:name` parameter
-/// written as PostgreSQL's `$n`, checked against version 1 when generated
-/// (`strata verify --postgres` prepares them on a server). Their parameters are bound, never
-/// spliced into the SQL.
+/// The SQL of Shop's named queries as written in `queries/`, with each `:name` parameter
+/// as PostgreSQL's `$n`, checked against version 1 when generated (`strata verify
+/// --postgres` prepares them on a server). Their parameters are bound, never spliced into the SQL.
 public enum ShopPostgresQueries {
     /// `ordersWithCustomer`, from `queries/shop.sql:3`.
     public static let ordersWithCustomer = #"""
@@ -27,18 +26,26 @@ public enum ShopPostgresQueries {
         ORDER BY c.name
         """#
 
-    /// `line`, from `queries/shop.sql:20`.
+    /// `orderNotes`, from `queries/shop.sql:20`.
+    public static let orderNotes = #"""
+        SELECT c.name, o.total, o.note
+        FROM customer c
+        LEFT JOIN "order" o ON o.customer = c.id
+        ORDER BY c.name, o.total
+        """#
+
+    /// `line`, from `queries/shop.sql:28`.
     public static let line = #"""
         SELECT quantity, size, payload FROM order_line WHERE "order" = $1 AND position = $2
         """#
 
-    /// `keywordsOfClass`, from `queries/shop.sql:24`.
+    /// `keywordsOfClass`, from `queries/shop.sql:32`.
     public static let keywordsOfClass = #"""
         SELECT "default", protocol, self_check FROM keywords WHERE class = $1 AND "default" >= $2
         ORDER BY "default"
         """#
 
-    /// `customersJoinedSince`, from `queries/shop.sql:29`.
+    /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
         SELECT * FROM customer WHERE joined >= $1 ORDER BY id
         """#
@@ -61,6 +68,13 @@ extension CustomersWithOrdersRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), name: row.next(), anyOrder: row.next(), orders: row.next(), note: row.next())
+    }
+}
+
+extension OrderNotesRow: StrataPostgresRowDecodable {
+    /// The current row of the query's result, read column by column.
+    public init(row: inout StrataPostgresRow) throws {
+        try self.init(name: row.next(), total: row.next(), note: row.next())
     }
 }
 
@@ -94,6 +108,12 @@ extension ShopPostgresAccess {
             .fetchAll(CustomersWithOrdersRow.self)
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    public func orderNotes() async throws -> [OrderNotesRow] {
+        try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.orderNotes).fetchAll(OrderNotesRow.self)
+    }
+
     /// One order line by its composite key.
     public func line(order: UUID, position: Int16) async throws -> [LineRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.line) {
@@ -110,7 +130,7 @@ extension ShopPostgresAccess {
         .fetchAll(KeywordsOfClassRow.self)
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     public func customersJoinedSince(since: Date) async throws -> [Customer] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.customersJoinedSince) {
             try $0.strataAppend(since)
@@ -135,6 +155,14 @@ extension ShopPostgresDatabase {
         try await read { try await $0.customersWithOrders() }
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    ///
+    /// One read.
+    public func orderNotes() async throws -> [OrderNotesRow] {
+        try await read { try await $0.orderNotes() }
+    }
+
     /// One order line by its composite key.
     ///
     /// One read.
@@ -149,7 +177,7 @@ extension ShopPostgresDatabase {
         try await read { try await $0.keywordsOfClass(class: `class`, default: `default`) }
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     ///
     /// One read.
     public func customersJoinedSince(since: Date) async throws -> [Customer] {

@@ -25,18 +25,26 @@ public enum ShopQueries {
         ORDER BY c.name
         """#
 
-    /// `line`, from `queries/shop.sql:20`.
+    /// `orderNotes`, from `queries/shop.sql:20`.
+    public static let orderNotes = #"""
+        SELECT c.name, o.total, o.note
+        FROM customer c
+        LEFT JOIN "order" o ON o.customer = c.id
+        ORDER BY c.name, o.total
+        """#
+
+    /// `line`, from `queries/shop.sql:28`.
     public static let line = #"""
         SELECT quantity, size, payload FROM order_line WHERE "order" = :order AND position = :position
         """#
 
-    /// `keywordsOfClass`, from `queries/shop.sql:24`.
+    /// `keywordsOfClass`, from `queries/shop.sql:32`.
     public static let keywordsOfClass = #"""
         SELECT "default", protocol, self_check FROM keywords WHERE class = :class AND "default" >= :default
         ORDER BY "default"
         """#
 
-    /// `customersJoinedSince`, from `queries/shop.sql:29`.
+    /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
         SELECT * FROM customer WHERE joined >= :since ORDER BY id
         """#
@@ -53,6 +61,13 @@ extension CustomersWithOrdersRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], anyOrder: row[2], orders: row[3], note: row[4])
+    }
+}
+
+extension OrderNotesRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(name: row[0], total: row[1], note: row[2])
     }
 }
 
@@ -83,6 +98,12 @@ extension ShopAccess {
         try StrataStatement(db, sql: ShopQueries.customersWithOrders).fetchAll(CustomersWithOrdersRow.self)
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    public func orderNotes() throws -> [OrderNotesRow] {
+        try StrataStatement(db, sql: ShopQueries.orderNotes).fetchAll(OrderNotesRow.self)
+    }
+
     /// One order line by its composite key.
     public func line(order: UUID, position: Int16) throws -> [LineRow] {
         try StrataStatement(db, sql: ShopQueries.line) { try $0.bind(order, position) }.fetchAll(LineRow.self)
@@ -94,7 +115,7 @@ extension ShopAccess {
             .fetchAll(KeywordsOfClassRow.self)
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     public func customersJoinedSince(since: Date) throws -> [Customer] {
         try StrataStatement(db, sql: ShopQueries.customersJoinedSince) { try $0.bind(since) }.fetchAll(Customer.self)
     }
@@ -116,6 +137,14 @@ extension ShopDatabase {
         try read { try $0.customersWithOrders() }
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    ///
+    /// One read.
+    public func orderNotes() throws -> [OrderNotesRow] {
+        try read { try $0.orderNotes() }
+    }
+
     /// One order line by its composite key.
     ///
     /// One read.
@@ -130,7 +159,7 @@ extension ShopDatabase {
         try read { try $0.keywordsOfClass(class: `class`, default: `default`) }
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     ///
     /// One read.
     public func customersJoinedSince(since: Date) throws -> [Customer] {

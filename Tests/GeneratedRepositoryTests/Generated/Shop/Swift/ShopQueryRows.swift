@@ -50,7 +50,24 @@ public struct CustomersWithOrdersRow: Hashable, Sendable {
     }
 }
 
-/// A row of `line` (`queries/shop.sql:20`).
+/// A row of `orderNotes` (`queries/shop.sql:20`).
+public struct OrderNotesRow: Hashable, Sendable {
+    /// Result column 1: `customer.name`.
+    public var name: String
+    /// Result column 2: `order.total`.
+    public var total: Decimal?
+    /// Result column 3: `order.note`.
+    public var note: String?
+
+    /// Creates a row.
+    public init(name: String, total: Decimal?, note: String?) {
+        self.name = name
+        self.total = total
+        self.note = note
+    }
+}
+
+/// A row of `line` (`queries/shop.sql:28`).
 public struct LineRow: Hashable, Sendable {
     /// Result column 1: `order_line.quantity`.
     public var quantity: Int32
@@ -67,7 +84,7 @@ public struct LineRow: Hashable, Sendable {
     }
 }
 
-/// A row of `keywordsOfClass` (`queries/shop.sql:24`).
+/// A row of `keywordsOfClass` (`queries/shop.sql:32`).
 public struct KeywordsOfClassRow: Hashable, Sendable {
     /// Result column 1: `keywords.default`.
     public var `default`: Int
