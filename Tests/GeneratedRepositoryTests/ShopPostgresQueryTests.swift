@@ -44,7 +44,8 @@ struct ShopPostgresQueryTests {
     @Test func anInnerJoinAlongAReference() async throws {
         try await withShop { shop, seed in
             let rows = try await shop.ordersWithCustomer(status: .placed)
-            #expect(rows == [.init(id: seed.order.id, status: .placed, total: 12.5, customerName: "ada", nickname: "A")])
+            #expect(
+                rows == [.init(id: seed.order.id, status: .placed, total: 12.5, customerName: "ada", nickname: "A")])
             #expect(try await shop.ordersWithCustomer(status: .shipped).isEmpty)
         }
     }
@@ -94,11 +95,12 @@ struct ShopPostgresQueryTests {
     @Test func aDeclaredParameterTypeAndRecordsOfAnEntity() async throws {
         try await withShop { shop, seed in
             // Dates bound and read as the records read them: to the microsecond.
-            let since: [Customer] = try await shop.customersJoinedSince(since: Date(timeIntervalSinceReferenceDate: 150))
+            let date = { Date(timeIntervalSinceReferenceDate: $0) }
+            let since: [Customer] = try await shop.customersJoinedSince(since: date(150))
             #expect(since == [seed.bob])
             #expect(try await shop.customersJoinedSince(since: .distantPast) == [seed.ada, seed.bob])
-            #expect(try await shop.customersJoinedSince(since: Date(timeIntervalSinceReferenceDate: 200)) == [seed.bob])
-            #expect(try await shop.customersJoinedSince(since: Date(timeIntervalSinceReferenceDate: 200.000_001)).isEmpty)
+            #expect(try await shop.customersJoinedSince(since: date(200)) == [seed.bob])
+            #expect(try await shop.customersJoinedSince(since: date(200.000_001)).isEmpty)
         }
     }
 }

@@ -62,9 +62,12 @@ struct SwiftQueriesRenderer {
             writer.line(
                 "/// version \(schema.version) when generated. Their parameters are bound, never spliced into the SQL.")
         case .postgres:
-            writer.line("/// The SQL of \(schema.model)'s named queries as written in \(folder), with each `:name` parameter")
-            writer.line("/// as PostgreSQL's `$n`, checked against version \(schema.version) when generated (`strata verify")
-            writer.line("/// --postgres` prepares them on a server). Their parameters are bound, never spliced into the SQL.")
+            writer.lines([
+                "/// The SQL of \(schema.model)'s named queries as written in \(folder), with each `:name`"
+                    + " parameter as",
+                "/// PostgreSQL's `$n`, checked against version \(schema.version) when generated and prepared on a",
+                "/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.",
+            ])
         }
         writer.block("public enum \(sqlType)") { w in
             for (index, query) in queries.enumerated() {
@@ -140,7 +143,8 @@ struct SwiftQueriesRenderer {
             w in
             let arguments = query.parameters.map { "\($0.name): \(SwiftNames.identifier($0.name))" }.joined(
                 separator: ", ")
-            w.line("\(runtime.call) \(query.isReadOnly ? "read" : "write") { \(runtime.call) $0.\(name)(\(arguments)) }")
+            let transaction = query.isReadOnly ? "read" : "write"
+            w.line("\(runtime.call) \(transaction) { \(runtime.call) $0.\(name)(\(arguments)) }")
         }
     }
 }
