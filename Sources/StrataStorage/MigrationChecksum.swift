@@ -18,17 +18,25 @@ public enum MigrationChecksum {
     /// not counted either: it does nothing inside the migrator's transaction, and databases migrated
     /// before files carried it must not look edited.
     public static func of(_ sql: String) -> String {
-        let text = NormalizedText.string(sql)
-        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-            Substring($0)
+        let text = NormalizedText.string(sql).utf8
+        // The significant lines, joined by newlines, go straight into the digest: a migration of
+        // a large model is megabytes, and is never copied.
+        var hasher = SHA256.Hasher()
+        var isFirst = true
+        func hash(_ line: Substring.UTF8View) {
+            if !isFirst { hasher.update(CollectionOfOne(UInt8(ascii: "\n"))) }
+            isFirst = false
+            hasher.update(line)
         }
         var state = LexicalState.code
-        var significant: [Substring] = []
-        for line in lines {
+        var start = text.startIndex
+        while true {
+            let end = text[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            let line = text[start..<end]
             if case .quoted = state {
-                significant.append(line)
+                hash(line)
             } else {
-                var trimmed = line.utf8[...]
+                var trimmed = line
                 while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
                     trimmed = trimmed.dropLast()
                 }
@@ -36,12 +44,14 @@ public enum MigrationChecksum {
                 if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
                     && !content.elementsEqual(foreignKeysOff.utf8)
                 {
-                    significant.append(Substring(trimmed))
+                    hash(trimmed)
                 }
             }
-            state = state.after(line.utf8)
+            state = state.after(line)
+            guard end != text.endIndex else { break }
+            start = text.index(after: end)
         }
-        return SHA256.hex(significant.joined(separator: "\n"))
+        return hasher.hex()
     }
 
     /// Where a scan of SQL text is: in code, inside a string or identifier quoted by the given

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the checksums of `strata.lock` and the migration ledger.
 /// Foundation on Linux has no CryptoKit, and a whole crypto package is more than a checksum needs.
 package enum SHA256 {
-    private static let k: [UInt32] = [
+    fileprivate static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
         0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
@@ -14,30 +14,80 @@ package enum SHA256 {
 
     /// The digest of `bytes` as 64 lower-case hexadecimal digits.
     package static func hex(_ bytes: some Collection<UInt8>) -> String {
-        digest(Array(bytes)).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.hex()
     }
 
     /// The digest of the UTF-8 bytes of `text`, as hexadecimal.
-    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+    package static func hex(_ text: String) -> String { hex(text.utf8) }
 
     /// The 32-byte digest of `message`.
     package static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [
+        var hasher = Hasher()
+        hasher.update(message)
+        return hasher.digest()
+    }
+
+    /// A digest computed over bytes given in pieces, without holding them: a large migration's
+    /// checksum needs no copy of its text.
+    package struct Hasher {
+        private var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var data = message
-        let bitLength = UInt64(message.count) &* 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
+        /// The bytes of the current 64-byte block so far.
+        private var block: [UInt8] = []
+        /// The message schedule, kept between blocks.
+        private var w = [UInt32](repeating: 0, count: 64)
+        /// The bytes given so far.
+        private var length: UInt64 = 0
+
+        /// A digest of nothing yet.
+        package init() {
+            block.reserveCapacity(64)
+        }
+
+        /// Adds `bytes` to the message.
+        package mutating func update(_ bytes: some Collection<UInt8>) {
+            length &+= UInt64(bytes.count)
+            let contiguous: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+                for byte in buffer { append(byte) }
+            }
+            if contiguous == nil {
+                for byte in bytes { append(byte) }
+            }
+        }
+
+        /// The 32-byte digest of the message (the hasher is done after this).
+        package mutating func digest() -> [UInt8] {
+            let bitLength = length &* 8
+            append(0x80)
+            while block.count != 56 { append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+            return h.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
+        }
+
+        /// The digest as 64 lower-case hexadecimal digits.
+        package mutating func hex() -> String {
+            digest().map { byte in
+                let text = String(byte, radix: 16)
+                return byte < 16 ? "0" + text : text
+            }.joined()
+        }
+
+        private mutating func append(_ byte: UInt8) {
+            block.append(byte)
+            if block.count == 64 {
+                compress()
+                block.removeAll(keepingCapacity: true)
+            }
+        }
+
+        /// Processes the full block.
+        private mutating func compress() {
             for i in 0..<16 {
-                let base = chunk + i * 4
-                w[i] = UInt32(data[base]) << 24 | UInt32(data[base + 1]) << 16 | UInt32(data[base + 2]) << 8 | UInt32(data[base + 3])
+                let base = i * 4
+                w[i] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
             }
             for i in 16..<64 {
                 let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
@@ -63,10 +113,9 @@ package enum SHA256 {
             h[6] = h[6] &+ g
             h[7] = h[7] &+ hh
         }
-        return h.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
     }
 
-    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    fileprivate static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
 }

@@ -24,6 +24,11 @@ public struct DialectSQL: Hashable, Sendable {
 }
 
 /// A field of an entity: one Swift property and one column.
+///
+/// What most fields have is stored inline; what few have (a default, a rename, a transform,
+/// documentation) is kept out of line in one shared box, so that a model of tens of thousands of
+/// fields (the largest allowed input) takes about half the memory. The properties read and write
+/// the same either way.
 public struct Field: Hashable, Sendable {
     /// The field name (a Swift identifier).
     public var name: String
@@ -33,28 +38,94 @@ public struct Field: Hashable, Sendable {
     public var type: FieldType
     /// True when the field is optional (`T?`, NULL allowed).
     public var isOptional: Bool
-    /// The literal default, if any.
-    public var defaultValue: Literal?
     /// True when the database assigns the value (integer primary keys only).
     public var isAutoincrement: Bool
     /// True for a single-column unique constraint.
     public var isUnique: Bool
     /// For references: the action on delete of the referenced row.
     public var onDelete: OnDelete
-    /// The field's name in the previous version, when it was renamed.
-    public var renamedFrom: String?
-    /// SQL computing the field while migrating into this version.
-    public var transform: DialectSQL?
-    /// Documentation.
-    public var doc: String?
+    /// True when the field itself says `primaryKey: true` (resolved into `Entity.primaryKey`).
+    var isPrimaryKeyMarker = false
     /// Where the field is declared (its key).
     public var location: SourceLocation
     /// Where the `type` is written.
     public var typeLocation: SourceLocation
+    /// The rarely set properties; nil when none is.
+    private var extras: Extras?
+
+    /// Creates a field.
+    init(
+        name: String, column: String, type: FieldType, isOptional: Bool, defaultValue: Literal?,
+        isAutoincrement: Bool, isUnique: Bool, onDelete: OnDelete, renamedFrom: String?, transform: DialectSQL?,
+        doc: String?, location: SourceLocation, typeLocation: SourceLocation, defaultLocation: SourceLocation?
+    ) {
+        self.name = name
+        self.column = column
+        self.type = type
+        self.isOptional = isOptional
+        self.isAutoincrement = isAutoincrement
+        self.isUnique = isUnique
+        self.onDelete = onDelete
+        self.location = location
+        self.typeLocation = typeLocation
+        self.defaultValue = defaultValue
+        self.renamedFrom = renamedFrom
+        self.transform = transform
+        self.doc = doc
+        self.defaultLocation = defaultLocation
+    }
+
+    /// The literal default, if any.
+    public var defaultValue: Literal? {
+        get { extras?.values.defaultValue }
+        set { update { $0.defaultValue = newValue } }
+    }
+    /// The field's name in the previous version, when it was renamed.
+    public var renamedFrom: String? {
+        get { extras?.values.renamedFrom }
+        set { update { $0.renamedFrom = newValue } }
+    }
+    /// SQL computing the field while migrating into this version.
+    public var transform: DialectSQL? {
+        get { extras?.values.transform }
+        set { update { $0.transform = newValue } }
+    }
+    /// Documentation.
+    public var doc: String? {
+        get { extras?.values.doc }
+        set { update { $0.doc = newValue } }
+    }
     /// Where the `default` is written.
-    public var defaultLocation: SourceLocation?
-    /// True when the field itself says `primaryKey: true` (resolved into `Entity.primaryKey`).
-    var isPrimaryKeyMarker = false
+    public var defaultLocation: SourceLocation? {
+        get { extras?.values.defaultLocation }
+        set { update { $0.defaultLocation = newValue } }
+    }
+
+    /// Changes the out-of-line properties (a new box: boxes are never mutated, so copies of the
+    /// field keep their values).
+    private mutating func update(_ change: (inout Extras.Values) -> Void) {
+        var values = extras?.values ?? Extras.Values()
+        change(&values)
+        extras = values == Extras.Values() ? nil : Extras(values)
+    }
+
+    /// The box of the rarely set properties.
+    private final class Extras: Hashable, Sendable {
+        struct Values: Hashable, Sendable {
+            var defaultValue: Literal?
+            var renamedFrom: String?
+            var transform: DialectSQL?
+            var doc: String?
+            var defaultLocation: SourceLocation?
+        }
+
+        let values: Values
+
+        init(_ values: Values) { self.values = values }
+
+        static func == (lhs: Extras, rhs: Extras) -> Bool { lhs === rhs || lhs.values == rhs.values }
+        func hash(into hasher: inout Hasher) { hasher.combine(values) }
+    }
 
     /// True when the field references another entity.
     public var referencedEntity: String? {

@@ -12,6 +12,52 @@ public struct GeneratedFile: Hashable, Sendable {
     }
 }
 
+/// What ``Generator/render(for:plans:databases:into:)`` hands its output to: whole files, and the
+/// largest (each database's repositories) part by part, so that neither side holds them whole.
+public protocol GeneratedFileSink {
+    /// What taking a file can throw (`Never` for a sink that keeps files in memory).
+    associatedtype Failure: Error
+    /// Takes a whole file.
+    mutating func take(_ file: GeneratedFile) throws(Failure)
+    /// Takes the file at `path` (relative to the output folder) in parts: its text is what
+    /// `parts` yields, in order.
+    mutating func take(path: String, parts: inout GeneratedParts) throws(Failure)
+}
+
+/// A file's text in parts, in order, each rendered when it is asked for: a window of parts at a
+/// time, concurrently, so that only the window is held.
+public struct GeneratedParts: IteratorProtocol {
+    private let jobs: [@Sendable () -> String]
+    private let width: Int
+    /// The rendered window, and the index of its next part.
+    private var window: [String] = []
+    private var windowNext = 0
+    /// The index of the first job not rendered yet.
+    private var nextJob = 0
+
+    /// The parts `jobs` render, `width` at a time.
+    init(_ jobs: [@Sendable () -> String], width: Int) {
+        self.jobs = jobs
+        self.width = max(1, width)
+    }
+
+    /// The next part, or nil after the last.
+    public mutating func next() -> String? {
+        if windowNext == window.count {
+            guard nextJob < jobs.count else { return nil }
+            let end = min(nextJob + width, jobs.count)
+            window = Parallel.map(Array(jobs[nextJob..<end]))
+            windowNext = 0
+            nextJob = end
+        }
+        let part = window[windowNext]
+        // Handed over and released: the window does not keep what was taken.
+        window[windowNext] = ""
+        windowNext += 1
+        return part
+    }
+}
+
 /// Runs every renderer over a validated model history.
 public enum Generator {
     /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
@@ -31,9 +77,22 @@ public enum Generator {
     public static func files(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases
     ) -> [GeneratedFile] {
+        var collected = Collected()
+        render(for: history, plans: plans, databases: databases, into: &collected)
+        return inListingOrder(collected.files, model: history.model, path: \.path)
+    }
+
+    /// Keeps every file whole.
+    private struct Collected: GeneratedFileSink {
         var files: [GeneratedFile] = []
-        render(for: history, plans: plans, databases: databases) { files.append($0) }
-        return inListingOrder(files, model: history.model, path: \.path)
+
+        mutating func take(_ file: GeneratedFile) { files.append(file) }
+
+        mutating func take(path: String, parts: inout GeneratedParts) {
+            var contents = ""
+            while let part = parts.next() { contents += part }
+            files.append(GeneratedFile(path: path, contents: contents))
+        }
     }
 
     /// `items` (a model's files, in rendering order) in the order ``files(for:plans:databases:)``
@@ -46,15 +105,17 @@ public enum Generator {
             \.element)
     }
 
-    /// Renders every output file of a model and hands each to `body` as soon as it is rendered:
+    /// Renders every output file of a model and hands each to `sink` as soon as it is rendered:
     /// the renderers run concurrently (each is a pure function of the model), a few files at a
-    /// time, so that a caller that writes each file as it comes holds a few files and not the
-    /// whole output. First the SQL and the Swift files that need no SQL, then each database's
-    /// embedded migrations (its migration files themselves: one source of truth) and repositories.
-    public static func render(
+    /// time, so that a sink that writes each file as it comes holds a few files and not the
+    /// whole output. First the Swift files that need no SQL, then each dialect's SQL with the
+    /// Swift that embeds its migrations, then each database's repositories; the large files go
+    /// a file at a time in parts (``GeneratedFileSink/take(path:parts:)``), each part rendered
+    /// concurrently.
+    public static func render<Sink: GeneratedFileSink>(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        into body: (GeneratedFile) throws -> Void
-    ) rethrows {
+        into sink: inout Sink
+    ) throws(Sink.Failure) {
         guard let latest = history.latest else { return }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
@@ -76,67 +137,75 @@ public enum Generator {
                         : SwiftDatabaseRenderer(schema: latest, coreDataMapping: history.coreDataMapping).render())
             }
         }
-        // The migration files are kept for the migrations Swift, which embeds them.
-        var kept: [GeneratedFile] = []
-        try Parallel.forEach(smallSwift + sqlJobs(for: history, latest: latest, plans: plans)) { file in
-            if file.path.contains("/migrations/") { kept.append(file) }
-            try body(file)
-        }
-        var jobs: [@Sendable () -> GeneratedFile] = []
-        for dialect in wanted {
-            let runtime = dialect.rules.swift
-            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
-            jobs.append {
-                swiftFile(
-                    runtime.typePrefix + "Migrations",
-                    SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).render())
-            }
-            jobs.append {
-                swiftFile(
-                    runtime.typePrefix + "Repositories", SwiftRepositoryRenderer(schema: latest, runtime: runtime).render())
-            }
-        }
         if history.hasQueryFiles {
             let queries = history.queries
-            jobs.append { swiftFile("QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries).render()) }
+            smallSwift.append { swiftFile("QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries).render()) }
             for dialect in wanted {
-                jobs.append {
+                smallSwift.append {
                     swiftFile(
                         dialect.rules.swift.typePrefix + "Queries",
                         SwiftQueriesRenderer(schema: latest, queries: queries, dialect: dialect).render())
                 }
             }
         }
-        kept = []
-        try Parallel.forEach(jobs, body)
+        try Parallel.forEach(smallSwift) { (file) throws(Sink.Failure) in try sink.take(file) }
+        // Then each dialect's SQL, and with it, while its migration files are at hand, the Swift
+        // that embeds them (one source of truth), a part at a time: the first migration of a
+        // large model holds its whole schema, and only one dialect's is held at once.
+        for dialect in SQLDialect.allCases {
+            var kept: [GeneratedFile] = []
+            try Parallel.forEach(sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect)) {
+                (file) throws(Sink.Failure) in
+                if file.path.contains("/migrations/") { kept.append(file) }
+                try sink.take(file)
+            }
+            guard wanted.contains(dialect) else { continue }
+            let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
+            kept = []
+            var parts = GeneratedParts(
+                SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).partJobs(), width: 8)
+            try sink.take(path: swiftFile(dialect.rules.swift.typePrefix + "Migrations", "").path, parts: &parts)
+        }
+        // Last each database's repositories, entity by entity.
+        for dialect in wanted {
+            let renderer = SwiftRepositoryRenderer(schema: latest, runtime: dialect.rules.swift)
+            let header = renderer.header() + "\n"
+            let sections = renderer.sectionJobs()
+            let last = sections.count - 1
+            // Each entity's part whole, the file's end without trailing empty lines.
+            var jobs: [@Sendable () -> String] = [{ header }]
+            for (index, section) in sections.enumerated() {
+                jobs.append { index == last ? section().text : section().untrimmedText }
+            }
+            var parts = GeneratedParts(jobs, width: 64)
+            try sink.take(path: swiftFile(renderer.runtime.typePrefix + "Repositories", "").path, parts: &parts)
+        }
     }
 
-    /// The jobs rendering the SQL of every dialect: `schema.sql` (the latest version),
-    /// `migrations/v1.sql`, and a migration file per plan, in this order for each dialect.
-    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan])
+    /// The jobs rendering the SQL of `dialect`: `schema.sql` (the latest version),
+    /// `migrations/v1.sql`, and a migration file per plan, in this order.
+    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan], dialect: SQLDialect)
         -> [@Sendable () -> GeneratedFile]
     {
         var jobs: [@Sendable () -> GeneratedFile] = []
-        for dialect in SQLDialect.allCases {
-            let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
+        let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
+        jobs.append {
+            GeneratedFile(
+                path: "\(folder)/\(OutputLayout.schemaSQL)",
+                contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+        }
+        if let first = history.version(1) {
             jobs.append {
                 GeneratedFile(
-                    path: "\(folder)/\(OutputLayout.schemaSQL)",
-                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+                    path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
+                    contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
             }
-            if let first = history.version(1) {
-                jobs.append {
-                    GeneratedFile(
-                        path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
-                        contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
-                }
-            }
-            for plan in plans {
-                jobs.append {
-                    GeneratedFile(
-                        path: "\(folder)/\(OutputLayout.migrationSQL(version: plan.to.version))",
-                        contents: MigrationSQLRenderer.file(for: plan, dialect: dialect))
-                }
+        }
+        for plan in plans {
+            jobs.append {
+                GeneratedFile(
+                    path: "\(folder)/\(OutputLayout.migrationSQL(version: plan.to.version))",
+                    contents: MigrationSQLRenderer.file(for: plan, dialect: dialect))
             }
         }
         return jobs

@@ -51,6 +51,44 @@ struct OutputTransaction {
         try stage(write)
     }
 
+    /// Checks `path` and stages the file whose text `parts` yields part by part, comparing each
+    /// part with the file on disk as it goes: a large file is never held whole. Returns false,
+    /// with nothing staged, when the text is the file's.
+    mutating func add(path: String, isOurs: (String) -> Bool, parts: inout GeneratedParts) throws -> Bool {
+        try check([path], isOurs: isOurs)
+        try makeFolder(of: path)
+        let temporary = Self.sibling(of: path, suffix: "strata-tmp")
+        guard manager.createFile(atPath: temporary, contents: nil), let output = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw OutputWriteError(path: path, reason: "cannot create a file in its folder")
+        }
+        staged.append((temporary, path))
+        defer { try? output.close() }
+        // The file on disk, read along with the parts while they match it.
+        var current = FileHandle(forReadingAtPath: path)
+        defer { try? current?.close() }
+        do {
+            while let text = parts.next() {
+                try Self.withBytes(of: text) { bytes in
+                    try output.write(contentsOf: bytes)
+                    if let reader = current, try reader.read(upToCount: bytes.count) ?? Data() != bytes {
+                        current = nil
+                    }
+                }
+            }
+            if let reader = current, try (reader.read(upToCount: 1) ?? Data()).isEmpty {
+                try? manager.removeItem(atPath: temporary)
+                staged.removeLast()
+                return false
+            }
+        } catch let error as OutputWriteError {
+            throw error
+        } catch {
+            throw OutputWriteError(path: path, reason: Self.reason(error))
+        }
+        return true
+    }
+
     /// The temporary files staged so far.
     var stagedPaths: Set<String> { Set(staged.map(\.temporary)) }
 
@@ -80,7 +118,19 @@ struct OutputTransaction {
     }
 
     private mutating func stage(_ write: Write) throws {
-        let folder = SchemaLoader.parent(of: write.path)
+        try makeFolder(of: write.path)
+        let temporary = Self.sibling(of: write.path, suffix: "strata-tmp")
+        do {
+            try Self.withBytes(of: write.contents) { try $0.write(to: URL(fileURLWithPath: temporary)) }
+        } catch {
+            throw OutputWriteError(path: write.path, reason: Self.reason(error))
+        }
+        staged.append((temporary, write.path))
+    }
+
+    /// Creates the folder of `path` if needed; a file in its place is an error.
+    private func makeFolder(of path: String) throws {
+        let folder = SchemaLoader.parent(of: path)
         if !folder.isEmpty {
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -92,13 +142,6 @@ struct OutputTransaction {
                 throw OutputWriteError(path: folder, reason: Self.reason(error))
             }
         }
-        let temporary = Self.sibling(of: write.path, suffix: "strata-tmp")
-        do {
-            try Self.withBytes(of: write.contents) { try $0.write(to: URL(fileURLWithPath: temporary)) }
-        } catch {
-            throw OutputWriteError(path: write.path, reason: Self.reason(error))
-        }
-        staged.append((temporary, write.path))
     }
 
     /// Puts the current file at `final` aside and moves `temporary` there (or, without one, just

@@ -116,49 +116,79 @@ public enum Workspace {
         report(plan.diagnostics)
         var outcome = GenerateOutcome(diagnostics: plan.diagnostics, changed: [], files: plan.files.count)
         guard !plan.hasErrors else { return outcome }
-        var transaction = OutputTransaction()
-        var wanted = Set(plan.files.map(\.path))
+        // The parsed YAML is gone: its memory goes back to the system before rendering, which
+        // would otherwise peak on top of it.
+        Allocator.releaseFreedMemory()
+        var sink = StagingSink(output: output, wanted: Set(plan.files.map(\.path)))
         do {
-            var changed: [String] = []
-            for file in plan.files { try stageIfChanged(file, in: &transaction, changed: &changed) }
-            outcome.changed = changed
+            for file in plan.files { try sink.stage(file) }
+            outcome.changed = sink.changed
             for (history, plans) in zip(plan.histories, migrationPlans) {
-                var written: [String] = []
-                var rendered: [String] = []
-                try Generator.render(for: history, plans: plans, databases: databases) { file in
-                    let path = SchemaLoader.join(output, file.path)
-                    rendered.append(file.path)
-                    wanted.insert(path)
-                    try stageIfChanged(
-                        GeneratedFile(path: path, contents: file.contents), in: &transaction, changed: &written)
-                }
-                outcome.files += rendered.count
-                let order = Generator.inListingOrder(rendered, model: history.model) { $0 }.map {
+                sink.changed = []
+                sink.rendered = []
+                try Generator.render(for: history, plans: plans, databases: databases, into: &sink)
+                outcome.files += sink.rendered.count
+                let order = Generator.inListingOrder(sink.rendered, model: history.model) { $0 }.map {
                     SchemaLoader.join(output, $0)
                 }
-                outcome.changed += order.filter(Set(written).contains)
+                outcome.changed += order.filter(Set(sink.changed).contains)
             }
-            let removals = extraFiles(wanted: wanted, root: output, excluding: transaction.stagedPaths)
-            try transaction.finish(removals: removals, isOurs: isOurs)
+            let removals = extraFiles(
+                wanted: sink.wanted, root: output, excluding: sink.transaction.stagedPaths)
+            try sink.transaction.finish(removals: removals, isOurs: isOurs)
             outcome.changed += removals
         } catch {
-            transaction.rollBack()
+            sink.transaction.rollBack()
             throw error
         }
         return outcome
     }
 
-    /// Stages `file` when its bytes differ from disk.
-    private static func stageIfChanged(
-        _ file: GeneratedFile, in transaction: inout OutputTransaction, changed: inout [String]
-    ) throws {
-        if let current = FileManager.default.contents(atPath: file.path),
-            OutputTransaction.withBytes(of: file.contents, { $0 == current })
-        {
-            return
+    /// Stages each rendered file that differs from disk, as it comes (``generate(schemas:output:databases:report:)``).
+    private struct StagingSink: GeneratedFileSink {
+        /// The output folder.
+        let output: String
+        /// Every path of the output (generated files elsewhere in the folder are removed).
+        var wanted: Set<String>
+        var transaction = OutputTransaction()
+        /// The paths of the current model's files, relative to the output folder, as rendered.
+        var rendered: [String] = []
+        /// The paths staged because they differ from disk.
+        var changed: [String] = []
+
+        init(output: String, wanted: Set<String>) {
+            self.output = output
+            self.wanted = wanted
         }
-        try transaction.add(OutputTransaction.Write(path: file.path, contents: file.contents), isOurs: isOurs)
-        changed.append(file.path)
+
+        mutating func take(_ file: GeneratedFile) throws {
+            rendered.append(file.path)
+            try stage(GeneratedFile(path: target(file.path), contents: file.contents))
+        }
+
+        mutating func take(path: String, parts: inout GeneratedParts) throws {
+            rendered.append(path)
+            let target = target(path)
+            if try transaction.add(path: target, isOurs: isOurs, parts: &parts) { changed.append(target) }
+        }
+
+        /// Stages `file` (its path absolute) when its bytes differ from disk.
+        mutating func stage(_ file: GeneratedFile) throws {
+            if let current = FileManager.default.contents(atPath: file.path),
+                OutputTransaction.withBytes(of: file.contents, { $0 == current })
+            {
+                return
+            }
+            try transaction.add(OutputTransaction.Write(path: file.path, contents: file.contents), isOurs: isOurs)
+            changed.append(file.path)
+        }
+
+        /// The absolute path of an output file, which the output must hold.
+        private mutating func target(_ path: String) -> String {
+            let target = SchemaLoader.join(output, path)
+            wanted.insert(target)
+            return target
+        }
     }
 
     /// Writes the plan's files whose bytes differ from disk and removes generated files that no longer belong.

@@ -38,7 +38,10 @@ extension SchemaParser {
         for entry in entries {
             switch entry.key {
             case "fields":
-                for field in reader.mapping(entry.value, "the fields of \(what)") ?? [] {
+                let fields = reader.mapping(entry.value, "the fields of \(what)") ?? []
+                // Exactly the room needed: a model's fields are most of its memory.
+                entity.fields.reserveCapacity(fields.count)
+                for field in fields {
                     if let parsed = parseField(name: field.key, at: field.keyLocation, field.value, scope: scope) {
                         entity.fields.append(parsed)
                     }

@@ -15,10 +15,13 @@ enum Parallel {
         return results.values
     }
 
-    /// Runs `jobs` concurrently a few at a time (as many as there are cores) and hands their
-    /// results to `body` in the jobs' order, so that no more than a few results are held at once.
-    static func forEach<T: Sendable>(_ jobs: [@Sendable () -> T], _ body: (T) throws -> Void) rethrows {
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Runs `jobs` concurrently a few at a time (`width`, by default as many as there are cores)
+    /// and hands their results to `body` in the jobs' order, so that no more than a few results
+    /// are held at once.
+    static func forEach<T: Sendable, Failure: Error>(
+        _ jobs: [@Sendable () -> T], width: Int? = nil, _ body: (T) throws(Failure) -> Void
+    ) throws(Failure) {
+        let width = max(1, width ?? ProcessInfo.processInfo.activeProcessorCount)
         var start = 0
         while start < jobs.count {
             let end = min(start + width, jobs.count)

@@ -59,7 +59,25 @@ public struct SQLScript: Hashable, Sendable {
 
     /// The file text, ending with a newline.
     public var rendered: String {
-        let blocks = [header.joined(separator: "\n")] + statements.map(\.rendered)
-        return blocks.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
+        let top = header.joined(separator: "\n")
+        // Written into one buffer of the right size: a large model's script is megabytes.
+        var size = top.utf8.count + 1
+        for statement in statements {
+            size += statement.sql.utf8.count + 3 + statement.comments.reduce(0) { $0 + $1.utf8.count + 1 }
+        }
+        var text = top
+        text.reserveCapacity(size)
+        for statement in statements {
+            // Blocks are separated by an empty line (a statement's block is never empty).
+            if !text.isEmpty { text += "\n\n" }
+            for comment in statement.comments {
+                text += comment
+                text += "\n"
+            }
+            text += statement.sql
+            text += ";"
+        }
+        text += "\n"
+        return text
     }
 }

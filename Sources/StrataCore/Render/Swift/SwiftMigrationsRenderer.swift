@@ -6,7 +6,62 @@ struct SwiftMigrationsRenderer {
     let dialect: SQLDialect
     let migrations: [MigrationSource]
 
+    /// The whole file.
     func render() -> String {
+        partJobs().map { $0() }.joined()
+    }
+
+    /// The file in parts, in order, for ``GeneratedParts``: the head, then for each migration its
+    /// opening, its SQL a chunk of lines at a time, and its closing, then the end. A model's
+    /// first migration holds its whole schema, so the file is written without being held whole.
+    func partJobs() -> [@Sendable () -> String] {
+        guard !migrations.isEmpty else { return [{ [self] in head(isEmpty: true) }] }
+        var jobs: [@Sendable () -> String] = [{ [self] in head(isEmpty: false) }]
+        // swift-format's layout: one element without a trailing comma, several each with one.
+        let separator = migrations.count == 1 ? "" : ","
+        for migration in migrations {
+            let literal = MultilineStringLiteral(migration.sql)
+            jobs.append {
+                var w = SwiftWriter(depth: 1)
+                w.line("    StrataMigration(")
+                w.line("        version: \(migration.version),")
+                w.line("        sql: " + literal.opening)
+                return w.untrimmedText
+            }
+            for chunk in literal.chunks(ofAbout: 64 * 1024) {
+                jobs.append {
+                    var w = SwiftWriter(depth: 1)
+                    // Content lines are indented like the closing delimiter, which is stripped again.
+                    for line in literal.lines(in: chunk) { w.line(line.isEmpty ? "" : "            " + line) }
+                    return w.untrimmedText
+                }
+            }
+            jobs.append { [self] in
+                var w = SwiftWriter(depth: 1)
+                w.line("            " + literal.closing)
+                let arguments = [["checksum: \(SwiftNames.stringLiteral(migration.checksum))"]] + storageArguments(migration)
+                for (offset, argument) in arguments.enumerated() {
+                    let comma = offset == arguments.count - 1 ? "" : ","
+                    for (index, line) in argument.enumerated() {
+                        w.line("        " + line + (index == argument.count - 1 ? comma : ""))
+                    }
+                }
+                w.line("    )" + separator)
+                return w.untrimmedText
+            }
+        }
+        jobs.append {
+            var w = SwiftWriter(depth: 1)
+            w.line("]")
+            w.depth = 0
+            w.line("}")
+            return w.text
+        }
+        return jobs
+    }
+
+    /// The file up to the list of migrations (the whole file when there is none).
+    private func head(isEmpty: Bool) -> String {
         let names = RepositoryNames(schema: schema)
         var writer = SwiftWriter()
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
@@ -17,34 +72,17 @@ struct SwiftMigrationsRenderer {
         writer.line(
             "/// The \(dialect.displayName) migrations of \(schema.model), one per version (the generated `\(dialect.folderName)/migrations/vN.sql`),")
         writer.line("/// applied in order through the migration ledger by `\(names.database(runtime))`.")
-        writer.block("public enum \(names.migrations(runtime))") { w in
-            w.line("/// Every version's migration, oldest first.")
-            if migrations.isEmpty {
-                w.line("public static let all: [StrataMigration] = []")
-                return
-            }
-            w.line("public static let all: [StrataMigration] = [")
-            for migration in migrations {
-                w.line("    StrataMigration(")
-                w.line("        version: \(migration.version),")
-                let literal = SwiftNames.multilineStringLiteral(migration.sql)
-                w.line("        sql: " + (literal.first ?? ""))
-                for line in literal.dropFirst() {
-                    // Content lines are indented like the closing delimiter, which is stripped again.
-                    w.line(line.isEmpty ? "" : "            " + line)
-                }
-                let arguments = [["checksum: \(SwiftNames.stringLiteral(migration.checksum))"]] + storageArguments(migration)
-                for (offset, argument) in arguments.enumerated() {
-                    let comma = offset == arguments.count - 1 ? "" : ","
-                    for (index, line) in argument.enumerated() {
-                        w.line("        " + line + (index == argument.count - 1 ? comma : ""))
-                    }
-                }
-                w.line(migrations.count == 1 ? "    )" : "    ),")
-            }
-            w.line("]")
+        writer.line("public enum \(names.migrations(runtime)) {")
+        writer.depth = 1
+        writer.line("/// Every version's migration, oldest first.")
+        guard !isEmpty else {
+            writer.line("public static let all: [StrataMigration] = []")
+            writer.depth = 0
+            writer.line("}")
+            return writer.text
         }
-        return writer.text
+        writer.line("public static let all: [StrataMigration] = [")
+        return writer.untrimmedText
     }
 
     /// The arguments after the checksum, each as its lines: the checksum Strata 0.5 recorded, when

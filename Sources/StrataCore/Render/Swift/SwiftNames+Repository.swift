@@ -4,33 +4,81 @@ extension SwiftNames {
     /// indents content lines and the closing line alike (Swift strips the closing line's indentation).
     /// Enough `#`s are used that nothing in `text` can end the literal or interpolate.
     static func multilineStringLiteral(_ text: String) -> [String] {
-        // Fast path (the same result): in ASCII text without a carriage return every character is
-        // one byte, so runs and lines can be found in the UTF-8 bytes (embedded migrations are large).
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
-            var longestRun = 0
-            var run = 0
+        let literal = MultilineStringLiteral(text)
+        return [literal.opening] + literal.lines(in: text.startIndex..<text.endIndex) + [literal.closing]
+    }
+}
+
+/// A multi-line raw string literal whose value is exactly a text, whose content lines can be
+/// rendered a chunk at a time (an embedded migration of a large model is megabytes of SQL).
+struct MultilineStringLiteral: Sendable {
+    /// The value.
+    let text: String
+    /// The delimiter's `#`s: one more than the longest run in the text, so that nothing in it
+    /// can end the literal or interpolate.
+    let hashes: String
+    /// True for ASCII text without a carriage return: every character is one byte, so runs and
+    /// lines can be found in the UTF-8 bytes.
+    private let isPlain: Bool
+
+    init(_ text: String) {
+        self.text = text
+        isPlain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
+        var longestRun = 0
+        var run = 0
+        if isPlain {
             for byte in text.utf8 {
                 run = byte == UInt8(ascii: "#") ? run + 1 : 0
                 longestRun = max(longestRun, run)
             }
-            let hashes = String(repeating: "#", count: longestRun + 1)
-            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+        } else {
+            for character in text {
+                run = character == "#" ? run + 1 : 0
+                longestRun = max(longestRun, run)
+            }
+        }
+        hashes = String(repeating: "#", count: longestRun + 1)
+    }
+
+    /// The opening delimiter.
+    var opening: String { "\(hashes)\"\"\"" }
+    /// The closing delimiter, followed by a comma.
+    var closing: String { "\"\"\"\(hashes)," }
+
+    /// The text in ranges of whole lines of about `bytes` bytes each, in order, for
+    /// ``lines(in:)``: the newline between two ranges belongs to neither.
+    func chunks(ofAbout bytes: Int) -> [Range<String.Index>] {
+        // Lines are only cut in plain text; other text is one chunk.
+        guard isPlain else { return [text.startIndex..<text.endIndex] }
+        var chunks: [Range<String.Index>] = []
+        var start = text.startIndex
+        var size = 0
+        var index = text.utf8.startIndex
+        while index != text.utf8.endIndex {
+            size += 1
+            if size >= bytes, text.utf8[index] == UInt8(ascii: "\n") {
+                chunks.append(start..<index)
+                start = text.utf8.index(after: index)
+                size = 0
+            }
+            index = text.utf8.index(after: index)
+        }
+        chunks.append(start..<text.endIndex)
+        return chunks
+    }
+
+    /// The content lines of `range` (whole lines: all of the text, or a chunk): a trailing newline
+    /// of the text becomes an empty last content line, and a carriage return at a line's end an
+    /// escape.
+    func lines(in range: Range<String.Index>) -> [String] {
+        if isPlain {
+            return text.utf8[range].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
                 String(Substring($0))
             }
-            return ["\(hashes)\"\"\""] + lines + ["\"\"\"\(hashes),"]
         }
-        var longestRun = 0
-        var run = 0
-        for character in text {
-            run = character == "#" ? run + 1 : 0
-            longestRun = max(longestRun, run)
-        }
-        let hashes = String(repeating: "#", count: longestRun + 1)
-        // A trailing newline of the text becomes an empty last content line.
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        return text[range].split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasSuffix("\r") ? String(line.dropLast()) + "\\\(hashes)r" : String(line)
         }
-        return ["\(hashes)\"\"\""] + lines + ["\"\"\"\(hashes),"]
     }
 }
 

@@ -8,21 +8,25 @@ struct SwiftRepositoryRenderer {
     let schema: Schema
     let runtime: SwiftRuntime
 
-    /// The whole file.
+    /// The whole file: ``header()`` and every entity's part.
     func render() -> String {
-        assemble(Parallel.map(sectionJobs()))
+        var writer = SwiftWriter()
+        writer.line(header())
+        for section in Parallel.map(sectionJobs()) { writer.append(section) }
+        return writer.text
     }
 
     /// The jobs rendering each entity's part, in entity order: each depends on the model alone,
-    /// so they can run concurrently (with other files' jobs too).
+    /// so they can run concurrently, and the file can be written part by part as they finish
+    /// (``Generator`` does, so that a model of thousands of entities never holds the file whole).
     func sectionJobs() -> [@Sendable () -> SwiftWriter] {
         let names = RepositoryNames(schema: schema)
         return schema.entities.map { entity in { [self] in section(of: entity, names: names) } }
     }
 
-    /// The file, from the parts `sectionJobs()` rendered.
-    /// Each part is released once appended, so the parts and the file are not held twice.
-    func assemble(_ sections: consuming [SwiftWriter]) -> String {
+    /// What comes before the entities' parts: the generated header, the imports and the enums'
+    /// conformances, without its last newline.
+    func header() -> String {
         var writer = SwiftWriter()
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
         writer.line()
@@ -32,13 +36,7 @@ struct SwiftRepositoryRenderer {
         for decl in schema.enums {
             writer.line("extension \(SwiftNames.identifier(decl.name)): \(runtime.valueProtocol) {}")
         }
-        // One allocation for the whole file instead of a copy each time it outgrows its buffer.
-        writer.reserveCapacity(writer.byteCount + sections.reduce(0) { $0 + $1.byteCount })
-        for index in sections.indices {
-            writer.append(sections[index])
-            sections[index] = SwiftWriter()
-        }
-        return writer.text
+        return String(writer.text.dropLast())
     }
 
     /// Everything generated for one entity.

@@ -8,7 +8,12 @@ struct SwiftWriter {
     /// The UTF-8 length of `buffer` up to the end of the last non-empty line.
     private var contentEnd = 0
     /// The current indentation level (four spaces each).
-    private(set) var depth = 0
+    var depth = 0
+
+    /// A writer whose lines start at `depth` (a part of a file, inside its declarations).
+    init(depth: Int = 0) {
+        self.depth = depth
+    }
 
     /// The indentation of each depth, made once.
     private static let indentation = (0..<32).map { String(repeating: "    ", count: $0) }
@@ -63,6 +68,9 @@ struct SwiftWriter {
         if other.contentEnd > 0 { contentEnd = buffer.utf8.count + other.contentEnd }
         buffer += other.buffer
     }
+
+    /// The text so far with its trailing empty lines: a part of a file that other parts follow.
+    var untrimmedText: String { buffer }
 
     /// The source text, ending with one newline (trailing empty lines dropped).
     var text: String {
