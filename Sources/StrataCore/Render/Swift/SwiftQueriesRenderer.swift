@@ -14,14 +14,7 @@ struct SwiftQueriesRenderer {
     func render() -> String {
         let names = RepositoryNames(schema: schema)
         let sqlType = SwiftNames.identifier(schema.model + runtime.typePrefix + "Queries")
-        var writer = SwiftWriter()
-        writer.lines(
-            FileHeader.lines(
-                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
-        )
-        writer.line()
-        writer.line("import Foundation")
-        writer.line("import \(runtime.module)")
+        var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module)
         writer.line()
         renderSQL(sqlType: sqlType, into: &writer)
         for query in queries {

@@ -6,14 +6,7 @@ struct SwiftQueryRowsRenderer {
     let queries: [AnalyzedQuery]
 
     func render() -> String {
-        var writer = SwiftWriter()
-        writer.lines(
-            FileHeader.lines(
-                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
-        )
-        writer.line()
-        writer.line("import Foundation")
-        writer.line("import StrataRuntime")
+        var writer = Self.header(schema, importing: "StrataRuntime")
         let rows = queries.filter { $0.row != nil }
         if rows.isEmpty {
             writer.line()
@@ -47,6 +40,22 @@ struct SwiftQueryRowsRenderer {
                 for column in columns { w.line("self.\(column.name) = \(SwiftNames.identifier(column.name))") }
             }
         }
+    }
+}
+
+extension SwiftQueryRowsRenderer {
+    /// The start of a file of `schema`'s named queries: the header naming the queries and the
+    /// version as its source, then the imports of Foundation and `module`.
+    static func header(_ schema: Schema, importing module: String) -> SwiftWriter {
+        var writer = SwiftWriter()
+        writer.lines(
+            FileHeader.lines(
+                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
+        )
+        writer.line()
+        writer.line("import Foundation")
+        writer.line("import \(module)")
+        return writer
     }
 }
 
