@@ -5,7 +5,13 @@ import StrataRuntime
 /// numbered `$1`, `$2`…), its parameters bound in order in PostgreSQL's binary format (values
 /// always bound, never spliced into the SQL), its rows read by their type's `init(row:)`. The
 /// counterpart of `StrataStatement` on SQLite:
-/// `try await StrataPostgresStatement(connection, sql: sql) { try $0.strataAppend(isDone) }.fetchAll(TODOItem.self)`.
+///
+/// ```swift
+/// try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.filteredItems) {
+///     try $0.strataAppend(isDone)
+/// }
+/// .fetchAll(TODOItem.self)
+/// ```
 public struct StrataPostgresStatement: Sendable {
     /// The connection it runs on.
     public let connection: PostgresConnection

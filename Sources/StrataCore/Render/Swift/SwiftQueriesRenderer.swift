@@ -56,8 +56,7 @@ struct SwiftQueriesRenderer {
                 "/// version \(schema.version) when generated. Their parameters are bound, never spliced into the SQL.")
         case .postgres:
             writer.lines([
-                "/// The SQL of \(schema.model)'s named queries as written in \(folder), with each `:name`"
-                    + " parameter as",
+                "/// The SQL of \(schema.model)'s named queries as written in \(folder), each `:name` parameter as",
                 "/// PostgreSQL's `$n`, checked against version \(schema.version) when generated and prepared on a",
                 "/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.",
             ])

@@ -4,7 +4,7 @@
 import Foundation
 import StrataPostgres
 
-/// The SQL of Shop's named queries as written in `queries/`, with each `:name` parameter as
+/// The SQL of Shop's named queries as written in `queries/`, each `:name` parameter as
 /// PostgreSQL's `$n`, checked against version 1 when generated and prepared on a
 /// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.
 public enum ShopPostgresQueries {
