@@ -8,7 +8,7 @@ import Testing
 @Suite("TODO app: type-safe filters")
 struct TypeSafetyTests {
     /// The build folder's module directory and the C module maps, found from the test bundle.
-    private static func compilerArguments() -> [String]? {
+    static func compilerArguments() -> [String]? {
         var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
         for _ in 0..<6 {
             let modules = folder.appendingPathComponent("Modules")
