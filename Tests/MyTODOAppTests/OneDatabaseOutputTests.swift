@@ -37,17 +37,8 @@ struct OneDatabaseOutputTests {
             ? "func use(_ db: MyTODODatabase) throws -> [TODOItem] { try db.filteredItems(isDone: false) }"
             : "func use(_ db: MyTODOPostgresDatabase) async throws -> [TODOItem] { try await db.filteredItems(isDone: false) }"
         try call.write(to: use, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "MyTODOSubset"] + arguments + paths
-            + [use.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let checked = try TypeSafetyTests.swiftc(
+            ["-typecheck", "-swift-version", "6", "-module-name", "MyTODOSubset"] + arguments + paths + [use.path])
+        #expect(checked.status == 0, "\(checked.output)")
     }
 }
