@@ -112,6 +112,7 @@ public enum Workspace {
         schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases,
         report: ([Diagnostic]) -> Void = { _ in }
     ) throws -> GenerateOutcome {
+        Allocator.limitRetainedMemory()
         let (plan, migrationPlans) = prepare(schemas: schemas, output: output)
         report(plan.diagnostics)
         var outcome = GenerateOutcome(diagnostics: plan.diagnostics, changed: [], files: plan.files.count)

@@ -26,6 +26,12 @@ final class YAMLComposer {
     private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var sawAlias = false
+    /// The pairs and items of the mappings and sequences being composed, innermost last: each
+    /// collection's elements are gathered here and copied into an array of exactly their number
+    /// when it ends, so that a large document's nodes carry no growth slack (most of a version
+    /// file's memory while it is parsed).
+    private var pendingPairs: [(key: YAMLNode, value: YAMLNode)] = []
+    private var pendingItems: [YAMLNode] = []
     private let budget: Int
 
     private init(budget: Int) {
@@ -127,27 +133,31 @@ final class YAMLComposer {
         case YAML_SCALAR_EVENT:
             composed = (.scalar(YAMLNode.Scalar(string: event.value, tag: event.tag, mark: event.mark)), 1)
         case YAML_SEQUENCE_START_EVENT:
-            var items: [YAMLNode] = []
+            let start = pendingItems.count
             var size = 1
             var item = try next()
             while item.type != YAML_SEQUENCE_END_EVENT {
                 let (child, count) = try self.node(from: item)
-                items.append(child)
+                pendingItems.append(child)
                 size = min(size + count, budget + 1)
                 item = try next()
             }
+            let items = Array(pendingItems[start...])
+            pendingItems.removeSubrange(start...)
             composed = (.sequence(YAMLNode.List(items: items, mark: event.mark)), size)
         case YAML_MAPPING_START_EVENT:
-            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            let start = pendingPairs.count
             var size = 1
             var key = try next()
             while key.type != YAML_MAPPING_END_EVENT {
                 let (keyNode, keyCount) = try self.node(from: key)
                 let (valueNode, valueCount) = try self.node(from: try next())
-                pairs.append((keyNode, valueNode))
+                pendingPairs.append((keyNode, valueNode))
                 size = min(size + keyCount + valueCount, budget + 1)
                 key = try next()
             }
+            let pairs = Array(pendingPairs[start...])
+            pendingPairs.removeSubrange(start...)
             try Self.checkDuplicates(pairs)
             composed = (.mapping(YAMLNode.Mapping(pairs: pairs, mark: event.mark)), size)
         default:
