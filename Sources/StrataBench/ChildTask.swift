@@ -35,12 +35,14 @@ public enum ChildTask {
         case ("idle", 0):
             return
         case ("generate", 1), ("generate", 2):
-            // With an output folder, the files are written too (to compare them with `strata generate`'s).
-            let plan = Workspace.plan(schemas: rest[0], output: rest.count == 2 ? rest[1] : "Generated")
-            if plan.hasErrors || plan.files.isEmpty {
-                throw Failure(description: "generate failed: \(plan.diagnostics.prefix(3))")
+            // What `strata generate` does (files rendered, compared with disk and staged as they
+            // come), into the given folder or a temporary one removed afterwards.
+            let output = rest.count == 2 ? rest[1] : NSTemporaryDirectory() + "strata-bench-generate-" + UUID().uuidString
+            defer { if rest.count == 1 { try? FileManager.default.removeItem(atPath: output) } }
+            let outcome = try Workspace.generate(schemas: rest[0], output: output)
+            if outcome.hasErrors || outcome.files == 0 {
+                throw Failure(description: "generate failed: \(outcome.diagnostics.prefix(3))")
             }
-            if rest.count == 2 { try Workspace.write(plan) }
         case ("write-model", 2):
             // The generator section's synthetic model, kept for profiling `strata generate` on it.
             guard let entities = Int(rest[0]), entities > 0 else {

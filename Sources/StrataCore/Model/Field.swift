@@ -87,8 +87,8 @@ public struct Field: Hashable, Sendable {
     }
     /// SQL computing the field while migrating into this version.
     public var transform: DialectSQL? {
-        get { extras?.values.transform }
-        set { update { $0.transform = newValue } }
+        get { extras?.values.transform?.sql }
+        set { update { $0.transform = newValue.map(Extras.Transform.init) } }
     }
     /// Documentation.
     public var doc: String? {
@@ -114,9 +114,19 @@ public struct Field: Hashable, Sendable {
         struct Values: Hashable, Sendable {
             var defaultValue: Literal?
             var renamedFrom: String?
-            var transform: DialectSQL?
+            /// Rarer still, and large: boxed again.
+            var transform: Transform?
             var doc: String?
             var defaultLocation: SourceLocation?
+        }
+
+        final class Transform: Hashable, Sendable {
+            let sql: DialectSQL
+
+            init(_ sql: DialectSQL) { self.sql = sql }
+
+            static func == (lhs: Transform, rhs: Transform) -> Bool { lhs.sql == rhs.sql }
+            func hash(into hasher: inout Hasher) { hasher.combine(sql) }
         }
 
         let values: Values
