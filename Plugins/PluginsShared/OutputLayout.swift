@@ -6,10 +6,13 @@ public enum OutputLayout {
     /// The Swift files of a model for the databases named (`sqlite`, `postgres`; every one when
     /// nil). Their names depend on the model name, the databases and whether the model folder
     /// holds query files (`queries/*.sql`) only, so that the build plugin can declare them
-    /// without reading the schema; every one is always written.
+    /// without reading the schema; every one is always written. Query files add the shared row
+    /// types (`<Model>QueryRows.swift`) and each database's queries (`<Model>Queries.swift`,
+    /// `<Model>PostgresQueries.swift`).
     public static func swiftFiles(model: String, databases: [String]? = nil, hasQueries: Bool = false) -> [String] {
         let wanted = databases ?? sqlDialects
         var files = ["\(model)Models.swift", "\(model)Records.swift"]
+        if hasQueries { files.append("\(model)QueryRows.swift") }
         if wanted.contains("sqlite") {
             files += ["\(model)Repositories.swift", "\(model)Database.swift", "\(model)Migrations.swift"]
             if hasQueries { files.append("\(model)Queries.swift") }
@@ -18,6 +21,7 @@ public enum OutputLayout {
             files += [
                 "\(model)PostgresRepositories.swift", "\(model)PostgresDatabase.swift", "\(model)PostgresMigrations.swift",
             ]
+            if hasQueries { files.append("\(model)PostgresQueries.swift") }
         }
         return files
     }

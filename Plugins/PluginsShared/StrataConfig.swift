@@ -302,7 +302,7 @@ extension StrataConfig {
         /// (`queries/*.sql`), as absolute paths, sorted.
         public var files: [String]
         /// The query files of the model (`queries/*.sql`), as absolute paths, sorted: when there
-        /// is one, the model also gets `<Model>Queries.swift`.
+        /// is one, the model also gets `<Model>QueryRows.swift` and each database's queries file.
         public var queryFiles: [String] = []
         /// The entry of the configuration that named it.
         public var entry: Entry

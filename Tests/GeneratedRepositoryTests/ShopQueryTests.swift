@@ -41,6 +41,14 @@ struct ShopQueryTests {
         #expect(rows[1].note == nil)
     }
 
+    @Test func anOuterJoinWrittenForBothDatabases() throws {
+        #expect(
+            try shop.orderNotes() == [
+                .init(name: "ada", total: 1, note: nil), .init(name: "ada", total: 12.5, note: "gift"),
+                .init(name: "bob", total: nil, note: nil),
+            ])
+    }
+
     @Test func aCompositeKeyAsTwoTypedParameters() throws {
         #expect(
             try shop.line(order: order.id, position: 1) == [.init(quantity: 3, size: .small, payload: Data([1, 2]))])

@@ -41,6 +41,22 @@ protocol TODOItems: Sendable {
     func write(inserting items: [TODOItem], thenThrow failure: (any Error)?) async throws -> Int
     /// Stores a raw priority that no case has (as another version of the app might), past the CHECK.
     func storeRawPriority(_ raw: Int16) async throws
+
+    // The named queries of Schemas/MyTODO/queries/items.sql, as the database type runs them
+    // (TODONamedQueries.swift).
+    func filteredItems(isDone: Bool) async throws -> [TODOItem]
+    func openCountsByPriority() async throws -> [OpenCountsByPriorityRow]
+    func search(pattern: String, limit: Int) async throws -> [SearchRow]
+    @discardableResult func markAllDone(priority: Priority) async throws -> Int
+    /// In one transaction of the database type (`write`, through its access type): marks the items
+    /// of `priority` done, reads the open items, then throws ``RolledBack`` holding them.
+    func markAllDoneThenRollBack(priority: Priority) async throws
+}
+
+/// The error that ends the transaction of ``TODOItems/markAllDoneThenRollBack(priority:)``.
+struct RolledBack: Error {
+    /// The open items the transaction read before it threw.
+    var openItems: [TODOItem]
 }
 
 extension TODOItems {

@@ -8,7 +8,7 @@ import Testing
 @Suite("TODO app: type-safe filters")
 struct TypeSafetyTests {
     /// The build folder's module directory and the C module maps, found from the test bundle.
-    private static func compilerArguments() -> [String]? {
+    static func compilerArguments() -> [String]? {
         var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
         for _ in 0..<6 {
             let modules = folder.appendingPathComponent("Modules")
@@ -64,9 +64,14 @@ struct TypeSafetyTests {
             }
             """
         try source.write(to: file, atomically: true, encoding: .utf8)
+        return try swiftc(["-typecheck", "-swift-version", "6"] + arguments + [file.path])
+    }
+
+    /// Runs `swiftc` with `arguments`: its exit status and everything it printed.
+    static func swiftc(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6"] + arguments + [file.path]
+        process.arguments = ["swiftc"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

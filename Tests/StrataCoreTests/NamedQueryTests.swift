@@ -76,15 +76,37 @@ import Testing
         #expect(!markAllDone.isReadOnly)
     }
 
-    @Test func generatedOutputHasTheQueriesFileForSQLiteOnly() throws {
+    @Test func generatedOutputHasAQueriesFilePerDatabaseAndSharedRows() throws {
         let history = try #require(SchemaLoader.loadAll(from: TestPaths.schemas.path).histories.first)
-        let sqlite = Generator.files(for: history, databases: [.sqlite]).map(\.path)
-        #expect(sqlite.contains("MyTODO/Swift/MyTODOQueries.swift"))
-        let postgres = Generator.files(for: history, databases: [.postgres]).map(\.path)
-        #expect(!postgres.contains("MyTODO/Swift/MyTODOQueries.swift"))
-        let swift = try #require(Generator.files(for: history).first { $0.path.hasSuffix("MyTODOQueries.swift") })
-        #expect(swift.contents.contains("public func filteredItems(isDone: Bool) throws -> [TODOItem] {"))
-        #expect(swift.contents.contains("WHERE is_done = :isDone"), "the SQL is embedded as written: values are bound")
+        func swiftFiles(_ databases: [SQLDialect]) -> [String: String] {
+            Dictionary(
+                uniqueKeysWithValues: Generator.files(for: history, databases: databases).filter {
+                    $0.path.hasSuffix(".swift")
+                }.map { (String($0.path.split(separator: "/").last ?? ""), $0.contents) })
+        }
+        let sqlite = swiftFiles([.sqlite])
+        let postgres = swiftFiles([.postgres])
+        #expect(sqlite["MyTODOPostgresQueries.swift"] == nil)
+        #expect(postgres["MyTODOQueries.swift"] == nil)
+        // A SQLite-only target never imports PostgresNIO, a PostgreSQL-only one never GRDB.
+        #expect(!sqlite.values.contains { $0.contains("import StrataPostgres") })
+        #expect(!postgres.values.contains { $0.contains("import StrataSQLite") })
+        // The row types are shared, written once with no database's module.
+        let rows = try #require(sqlite["MyTODOQueryRows.swift"])
+        #expect(postgres["MyTODOQueryRows.swift"] == rows)
+        #expect(rows.contains("public struct SearchRow: Hashable, Sendable {"))
+        #expect(!rows.contains("import StrataSQLite") && !rows.contains("import StrataPostgres"))
+
+        let sqliteQueries = try #require(sqlite["MyTODOQueries.swift"])
+        #expect(sqliteQueries.contains("public func filteredItems(isDone: Bool) throws -> [TODOItem] {"))
+        #expect(sqliteQueries.contains("WHERE is_done = :isDone"), "the SQL is embedded as written: values are bound")
+        #expect(sqliteQueries.contains("extension SearchRow: StrataSQLiteRowDecodable {"))
+        let postgresQueries = try #require(postgres["MyTODOPostgresQueries.swift"])
+        #expect(postgresQueries.contains("public func filteredItems(isDone: Bool) async throws -> [TODOItem] {"))
+        #expect(postgresQueries.contains("WHERE is_done = $1"), "PostgreSQL's numbered parameters, bound")
+        #expect(postgresQueries.contains("WHERE title LIKE $1\n        ORDER BY title\n        LIMIT $2"))
+        #expect(postgresQueries.contains("extension SearchRow: StrataPostgresRowDecodable {"))
+        #expect(postgresQueries.contains("try await write { try await $0.markAllDone(priority: priority) }"))
     }
 
     @Test func parameterTypesComeFromTheColumnsTheyMeet() throws {
@@ -208,6 +230,22 @@ import Testing
         #expect(built.status == 0, "\(built.stderr)")
         let written = TestPaths.files(under: output)
         #expect(written.contains("MyTODO/Swift/MyTODOQueries.swift"), "\(written)")
+        #expect(written.contains("MyTODO/Swift/MyTODOQueryRows.swift"), "\(written)")
+        // A PostgreSQL-only target gets its queries file, and no SQLite one.
+        let postgresOutput = sandbox.root.appendingPathComponent("PostgresPluginOutput")
+        let postgresArguments = [
+            "build-plugin", "--model-folder", model, "--output", postgresOutput.path, "--databases", "postgres",
+        ]
+        let builtForPostgres = try CLITests.run("strata-generator", postgresArguments)
+        #expect(builtForPostgres.status == 0, "\(builtForPostgres.stderr)")
+        let writtenForPostgres = TestPaths.files(under: postgresOutput)
+        #expect(
+            Set(writtenForPostgres.filter { $0.hasSuffix(".swift") })
+                == Set(OutputLayout.swiftFiles(model: "MyTODO", databases: ["postgres"], hasQueries: true).map {
+                    "MyTODO/Swift/" + $0
+                }), "\(writtenForPostgres)")
+        #expect(writtenForPostgres.contains("MyTODO/Swift/MyTODOPostgresQueries.swift"))
+        #expect(!writtenForPostgres.contains("MyTODO/Swift/MyTODOQueries.swift"))
         // A query that no longer compiles: the tool fails at its line, and `check` too.
         let items = sandbox.queries.appendingPathComponent("items.sql")
         let text = try String(contentsOf: items, encoding: .utf8)
@@ -279,5 +317,35 @@ import Testing
         }
         #expect(errors == ["items.sql:22: no such column: detail"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.output))
+    }
+}
+
+/// How a named query's `:name` parameters become PostgreSQL's `$n`.
+@Suite struct PostgresParameterNumberingTests {
+    @Test func aRepeatedNameKeepsItsNumber() {
+        #expect(
+            AnalyzedQuery.postgresSQL(
+                "SELECT * FROM t WHERE a = :x OR b = :y OR c = :x", parameters: ["x", "y"])
+                == "SELECT * FROM t WHERE a = $1 OR b = $2 OR c = $1")
+    }
+
+    @Test func castsLiteralsQuotedNamesAndCommentsAreLeftAsTheyAre() {
+        let sql = """
+            SELECT a::text, ':x' AS "b:x", 'it''s :y' -- :x
+            FROM t /* :y */ WHERE a = :x::int AND b = :y AND c = ':y'
+            """
+        #expect(
+            AnalyzedQuery.postgresSQL(sql, parameters: ["x", "y"])
+                == """
+                SELECT a::text, ':x' AS "b:x", 'it''s :y' -- :x
+                FROM t /* :y */ WHERE a = $1::int AND b = $2 AND c = ':y'
+                """)
+    }
+
+    @Test func namesAreWholeTokensAndUnicodeKeepsItsOffsets() {
+        #expect(
+            AnalyzedQuery.postgresSQL("SELECT 'é' WHERE a = :xy AND b = :x", parameters: ["x", "xy"])
+                == "SELECT 'é' WHERE a = $2 AND b = $1")
+        #expect(AnalyzedQuery.postgresSQL("SELECT :unknown", parameters: []) == "SELECT :unknown")
     }
 }

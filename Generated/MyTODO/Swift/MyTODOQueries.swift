@@ -38,47 +38,17 @@ public enum MyTODOQueries {
         """#
 }
 
-/// A row of `openCountsByPriority` (`queries/items.sql:11`).
-public struct OpenCountsByPriorityRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `todo_item.priority`.
-    public var priority: Priority
-    /// Result column 2: an expression, of the type its alias declares.
-    public var count: Int
-
-    /// Creates a row.
-    public init(priority: Priority, count: Int) {
-        self.priority = priority
-        self.count = count
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension OpenCountsByPriorityRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.priority = try row[0]
-        self.count = try row[1]
+        try self.init(priority: row[0], count: row[1])
     }
 }
 
-/// A row of `search` (`queries/items.sql:20`).
-public struct SearchRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `todo_item.id`.
-    public var id: UUID
-    /// Result column 2: `todo_item.title`.
-    public var title: String
-    /// Result column 3: `todo_item.detail`.
-    public var note: String
-
-    /// Creates a row.
-    public init(id: UUID, title: String, note: String) {
-        self.id = id
-        self.title = title
-        self.note = note
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension SearchRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.id = try row[0]
-        self.title = try row[1]
-        self.note = try row[2]
+        try self.init(id: row[0], title: row[1], note: row[2])
     }
 }
 

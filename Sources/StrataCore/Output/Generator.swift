@@ -137,10 +137,18 @@ public enum Generator {
                         : SwiftDatabaseRenderer(schema: latest, coreDataMapping: history.coreDataMapping).render())
             }
         }
-        try Parallel.forEach(smallSwift) { (file) throws(Sink.Failure) in try sink.take(file) }
-        if history.hasQueryFiles, wanted.contains(.sqlite) {
-            try sink.take(swiftFile("Queries", SwiftQueriesRenderer(schema: latest, queries: history.queries).render()))
+        if history.hasQueryFiles {
+            let queries = history.queries
+            smallSwift.append { swiftFile("QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries).render()) }
+            for dialect in wanted {
+                smallSwift.append {
+                    swiftFile(
+                        dialect.rules.swift.typePrefix + "Queries",
+                        SwiftQueriesRenderer(schema: latest, queries: queries, dialect: dialect).render())
+                }
+            }
         }
+        try Parallel.forEach(smallSwift) { (file) throws(Sink.Failure) in try sink.take(file) }
         // Then each dialect's SQL, and with it, while its migration files are at hand, the Swift
         // that embeds them (one source of truth), a part at a time: the first migration of a
         // large model holds its whole schema, and only one dialect's is held at once.

@@ -45,6 +45,7 @@ public struct AnalyzedQuery: Hashable, Sendable {
 
 extension SchemaHistory {
     /// True when the model folder holds a `queries` folder with at least one `.sql` file: then
-    /// `<Model>Queries.swift` is generated (for SQLite), even when the files hold no query.
+    /// `<Model>QueryRows.swift` and each database's queries file (`<Model>Queries.swift`,
+    /// `<Model>PostgresQueries.swift`) are generated, even when the files hold no query.
     public var hasQueryFiles: Bool { !queryFiles.isEmpty }
 }

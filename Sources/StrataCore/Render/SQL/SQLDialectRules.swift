@@ -85,7 +85,9 @@ public struct SQLiteRules: SQLDialectRules {
             valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
             repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
             cell: { "row[\($0)]" }, bindParameter: "to arguments: inout StrataSQLiteArguments",
-            bindCall: "try arguments.bind", bindEach: nil, readsRowID: true, inexactEncodings: [])
+            bindCall: "try arguments.bind", bindEach: nil, readsRowID: true, inexactEncodings: [],
+            rowDecodable: "StrataSQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
+            queryBind: "bind")
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
@@ -136,7 +138,8 @@ public struct PostgresRules: SQLDialectRules {
             rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" },
             bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
             bindEach: { "try \($0).bind(to: &bindings)" }, readsRowID: false,
-            inexactEncodings: [.date])
+            inexactEncodings: [.date], rowDecodable: "StrataPostgresRowDecodable",
+            queryStatement: { "StrataPostgresStatement(connection, sql: \($0))" }, queryBind: "strataAppend")
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }

@@ -41,6 +41,13 @@ public struct SwiftRuntime: Sendable {
     /// the microsecond): a record with such fields gets `strataStored`, the record as stored, so that
     /// an insert need not read it back. Empty when every value is stored exactly.
     public var inexactEncodings: Set<ColumnEncoding>
+    /// The protocol of what a named query reads from a row (records and generated row types).
+    public var rowDecodable: String
+    /// The statement of a named query whose SQL is the expression `sql`, on the access type's
+    /// connection: `StrataStatement(db, sql: MyTODOQueries.filteredItems)`.
+    public var queryStatement: @Sendable (_ sql: String) -> String
+    /// The method of the statement's binding closure's argument that binds values in order.
+    public var queryBind: String
 
     /// `throws` or `async throws`.
     var effects: String { isAsync ? "async throws" : "throws" }

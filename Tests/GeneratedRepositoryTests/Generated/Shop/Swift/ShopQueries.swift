@@ -25,133 +25,63 @@ public enum ShopQueries {
         ORDER BY c.name
         """#
 
-    /// `line`, from `queries/shop.sql:20`.
+    /// `orderNotes`, from `queries/shop.sql:20`.
+    public static let orderNotes = #"""
+        SELECT c.name, o.total, o.note
+        FROM customer c
+        LEFT JOIN "order" o ON o.customer = c.id
+        ORDER BY c.name, o.total
+        """#
+
+    /// `line`, from `queries/shop.sql:28`.
     public static let line = #"""
         SELECT quantity, size, payload FROM order_line WHERE "order" = :order AND position = :position
         """#
 
-    /// `keywordsOfClass`, from `queries/shop.sql:24`.
+    /// `keywordsOfClass`, from `queries/shop.sql:32`.
     public static let keywordsOfClass = #"""
         SELECT "default", protocol, self_check FROM keywords WHERE class = :class AND "default" >= :default
         ORDER BY "default"
         """#
 
-    /// `customersJoinedSince`, from `queries/shop.sql:29`.
+    /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
         SELECT * FROM customer WHERE joined >= :since ORDER BY id
         """#
 }
 
-/// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
-public struct OrdersWithCustomerRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `order.id`.
-    public var id: UUID
-    /// Result column 2: `order.status`.
-    public var status: Status
-    /// Result column 3: `order.total`.
-    public var total: Decimal
-    /// Result column 4: `customer.name`.
-    public var customerName: String
-    /// Result column 5: `customer.nickname`.
-    public var nickname: String?
-
-    /// Creates a row.
-    public init(id: UUID, status: Status, total: Decimal, customerName: String, nickname: String?) {
-        self.id = id
-        self.status = status
-        self.total = total
-        self.customerName = customerName
-        self.nickname = nickname
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension OrdersWithCustomerRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.id = try row[0]
-        self.status = try row[1]
-        self.total = try row[2]
-        self.customerName = try row[3]
-        self.nickname = try row[4]
+        try self.init(id: row[0], status: row[1], total: row[2], customerName: row[3], nickname: row[4])
     }
 }
 
-/// A row of `customersWithOrders` (`queries/shop.sql:11`).
-public struct CustomersWithOrdersRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `customer.id`.
-    public var id: Int64
-    /// Result column 2: `customer.name`.
-    public var name: String
-    /// Result column 3: an expression, of the type its alias declares.
-    public var anyOrder: UUID?
-    /// Result column 4: an expression, of the type its alias declares.
-    public var orders: Int
-    /// Result column 5: `order.note`.
-    public var note: String?
-
-    /// Creates a row.
-    public init(id: Int64, name: String, anyOrder: UUID?, orders: Int, note: String?) {
-        self.id = id
-        self.name = name
-        self.anyOrder = anyOrder
-        self.orders = orders
-        self.note = note
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension CustomersWithOrdersRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.id = try row[0]
-        self.name = try row[1]
-        self.anyOrder = try row[2]
-        self.orders = try row[3]
-        self.note = try row[4]
+        try self.init(id: row[0], name: row[1], anyOrder: row[2], orders: row[3], note: row[4])
     }
 }
 
-/// A row of `line` (`queries/shop.sql:20`).
-public struct LineRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `order_line.quantity`.
-    public var quantity: Int32
-    /// Result column 2: `order_line.size`.
-    public var size: Size
-    /// Result column 3: `order_line.payload`.
-    public var payload: Data?
-
-    /// Creates a row.
-    public init(quantity: Int32, size: Size, payload: Data?) {
-        self.quantity = quantity
-        self.size = size
-        self.payload = payload
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension OrderNotesRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.quantity = try row[0]
-        self.size = try row[1]
-        self.payload = try row[2]
+        try self.init(name: row[0], total: row[1], note: row[2])
     }
 }
 
-/// A row of `keywordsOfClass` (`queries/shop.sql:24`).
-public struct KeywordsOfClassRow: Hashable, Sendable, StrataSQLiteRowDecodable {
-    /// Result column 1: `keywords.default`.
-    public var `default`: Int
-    /// Result column 2: `keywords.protocol`.
-    public var `protocol`: String?
-    /// Result column 3: `keywords.self_check`.
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    public var self_check: Bool
-
-    /// Creates a row.
-    public init(`default`: Int, `protocol`: String?, self_check: Bool) {
-        self.default = `default`
-        self.protocol = `protocol`
-        self.self_check = self_check
-    }
-
-    /// The current row of the query's statement, read column by column.
+extension LineRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
-        self.default = try row[0]
-        self.protocol = try row[1]
-        self.self_check = try row[2]
+        try self.init(quantity: row[0], size: row[1], payload: row[2])
+    }
+}
+
+extension KeywordsOfClassRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(default: row[0], protocol: row[1], self_check: row[2])
     }
 }
 
@@ -168,6 +98,12 @@ extension ShopAccess {
         try StrataStatement(db, sql: ShopQueries.customersWithOrders).fetchAll(CustomersWithOrdersRow.self)
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    public func orderNotes() throws -> [OrderNotesRow] {
+        try StrataStatement(db, sql: ShopQueries.orderNotes).fetchAll(OrderNotesRow.self)
+    }
+
     /// One order line by its composite key.
     public func line(order: UUID, position: Int16) throws -> [LineRow] {
         try StrataStatement(db, sql: ShopQueries.line) { try $0.bind(order, position) }.fetchAll(LineRow.self)
@@ -179,7 +115,7 @@ extension ShopAccess {
             .fetchAll(KeywordsOfClassRow.self)
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     public func customersJoinedSince(since: Date) throws -> [Customer] {
         try StrataStatement(db, sql: ShopQueries.customersJoinedSince) { try $0.bind(since) }.fetchAll(Customer.self)
     }
@@ -201,6 +137,14 @@ extension ShopDatabase {
         try read { try $0.customersWithOrders() }
     }
 
+    /// Every customer with the total and note of each of their orders, customers without orders kept
+    /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+    ///
+    /// One read.
+    public func orderNotes() throws -> [OrderNotesRow] {
+        try read { try $0.orderNotes() }
+    }
+
     /// One order line by its composite key.
     ///
     /// One read.
@@ -215,7 +159,7 @@ extension ShopDatabase {
         try read { try $0.keywordsOfClass(class: `class`, default: `default`) }
     }
 
-    /// The `customersJoinedSince` query (`queries/shop.sql:29`).
+    /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     ///
     /// One read.
     public func customersJoinedSince(since: Date) throws -> [Customer] {

@@ -17,6 +17,14 @@ LEFT JOIN "order" o ON o.customer = c.id
 GROUP BY c.id
 ORDER BY c.name
 
+-- name: orderNotes
+-- Every customer with the total and note of each of their orders, customers without orders kept
+-- once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
+SELECT c.name, o.total, o.note
+FROM customer c
+LEFT JOIN "order" o ON o.customer = c.id
+ORDER BY c.name, o.total
+
 -- name: line
 -- One order line by its composite key.
 SELECT quantity, size, payload FROM order_line WHERE "order" = :order AND position = :position

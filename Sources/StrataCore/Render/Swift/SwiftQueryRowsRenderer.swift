@@ -1,0 +1,81 @@
+/// Renders `<Model>QueryRows.swift`: the row type of each named query that returns columns of its
+/// own, shared by every database (it imports no database module). How each database reads a
+/// row is in that database's queries file (``SwiftQueriesRenderer``).
+struct SwiftQueryRowsRenderer {
+    let schema: Schema
+    let queries: [AnalyzedQuery]
+
+    func render() -> String {
+        var writer = Self.header(schema, importing: "StrataRuntime")
+        let rows = queries.filter { $0.row != nil }
+        if rows.isEmpty {
+            writer.line()
+            writer.line("// Every named query of \(schema.model) returns records or a count: none has a row type.")
+        }
+        for query in rows {
+            writer.line()
+            renderRow(query, into: &writer)
+        }
+        return writer.text
+    }
+
+    private func renderRow(_ query: AnalyzedQuery, into writer: inout SwiftWriter) {
+        guard let (type, columns) = query.row else { return }
+        writer.line("/// A row of `\(query.source.name)` (\(query.place)).")
+        writer.block("public struct \(type): Hashable, Sendable") { w in
+            for (index, column) in columns.enumerated() {
+                let origin = index < query.columnOrigins.count ? query.columnOrigins[index] : nil
+                w.line(
+                    origin.map { "/// Result column \(index + 1): `\($0)`." }
+                        ?? "/// Result column \(index + 1): an expression, of the type its alias declares.")
+                w.lines(RepositoryNames.lintExemptions(member: column.name))
+                w.line("public var \(SwiftNames.identifier(column.name)): \(column.swiftType)")
+            }
+            w.line()
+            w.line("/// Creates a row.")
+            w.function(
+                "public init", parameters: columns.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" },
+                suffix: ""
+            ) { w in
+                for column in columns { w.line("self.\(column.name) = \(SwiftNames.identifier(column.name))") }
+            }
+        }
+    }
+}
+
+extension SwiftQueryRowsRenderer {
+    /// The start of a file of `schema`'s named queries: the header naming the queries and the
+    /// version as its source, then the imports of Foundation and `module`.
+    static func header(_ schema: Schema, importing module: String) -> SwiftWriter {
+        var writer = SwiftWriter()
+        writer.lines(
+            FileHeader.lines(
+                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
+        )
+        writer.line()
+        writer.line("import Foundation")
+        writer.line("import \(module)")
+        return writer
+    }
+}
+
+extension AnalyzedQuery {
+    /// Where the query is named: `` `queries/items.sql:3` ``.
+    var place: String {
+        "`\(SchemaLoader.queriesFolder)/\(SchemaLoader.name(of: source.nameLocation.file)):\(source.nameLocation.line)`"
+    }
+
+    /// The query's generated row type and its columns, or nil when it returns records or a count.
+    var row: (type: String, columns: [Column])? {
+        guard case .rows(let type, let columns) = result else { return nil }
+        return (SwiftNames.identifier(type), columns)
+    }
+
+    /// The Swift type of one result: the row type, the entity's record type; nil for a count.
+    var resultType: String? {
+        switch result {
+        case .changes: nil
+        case .entity(let name), .rows(let name, _): SwiftNames.identifier(name)
+        }
+    }
+}
