@@ -94,7 +94,7 @@ struct TableMapper {
         of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
     ) -> ImportedField? {
         let isKey = keyColumns.contains(column.name)
-        var reference = self.reference(of: column)
+        let reference = self.reference(of: column)
         guard var mapped = ImportedColumnType.of(column.type, dialect: dialect) else {
             warnings.append(
                 "column \(qualified(column.name)) is \(column.type), which no Strata type stores; not imported"
@@ -179,17 +179,17 @@ struct TableMapper {
             }
         }
         if let target = reference {
-            switch target.onDelete {
-            case "CASCADE": field.onDelete = "cascade"
-            case "RESTRICT": field.onDelete = "restrict"
-            case "SET NULL" where field.isOptional: field.onDelete = "setNull"
-            case "NO ACTION": break
-            default:
+            // The inverse of Strata's ON DELETE actions; noAction, the default, is not written.
+            switch OnDelete.allCases.first(where: { $0.sqlAction == target.onDelete }) {
+            case .noAction:
+                break
+            case .setNull? where !field.isOptional, nil:
                 warnings.append(
-                    "the foreign key of \(qualified(column.name)) is ON DELETE \(target.onDelete), which Strata cannot declare\(target.onDelete == "SET NULL" ? " on a required field" : ""); imported as noAction"
+                    "the foreign key of \(qualified(column.name)) is ON DELETE \(target.onDelete), which Strata cannot declare\(target.onDelete == OnDelete.setNull.sqlAction ? " on a required field" : ""); imported as noAction"
                 )
+            case let action?:
+                field.onDelete = action.rawValue
             }
-            reference = nil
         }
         return field
     }
