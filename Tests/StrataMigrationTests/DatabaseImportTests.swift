@@ -229,6 +229,41 @@ import Testing
         #expect(fields.map(\.type) == widest)
     }
 
+    /// Names that are not Swift-friendly become valid, unreserved, unique names; the SQL names are kept.
+    @Test func namesBecomeValidUniqueSchemaNamesAndTheSQLNamesAreKept() throws {
+        let folder = try Self.folder()
+        let path = try Self.sqliteDatabase(
+            """
+            CREATE TABLE "Date" (id INTEGER NOT NULL PRIMARY KEY, "init" TEXT, "2fa" INTEGER, "a b" TEXT, a_b TEXT, "ID_Code" TEXT);
+            CREATE TABLE date_table (id INTEGER NOT NULL PRIMARY KEY, owner_id INTEGER REFERENCES "Date" (id), owner TEXT);
+            """, in: folder)
+        let outcome = DatabaseImporter.map(
+            try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Names", source: path)
+        let (_, yaml) = try Self.written(outcome, in: folder)
+        #expect(
+            yaml.hasSuffix(
+                """
+                entities:
+                  DateTable:
+                    table: Date
+                    fields:
+                      id: Int64
+                      initField: { type: String?, column: init }
+                      _2fa: { type: Int64?, column: "2fa" }
+                      aB: { type: String?, column: "a b" }
+                      aB2: { type: String?, column: a_b }
+                      idCode: { type: String?, column: ID_Code }
+
+                  DateTable2:
+                    table: date_table
+                    fields:
+                      id: Int64
+                      owner: { type: DateTable?, column: owner_id }
+                      owner2: { type: String?, column: owner }
+
+                """))
+    }
+
     // MARK: - Refusals
 
     @Test func anExistingModelFolderIsNeverOverwritten() throws {
