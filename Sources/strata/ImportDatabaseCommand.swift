@@ -36,8 +36,9 @@ struct ImportDatabase: AsyncParsableCommand {
 
             Examples:
               strata import database --sqlite app.sqlite --model Shop
-              strata import database --postgres postgres://app@db.example:5432/shop --model Shop --schemas Models
-              STRATA_POSTGRES_URL=postgres://app@127.0.0.1/shop strata import database --model Shop
+              strata import database --postgres postgres://app@db:5432/shop --model Shop
+              STRATA_POSTGRES_URL=postgres://app@db/shop strata import database \\
+                --model Shop --schemas Models
             """
     )
 
