@@ -24,7 +24,7 @@ import StrataStorage
 public struct StrataPostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
     public let plan: StrataMigrationPlan
-    private let logger: Logger
+    let logger: Logger
 
     /// The model the migrations belong to (recorded in the ledger).
     public var model: String { plan.model }
@@ -74,10 +74,20 @@ public struct StrataPostgresMigrator: Sendable {
         _ connection: PostgresConnection, to target: Int? = nil, waiting: @Sendable () -> Void = {},
         progress: (StrataMigrationProgress) -> Void = { _ in }
     ) async throws -> [StrataMigration] {
+        try await locked(connection, waiting: waiting) {
+            try await migrateLocked(connection, to: target, progress: progress)
+        }
+    }
+
+    /// Runs `body` holding the model's migration lock (``PostgresMigrationLock``), released after
+    /// it whatever happens.
+    func locked<Value>(
+        _ connection: PostgresConnection, waiting: @Sendable () -> Void, _ body: () async throws -> Value
+    ) async throws -> Value {
         try await PostgresMigrationLock.acquire(model: model, connection, logger: logger, waiting: waiting)
-        let result: Result<[StrataMigration], any Error>
+        let result: Result<Value, any Error>
         do {
-            result = .success(try await migrateLocked(connection, to: target, progress: progress))
+            result = .success(try await body())
         } catch {
             result = .failure(error)
         }
@@ -86,7 +96,8 @@ public struct StrataPostgresMigrator: Sendable {
         return try result.get()
     }
 
-    private func migrateLocked(
+    /// Applies the pending migrations up to `target`; the caller holds the lock.
+    func migrateLocked(
         _ connection: PostgresConnection, to target: Int?, progress: (StrataMigrationProgress) -> Void
     ) async throws -> [StrataMigration] {
         let pending = try await pending(connection, to: target)
@@ -185,7 +196,7 @@ public struct StrataPostgresMigrator: Sendable {
 
     private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
-    private func run(_ sql: String, _ connection: PostgresConnection) async throws {
+    func run(_ sql: String, _ connection: PostgresConnection) async throws {
         _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
     }
 }

@@ -28,6 +28,12 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
     case unreadableStorageFormatTable(reason: String)
     /// The database stores Dates in a format this runtime does not know (a newer Strata's).
     case unknownDateFormat(model: String, found: Int64)
+    /// A baseline was asked of a database whose ledger already records `recorded` migrations:
+    /// only a database without a ledger (or with an empty one) can be baselined.
+    case ledgerNotEmpty(model: String, recorded: Int)
+    /// A baseline was asked at `version`, but the database's schema is not that version's:
+    /// `differences` lists each difference as `strata verify` words it.
+    case schemaDiffers(model: String, version: Int, differences: [String])
 
     public var description: String {
         switch self {
@@ -62,6 +68,14 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
         case .unknownDateFormat(let model, let found):
             return "the database stores the Dates of \(model) in format \(found), which this Strata does not know "
                 + "(written by a newer Strata?); it was left untouched"
+        case .ledgerNotEmpty(let model, let recorded):
+            return "cannot baseline \(model): the database's ledger (strata_migrations) already records \(recorded) "
+                + "migration\(recorded == 1 ? "" : "s"); a baseline adopts only a database without one. "
+                + "The database was left untouched"
+        case .schemaDiffers(let model, let version, let differences):
+            return "cannot baseline \(model) at v\(version): the database's schema differs from v\(version)'s in "
+                + "\(differences.count) way\(differences.count == 1 ? "" : "s"); nothing was recorded and the database "
+                + "was left untouched\n" + differences.map { "  schema difference: \($0)" }.joined(separator: "\n")
         case .foreignKeyViolation(let model, let version, let table):
             return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
                 + "v\(version) was rolled back"

@@ -91,6 +91,18 @@ public struct StrataMigrationPlan: Sendable {
         return true
     }
 
+    /// The migrations a baseline at `version` records as applied without running them: versions
+    /// 1...`version`, with the checksums ``pending(_:to:legacyVersions:)`` would have them
+    /// recorded with. Throws ``StrataMigrationError/ledgerNotEmpty(model:recorded:)`` when the
+    /// ledger records anything, ``StrataMigrationError/unknownTargetVersion(model:target:latestKnownVersion:)``
+    /// when `version` is not one of the model's.
+    public func baseline(_ entries: [AppliedStrataMigration], at version: Int) throws -> [StrataMigration] {
+        try checkMigrationList()
+        if !entries.isEmpty { throw StrataMigrationError.ledgerNotEmpty(model: model, recorded: entries.count) }
+        let goal = try resolvedTarget(version)
+        return migrations.filter { $0.version <= goal }
+    }
+
     /// The version `target` names (the latest when nil), checked to be one of the model's.
     public func resolvedTarget(_ target: Int?) throws -> Int {
         guard let target else { return latestVersion }

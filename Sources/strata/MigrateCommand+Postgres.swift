@@ -34,16 +34,21 @@ extension Migrate {
             outcome.error = "\(url): cannot connect: \(Self.oneLine("\(error)"))"
             return (outcome, .couldNotRun)
         }
-        let status = await migrate(migrator, session.connection, name: url.description, into: &outcome)
+        let status = await migrate(migrator, history, session, name: url.description, into: &outcome)
         try? await session.close()
         return (outcome, status)
     }
 
     private func migrate(
-        _ migrator: StrataPostgresMigrator, _ connection: PostgresConnection, name: String, into outcome: inout Outcome
+        _ migrator: StrataPostgresMigrator, _ history: SchemaHistory, _ session: PostgresSession, name: String,
+        into outcome: inout Outcome
     ) async -> StrataExitCode {
+        let connection = session.connection
         do {
-            if dryRun {
+            if let baseline {
+                try await baselinePostgres(
+                    migrator, history: history, at: baseline, session: session, name: name, into: &outcome)
+            } else if dryRun {
                 outcome.pending = try await migrator.pending(connection, to: to)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
@@ -51,13 +56,7 @@ extension Migrate {
                 let model = migrator.model
                 outcome.from = try await migrator.currentVersion(connection)
                 outcome.applied = try await migrator.migrate(
-                    connection, to: to,
-                    waiting: {
-                        var stream = StandardError()
-                        print(
-                            "\(name): another strata migrate is migrating \(model); waiting for it to finish…",
-                            to: &stream)
-                    },
+                    connection, to: to, waiting: Self.waitingNotice(name: name, model: model),
                     progress: Self.reportProgress(model: model))
                 // Read after the run: another process may have applied versions while this one waited.
                 let now = try await migrator.currentVersion(connection)
@@ -66,7 +65,7 @@ extension Migrate {
             }
             return .success
         } catch let error as StrataMigrationError {
-            outcome.error = "\(name): \(error.description)"
+            outcome.refuse(error, database: name)
             return .problemsFound
         } catch let error as StrataPostgresMigrationFailure {
             outcome.error = "\(name): \(Self.oneLine(error.description))"
@@ -74,6 +73,14 @@ extension Migrate {
         } catch {
             outcome.error = "\(name): the connection failed: \(Self.oneLine(PostgresServerMessage(error).description))"
             return .couldNotRun
+        }
+    }
+
+    /// Says on standard error that another `strata migrate` holds the model's migration lock.
+    static func waitingNotice(name: String, model: String) -> @Sendable () -> Void {
+        {
+            var stream = StandardError()
+            print("\(name): another strata migrate is migrating \(model); waiting for it to finish…", to: &stream)
         }
     }
 

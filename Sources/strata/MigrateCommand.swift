@@ -21,7 +21,13 @@ struct Migrate: AsyncParsableCommand {
             model held across the whole run (saying so on standard error). A SQLite database written \
             by Strata 0.5 or earlier first has its Dates converted from seconds since 1970 to seconds \
             since 2001, once, in a transaction of its own recorded in the table strata_storage \
-            (--dry-run shows the statements). PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
+            (--dry-run shows the statements). --baseline N adopts a database made without Strata (see \
+            strata import database): when it has no ledger (or an empty one) and its schema is exactly \
+            version N's, as strata verify compares them, versions 1...N are recorded as applied, with \
+            their checksums and without running their SQL, in one transaction, then the later versions \
+            are applied up to --to as usual (--to N records the baseline only). A schema that differs \
+            (each difference is listed), a ledger with rows, or an N that is not a version is refused, \
+            and nothing is written. PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
             verify-full; default prefer).
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
@@ -30,7 +36,8 @@ struct Migrate: AsyncParsableCommand {
             4 a migration failed and was rolled back (the database is at the previous version); \
             64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun", \
             "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
-            {"version", "statements"} or null, "error"}.
+            {"version", "statements"} or null, "baseline": N or null, "recorded": [{"version", \
+            "checksum"}] (the versions the baseline records), "schemaDifferences": [text], "error"}.
             """
     )
 
@@ -42,6 +49,11 @@ struct Migrate: AsyncParsableCommand {
     var postgres: String?
     @Option(help: "The model to migrate (default: the only model in the schemas folder).") var model: String?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Adopt a database made without Strata whose schema is version N's: record 1...N as applied, then migrate.",
+            valueName: "N"))
+    var baseline: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var formatOptions: FormatOptions
@@ -51,6 +63,10 @@ struct Migrate: AsyncParsableCommand {
         var from: Int?
         var to: Int?
         var applied: [StrataMigration] = []
+        /// The versions a baseline recorded (or, in a dry run, would record) without running them.
+        var recorded: [StrataMigration] = []
+        /// The differences that made a baseline refuse the database.
+        var schemaDifferences: [String] = []
         var pending: [StrataMigration] = []
         /// The conversion of a Strata 0.5 database's Dates that a dry run would run first.
         var dateConversion: StrataDateConversion?
@@ -62,6 +78,9 @@ struct Migrate: AsyncParsableCommand {
     var postgresURL: String? { DatabaseChoice.postgresURL(postgres, sqlite: database) }
 
     func validate() throws {
+        if let baseline, let to, to < baseline {
+            throw ValidationError("--to \(to) is below --baseline \(baseline): migrations only go forward")
+        }
         guard
             let trimmed = try DatabaseChoice.validate(sqliteOption: "--database", sqlite: database, postgres: postgres),
             let database
@@ -141,7 +160,9 @@ struct Migrate: AsyncParsableCommand {
         var outcome = Outcome()
         var status = StrataExitCode.success
         do {
-            if dryRun {
+            if let baseline {
+                try baselineSQLite(migrator, history: history, at: baseline, database: database, into: &outcome)
+            } else if dryRun {
                 (outcome.pending, outcome.dateConversion) = try pending(migrator, database: database)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
@@ -154,7 +175,7 @@ struct Migrate: AsyncParsableCommand {
                 outcome.to = outcome.applied.last?.version ?? before
             }
         } catch let error as StrataMigrationError {
-            outcome.error = "\(database): \(error.description)"
+            outcome.refuse(error, database: database)
             if case .foreignKeyViolation = error { status = .migrationFailed } else { status = .problemsFound }
         } catch let error as DatabaseError {
             status = Self.status(of: error)
@@ -171,7 +192,7 @@ struct Migrate: AsyncParsableCommand {
 
     /// The migrations a dry run shows, read from a database that is only opened read-only (or
     /// from an empty one when the file does not exist).
-    private func pending(_ migrator: StrataMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
+    func pending(_ migrator: StrataMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
         var configuration = Configuration()
         configuration.readonly = true
         let queue =
@@ -189,10 +210,7 @@ struct Migrate: AsyncParsableCommand {
                 ("dryRun", .bool(dryRun)),
                 (
                     "applied",
-                    .array(
-                        outcome.applied.map {
-                            .object([("version", .int($0.version)), ("checksum", .string($0.checksum))])
-                        })
+                    .array(outcome.applied.map(Self.versionAndChecksum))
                 ),
                 (
                     "pending",
@@ -206,13 +224,20 @@ struct Migrate: AsyncParsableCommand {
                         ])
                     } ?? .null
                 ),
+                ("baseline", baseline.map(JSONValue.int) ?? .null),
+                ("recorded", .array(outcome.recorded.map(Self.versionAndChecksum))),
+                ("schemaDifferences", .array(outcome.schemaDifferences.map(JSONValue.string))),
                 ("error", .string(outcome.error)),
             ])
             print(output.rendered)
         case .text:
+            // A baseline stays recorded when a later version fails.
+            if let line = baselineLine(outcome, model: model, database: database) { print(line) }
             if let error = outcome.error {
                 Console.error(error)
-            } else if dryRun {
+                return
+            }
+            if dryRun {
                 if let conversion = outcome.dateConversion {
                     print("-- the Dates of version \(conversion.version), from seconds since 1970 to seconds since 2001")
                     for statement in conversion.statements { print(statement + ";") }
@@ -232,6 +257,11 @@ struct Migrate: AsyncParsableCommand {
                 )
             }
         }
+    }
+
+    /// A migration as JSON: `{"version", "checksum"}`.
+    static func versionAndChecksum(_ migration: StrataMigration) -> JSONValue {
+        .object([("version", .int(migration.version)), ("checksum", .string(migration.checksum))])
     }
 
     /// 2 for a database that cannot be used (not a database, unreadable, locked, full); 4 for a
