@@ -26,7 +26,6 @@ extension Migrate {
             guard let schema = history.version(version) else { return }
             try BaselineSchemaCheck(schema: schema, dialect: .sqlite).require(db)
         }
-        outcome.from = version
         if dryRun {
             var configuration = Configuration()
             configuration.readonly = true
@@ -36,11 +35,13 @@ extension Migrate {
                 try check(db)
                 return recorded
             }
+            outcome.from = version
             outcome.pending = try Self.pending(after: version, to: to, migrator.plan)
             outcome.to = outcome.pending.last?.version ?? version
         } else {
             let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
             outcome.recorded = try migrator.baseline(queue, at: version, checkSchema: check)
+            outcome.from = version
             outcome.applied = try migrator.migrate(queue, to: to, progress: Self.reportProgress(model: history.model))
             outcome.to = outcome.applied.last?.version ?? version
         }
@@ -58,10 +59,10 @@ extension Migrate {
             guard let schema = history.version(version) else { return }
             try await BaselineSchemaCheck(schema: schema, dialect: .postgres).require(session)
         }
-        outcome.from = version
         if dryRun {
             outcome.recorded = try await migrator.baselineMigrations(session.connection, at: version)
             try await check()
+            outcome.from = version
             outcome.pending = try Self.pending(after: version, to: to, migrator.plan)
             outcome.to = outcome.pending.last?.version ?? version
         } else {
@@ -69,6 +70,7 @@ extension Migrate {
                 session.connection, at: version, to: to, checkSchema: check,
                 waiting: Self.waitingNotice(name: name, model: history.model),
                 progress: Self.reportProgress(model: history.model))
+            outcome.from = version
             outcome.to = outcome.applied.last?.version ?? version
         }
     }
@@ -82,10 +84,12 @@ extension Migrate {
     /// The line telling what a baseline recorded (or would record); nil without one.
     func baselineLine(_ outcome: Outcome, model: String, database: String) -> String? {
         guard let first = outcome.recorded.first, let last = outcome.recorded.last else { return nil }
-        let versions = first.version == last.version ? "v\(last.version)" : "v\(first.version)…v\(last.version)"
+        let one = first.version == last.version
+        let versions = (one ? "v\(last.version)" : "v\(first.version)…v\(last.version)") + " as applied without running "
+            + (one ? "its SQL" : "their SQL")
         return dryRun
-            ? "\(database): the schema is \(model) v\(last.version)'s; --baseline would record \(versions) as applied, running none of their SQL."
-            : "\(database): recorded \(model) \(versions) as applied (baseline), running none of their SQL."
+            ? "\(database): the schema is \(model) v\(last.version)'s; --baseline would record \(versions)."
+            : "\(database): recorded \(model) \(versions) (baseline)."
     }
 }
 
