@@ -28,6 +28,19 @@ import Testing
         }
     }
 
+    @Test func aBaselineRecordsVersionsOneToNOfAnEmptyLedgerOnly() throws {
+        #expect(try Self.plan.baseline([], at: 1) == [Self.plan.migrations[0]])
+        #expect(try Self.plan.baseline([], at: 2) == Self.plan.migrations)
+        #expect(throws: StrataMigrationError.ledgerNotEmpty(model: "M", recorded: 1)) {
+            try Self.plan.baseline([Self.entry(1)], at: 2)
+        }
+        for version in [0, 3] {
+            #expect(throws: StrataMigrationError.unknownTargetVersion(model: "M", target: version, latestKnownVersion: 2)) {
+                try Self.plan.baseline([], at: version)
+            }
+        }
+    }
+
     @Test func ledgersThatAreRefused() {
         #expect(throws: StrataMigrationError.otherModel(expected: "M", found: "N")) {
             try Self.plan.currentVersion([Self.entry(1, model: "N")])
