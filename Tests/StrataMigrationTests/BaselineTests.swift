@@ -180,6 +180,41 @@ import Testing
         #expect(help.stdout.contains("--baseline <N>"), "\(help.stdout)")
     }
 
+    @Test func aBaselineContinuesToTheLatestVersionUnlessToStopsIt() throws {
+        let folder = try DatabaseImportTests.folder()
+        let path = try DatabaseImportTests.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
+        #expect(try Self.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
+        _ = try Self.addVersion2(in: folder)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The database is v1's, not v2's: a baseline at v2 lists what v2 adds.
+        let atV2 = try Self.strata(["migrate", "--database", path, "--baseline", "2"], in: folder)
+        #expect(atV2.status == 1)
+        #expect(atV2.stderr.contains(#"schema difference: table "customer": missing column "phone""#), "\(atV2.stderr)")
+        let dryRun = try Self.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains(#"ALTER TABLE "customer" ADD COLUMN "phone" TEXT;"#), "\(dryRun.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        let result = try Self.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout == """
+                \(path): recorded Shop v1 as applied without running its SQL (baseline).
+                \(path): Shop migrated from version 1 to 2 (applied v2).
+
+                """, "\(result.stdout)")
+        #expect(result.stderr.contains("Shop: applying v2 (1 of 1)…"), "\(result.stderr)")
+        let count = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM customer") }
+        #expect(count == 2)
+
+        // --to N records the baseline only.
+        let copy = folder.appendingPathComponent("copy.sqlite")
+        try bytes.write(to: copy)
+        let only = try Self.strata(["migrate", "--database", copy.path, "--baseline", "1", "--to", "1"], in: folder)
+        #expect(only.status == 0, "\(only.stderr)")
+        #expect(only.stdout.hasSuffix("is at version 1 of Shop: nothing to apply.\n"), "\(only.stdout)")
+    }
+
     // MARK: - PostgreSQL
 
     @Test func aHandWrittenPostgreSQLDatabaseIsBaselinedThenMigratedKeepingItsRows() async throws {
