@@ -68,6 +68,11 @@ extension Migrate {
             outcome.refuse(error, database: name)
             return .problemsFound
         } catch let error as StrataPostgresMigrationFailure {
+            // Only a version after the baseline fails so: the baseline was committed before it.
+            if let baseline, outcome.recorded.isEmpty {
+                outcome.recorded = migrator.migrations.filter { $0.version <= baseline }
+                outcome.from = baseline
+            }
             outcome.error = "\(name): \(Self.oneLine(error.description))"
             return error.rolledBack ? .migrationFailed : .couldNotRun
         } catch {
