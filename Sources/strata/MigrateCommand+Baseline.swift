@@ -85,7 +85,8 @@ extension Migrate {
     func baselineLine(_ outcome: Outcome, model: String, database: String) -> String? {
         guard let first = outcome.recorded.first, let last = outcome.recorded.last else { return nil }
         let one = first.version == last.version
-        let versions = (one ? "v\(last.version)" : "v\(first.version)…v\(last.version)") + " as applied without running "
+        let versions =
+            (one ? "v\(last.version)" : "v\(first.version)…v\(last.version)") + " as applied without running "
             + (one ? "its SQL" : "their SQL")
         return dryRun
             ? "\(database): the schema is \(model) v\(last.version)'s; --baseline would record \(versions)."

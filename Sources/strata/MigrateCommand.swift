@@ -27,8 +27,8 @@ struct Migrate: AsyncParsableCommand {
             their checksums and without running their SQL, in one transaction, then the later versions \
             are applied up to --to as usual (--to N records the baseline only). A schema that differs \
             (each difference is listed), a ledger with rows, or an N that is not a version is refused, \
-            and nothing is written. PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, require, verify-ca, \
-            verify-full; default prefer).
+            and nothing is written. PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, \
+            require, verify-ca, verify-full; default prefer).
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \

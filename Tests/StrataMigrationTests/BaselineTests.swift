@@ -96,10 +96,12 @@ import Testing
 
         let dryRun = try Self.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
-        #expect(dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"), "\(dryRun.stdout)")
+        #expect(
+            dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "a dry run changes nothing")
 
-        let baseline = try Self.strata(["migrate", "--database", path, "--baseline", "1", "--format", "json"], in: folder)
+        let baseline = try Self.strata(
+            ["migrate", "--database", path, "--baseline", "1", "--format", "json"], in: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
         let v1 = try #require(MigrationSources.sqlite(for: v1Only).first)
@@ -168,7 +170,8 @@ import Testing
             #expect(result.status == 1, "\(version): \(result.stderr)")
             #expect(result.stderr.contains("Shop has no version \(version)"), "\(result.stderr)")
         }
-        #expect(try Self.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], in: folder).status == 64)
+        #expect(
+            try Self.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], in: folder).status == 64)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
         // A database that is not there is not created.
         let missing = folder.appendingPathComponent("missing.sqlite").path
@@ -230,7 +233,9 @@ import Testing
 
             let dryRun = try Self.strata(["migrate", "--postgres", url, "--baseline", "1", "--dry-run"], in: folder)
             #expect(dryRun.status == 0, "\(dryRun.stderr)")
-            #expect(dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"), "\(dryRun.stdout)")
+            #expect(
+                dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"),
+                "\(dryRun.stdout)")
             #expect(try server.dump(database: session.url.database) == dump, "a dry run changes nothing")
             for version in ["0", "2"] {
                 let bad = try Self.strata(["migrate", "--postgres", url, "--baseline", version], in: folder)
@@ -238,7 +243,8 @@ import Testing
             }
             #expect(try server.dump(database: session.url.database) == dump)
 
-            let baseline = try Self.strata(["migrate", "--postgres", url, "--baseline", "1", "--format", "json"], in: folder)
+            let baseline = try Self.strata(
+                ["migrate", "--postgres", url, "--baseline", "1", "--format", "json"], in: folder)
             #expect(baseline.status == 0, "\(baseline.stderr)")
             let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
             let v1 = try #require(MigrationSources.postgres(for: v1Only).first)
