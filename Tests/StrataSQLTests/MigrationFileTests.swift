@@ -106,7 +106,7 @@ import Testing
         // Without the pragma, a connection with foreign keys on cannot apply them all.
         let queue = try DatabaseQueue()
         var failed = false
-        try queue.writeWithoutTransaction { db in
+        queue.writeWithoutTransaction { db in
             for file in files {
                 do {
                     try db.execute(sql: "PRAGMA foreign_keys = ON")
