@@ -16,7 +16,13 @@ public struct Index: Hashable, Sendable {
 
     /// The name of an index without a `name`: `<table>_<columns>_idx`, or `_key` for a unique one.
     public static func defaultName(table: String, columns: [String], isUnique: Bool) -> String {
-        ([table] + columns + [isUnique ? "key" : "idx"]).joined(separator: "_")
+        var name = table
+        for column in columns {
+            name += "_"
+            name += column
+        }
+        name += isUnique ? "_key" : "_idx"
+        return name
     }
 }
 

@@ -68,11 +68,25 @@ public struct Field: Hashable, Sendable {
         self.onDelete = onDelete
         self.location = location
         self.typeLocation = typeLocation
-        self.defaultValue = defaultValue
-        self.renamedFrom = renamedFrom
-        self.transform = transform
-        self.doc = doc
-        self.defaultLocation = defaultLocation
+        setRareValues(
+            defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform, doc: doc,
+            defaultLocation: defaultLocation)
+    }
+
+    /// Sets every out-of-line property at once: one box, or none when they are all nil (the
+    /// parser's way, rather than a new box per property).
+    mutating func setRareValues(
+        defaultValue: Literal?, renamedFrom: String?, transform: DialectSQL?, doc: String?,
+        defaultLocation: SourceLocation?
+    ) {
+        if defaultValue == nil && renamedFrom == nil && transform == nil && doc == nil && defaultLocation == nil {
+            extras = nil
+            return
+        }
+        extras = Extras(
+            Extras.Values(
+                defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform.map(Extras.Transform.init),
+                doc: doc, defaultLocation: defaultLocation))
     }
 
     /// The literal default, if any.

@@ -16,7 +16,21 @@ public enum Naming: String, CaseIterable, Sendable, Hashable {
     /// Splits camel case into lower-case words joined by underscores, keeping acronyms together:
     /// `TODOItem` -> `todo_item`, `URLValue2` -> `url_value2`, `isDone` -> `is_done`.
     public static func snakeCased(_ name: String) -> String {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return asciiSnakeCased(Array(name.utf8)) }
+        var isASCII = true
+        var hasUpper = false
+        for byte in name.utf8 {
+            if byte >= 0x80 {
+                isASCII = false
+                break
+            }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpper = true }
+        }
+        // Only upper-case letters change: an ASCII name without any is its own snake case.
+        if isASCII && !hasUpper { return name }
+        if isASCII {
+            var name = name
+            return name.withUTF8 { asciiSnakeCased($0) }
+        }
         let scalars = Array(name.unicodeScalars)
         var result = String.UnicodeScalarView()
         for (index, scalar) in scalars.enumerated() {
@@ -40,26 +54,33 @@ public enum Naming: String, CaseIterable, Sendable, Hashable {
 
     /// `snakeCased` for ASCII names (the usual case), on bytes: the same rules, without Unicode
     /// property lookups.
-    private static func asciiSnakeCased(_ bytes: [UInt8]) -> String {
+    /// Written straight into the new string (at most one `_` per byte).
+    private static func asciiSnakeCased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + 4)
-        for (index, byte) in bytes.enumerated() {
-            guard isUpper(byte) else {
-                result.append(byte)
-                continue
-            }
-            if index > 0 {
-                let previous = bytes[index - 1]
-                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
-                if previous != UInt8(ascii: "_") && (isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower)) {
-                    result.append(UInt8(ascii: "_"))
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { result in
+            var count = 0
+            for (index, byte) in bytes.enumerated() {
+                guard isUpper(byte) else {
+                    result[count] = byte
+                    count += 1
+                    continue
                 }
+                if index > 0 {
+                    let previous = bytes[index - 1]
+                    let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                    if previous != UInt8(ascii: "_")
+                        && (isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower))
+                    {
+                        result[count] = UInt8(ascii: "_")
+                        count += 1
+                    }
+                }
+                result[count] = byte + 32
+                count += 1
             }
-            result.append(byte + 32)
+            return count
         }
-        return String(decoding: result, as: UTF8.self)
     }
 }

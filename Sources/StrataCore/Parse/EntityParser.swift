@@ -7,6 +7,19 @@ extension SchemaParser {
         var enums: [String: EnumDecl]
         var entityNames: [String]
         var naming: Naming
+        /// The type each name stands for, built once: the built-in types first, then the enums,
+        /// then the entities (a name that is several is the first of these).
+        var types: [String: FieldType]
+
+        init(enums: [String: EnumDecl], entityNames: [String], naming: Naming) {
+            self.enums = enums
+            self.entityNames = entityNames
+            self.naming = naming
+            types = Dictionary(minimumCapacity: entityNames.count + enums.count + ScalarType.allCases.count)
+            for name in entityNames { types[name] = .reference(name) }
+            for name in enums.keys { types[name] = .enumeration(name) }
+            for scalar in ScalarType.allCases { types[scalar.rawValue] = .scalar(scalar) }
+        }
 
         var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
     }
@@ -20,25 +33,34 @@ extension SchemaParser {
         if entries.isEmpty {
             reader.error("'entities' must declare at least one entity", at: node)
         }
-        return entries.compactMap { parseEntity(name: $0.key, at: $0.keyLocation, $0.value, scope: scope) }
+        var entities: [Entity] = []
+        entities.reserveCapacity(entries.count)
+        for entry in entries {
+            if let entity = parseEntity(name: entry.key, at: entry.keyLocation, entry.value, scope: scope) {
+                entities.append(entity)
+            }
+        }
+        return entities
     }
 
     private mutating func parseEntity(name: String, at location: SourceLocation, _ node: YAMLNode, scope: TypeScope)
         -> Entity?
     {
-        let what = "entity '\(name)'"
-        guard let entries = reader.mapping(node, what) else { return nil }
-        reader.checkKeys(entries, allowed: Self.entityKeys, in: what)
+        func what() -> String { "entity '\(name)'" }
+        guard let entries = reader.mapping(node, what()) else { return nil }
+        reader.checkKeys(entries, allowed: Self.entityKeys, in: what())
         var entity = Entity(
             name: name, table: scope.naming.apply(name), fields: [], primaryKey: [], indexes: [], hasMany: [],
             renamedFrom: nil, doc: nil, location: location)
         var keyNode: YAMLNode?
         var indexesNode: YAMLNode?
         var hasManyNode: YAMLNode?
+        var hasFields = false
         for entry in entries {
             switch entry.key {
             case "fields":
-                let fields = reader.mapping(entry.value, "the fields of \(what)") ?? []
+                hasFields = true
+                let fields = reader.mapping(entry.value, "the fields of \(what())") ?? []
                 // Exactly the room needed: a model's fields are most of its memory.
                 entity.fields.reserveCapacity(fields.count)
                 for field in fields {
@@ -47,7 +69,7 @@ extension SchemaParser {
                     }
                 }
                 if case .mapping(let mapping) = entry.value, mapping.count == 0 {
-                    reader.error("\(what) needs at least one field", at: entry.value)
+                    reader.error("\(what()) needs at least one field", at: entry.value)
                 }
             case "table":
                 if let table = reader.nonEmptyString(entry.value, "'table'") { entity.table = table }
@@ -59,8 +81,8 @@ extension SchemaParser {
             default: break
             }
         }
-        if !entries.contains(where: { $0.key == "fields" }) {
-            reader.diagnostics.error("\(what) needs 'fields'", at: location)
+        if !hasFields {
+            reader.diagnostics.error("\(what()) needs 'fields'", at: location)
         }
         entity.primaryKey = resolvePrimaryKey(of: entity, keyNode)
         if let indexesNode { entity.indexes = parseIndexes(indexesNode, of: entity) }
@@ -77,25 +99,32 @@ extension SchemaParser {
             name: name, column: scope.naming.apply(name), type: .scalar(.string), isOptional: false,
             defaultValue: nil, isAutoincrement: false, isUnique: false, onDelete: .noAction, renamedFrom: nil,
             transform: nil, doc: nil, location: location, typeLocation: location, defaultLocation: nil)
-        let what = "field '\(name)'"
+        func what() -> String { "field '\(name)'" }
         if case .scalar = node {
             // A field whose type is unknown is kept, so that indexes naming it do not report it missing too.
             _ = parseType(node, into: &field, scope: scope)
             return field
         }
-        guard let entries = reader.mapping(node, "\(what) (a type name, or a mapping with 'type')") else { return nil }
-        reader.checkKeys(entries, allowed: Self.fieldKeys, in: what)
+        guard let entries = reader.mapping(node, "\(what()) (a type name, or a mapping with 'type')") else { return nil }
+        reader.checkKeys(entries, allowed: Self.fieldKeys, in: what())
         guard let typeEntry = entries.first(where: { $0.key == "type" }) else {
-            reader.diagnostics.error("\(what) needs a 'type'", at: location)
+            reader.diagnostics.error("\(what()) needs a 'type'", at: location)
             return nil
         }
         let typeIsValid = parseType(typeEntry.value, into: &field, scope: scope)
         var onDeleteNode: YAMLNode?
+        // The rarely set properties, stored together once at the end.
+        var defaultValue: Literal?
+        var defaultLocation: SourceLocation?
+        var renamedFrom: String?
+        var transform: DialectSQL?
+        var doc: String?
         for entry in entries {
             switch entry.key {
+            case "type": break
             case "default":
-                field.defaultLocation = reader.location(entry.value)
-                if typeIsValid { field.defaultValue = parseDefault(entry.value, for: field, scope: scope) }
+                defaultLocation = reader.location(entry.value)
+                if typeIsValid { defaultValue = parseDefault(entry.value, for: field, scope: scope) }
             case "primaryKey":
                 if reader.bool(entry.value, "'primaryKey' of a field") == true {
                     field.isPrimaryKeyMarker = true
@@ -116,12 +145,15 @@ extension SchemaParser {
                                 + Suggestion.didYouMean(text, in: names), at: entry.value)
                     }
                 }
-            case "renamedFrom": field.renamedFrom = reader.nonEmptyString(entry.value, "'renamedFrom'")
-            case "transform": field.transform = reader.dialectSQL(entry.value, "'transform'")
-            case "doc": field.doc = reader.string(entry.value, "'doc'")
+            case "renamedFrom": renamedFrom = reader.nonEmptyString(entry.value, "'renamedFrom'")
+            case "transform": transform = reader.dialectSQL(entry.value, "'transform'")
+            case "doc": doc = reader.string(entry.value, "'doc'")
             default: break
             }
         }
+        field.setRareValues(
+            defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform, doc: doc,
+            defaultLocation: defaultLocation)
         if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
             reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)
         }
@@ -131,19 +163,11 @@ extension SchemaParser {
     /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
     private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
-        guard var text = reader.string(node, "the type of field '\(field.name)'") else { return false }
-        text = text.trimmingWhitespace()
-        if text.hasSuffix("?") {
-            field.isOptional = true
-            text.removeLast()
-            text = text.trimmingWhitespace()
-        }
-        if let scalar = ScalarType(rawValue: text) {
-            field.type = .scalar(scalar)
-        } else if scope.enums[text] != nil {
-            field.type = .enumeration(text)
-        } else if scope.entityNames.contains(text) {
-            field.type = .reference(text)
+        guard let written = reader.string(node, "the type of field '\(field.name)'") else { return false }
+        let (text, isOptional) = Self.splitOptional(written)
+        if isOptional { field.isOptional = true }
+        if let type = scope.types[text] {
+            field.type = type
         } else if text.count > Limits.nameLength {
             reader.error(
                 "the type of field '\(field.name)' is longer than \(Limits.nameLength) characters: '\(Limits.shown(text))'",
@@ -154,6 +178,24 @@ extension SchemaParser {
             return false
         }
         return true
+    }
+
+    /// A written type without its `?` and the whitespace around both: `("Int", true)` for
+    /// `Int?`. A type of printable ASCII other than spaces (the usual case) is read on its bytes.
+    static func splitOptional(_ written: String) -> (type: String, isOptional: Bool) {
+        let bytes = written.utf8
+        if let last = bytes.last, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            guard last == UInt8(ascii: "?") else { return (written, false) }
+            return (String(Substring(written).dropLast()), true)
+        }
+        var text = written.trimmingWhitespace()
+        var isOptional = false
+        if text.hasSuffix("?") {
+            isOptional = true
+            text.removeLast()
+            text = text.trimmingWhitespace()
+        }
+        return (text, isOptional)
     }
 
     /// Reads a default and checks that it fits the field's type.
@@ -186,10 +228,13 @@ extension SchemaParser {
                 case .bool: .bool
                 default: .null
                 }
-            // Each reading only for the kinds that use it (each builds a Yams node to read it).
+            // Each reading only for the kinds and types that use it (each may build a Yams node).
+            let isNumber = kind == .integer || kind == .float
             let value = DefaultScalar(
-                text: text, kind: kind, integer: kind == .integer ? Int64(text) ?? node.int.map(Int64.init) : nil,
-                number: kind == .integer || kind == .float ? node.float : nil, flag: kind == .bool ? node.bool : nil)
+                text: text, kind: kind,
+                integer: kind == .integer && type.isInteger ? Int64(text) ?? node.int.map(Int64.init) : nil,
+                number: isNumber && type.isFloatingPoint ? node.float : nil,
+                flag: kind == .bool && type == .bool ? node.bool : nil)
             switch type.descriptor.parseDefault(value) {
             case .success(let literal): return literal
             case .failure(let wrong): return mismatch(wrong.expected)

@@ -48,21 +48,22 @@ struct NodeReader {
     }
 
     /// The entries of a mapping, in order, with string keys; an error for anything else.
-    mutating func mapping(_ node: YAMLNode, _ what: String) -> [Entry]? {
+    mutating func mapping(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [Entry]? {
         guard case .mapping(let mapping) = node else {
-            error("\(what) must be a mapping, found \(Self.kind(of: node))", at: node)
+            error("\(what()) must be a mapping, found \(Self.kind(of: node))", at: node)
             return nil
         }
         var entries: [Entry] = []
         entries.reserveCapacity(mapping.count)
         for (key, value) in mapping.pairs {
             guard case .scalar(let scalar) = key else {
-                error("keys of \(what) must be names, found \(Self.kind(of: key))", at: key)
+                error("keys of \(what()) must be names, found \(Self.kind(of: key))", at: key)
                 continue
             }
-            guard scalar.string.count <= Limits.nameLength else {
+            // No more bytes than the limit: no more characters either (counting them is slow).
+            guard scalar.string.utf8.count <= Limits.nameLength || scalar.string.count <= Limits.nameLength else {
                 error(
-                    "the name '\(Limits.shown(scalar.string))' in \(what) is longer than \(Limits.nameLength) characters",
+                    "the name '\(Limits.shown(scalar.string))' in \(what()) is longer than \(Limits.nameLength) characters",
                     at: key)
                 continue
             }
@@ -72,96 +73,96 @@ struct NodeReader {
     }
 
     /// Reports every key that is not one of `allowed`, suggesting the nearest allowed key.
-    mutating func checkKeys(_ entries: [Entry], allowed: [String], in what: String) {
+    mutating func checkKeys(_ entries: [Entry], allowed: [String], in what: @autoclosure () -> String) {
         for entry in entries where !allowed.contains(entry.key) {
             diagnostics.error(
-                "unknown key '\(entry.key)' in \(what)\(Suggestion.didYouMean(entry.key, in: allowed))",
+                "unknown key '\(entry.key)' in \(what())\(Suggestion.didYouMean(entry.key, in: allowed))",
                 at: entry.keyLocation)
         }
     }
 
     /// The items of a list; an error for anything else.
-    mutating func sequence(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
+    mutating func sequence(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [YAMLNode]? {
         guard case .sequence(let list) = node else {
-            error("\(what) must be a list, found \(Self.kind(of: node))", at: node)
+            error("\(what()) must be a list, found \(Self.kind(of: node))", at: node)
             return nil
         }
         return list.items
     }
 
     /// A string scalar (plain or quoted); numbers, booleans and null are errors.
-    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
         guard case .scalar(let scalar) = node, node.tagName == .str else {
-            error("\(what) must be a string, found \(Self.kind(of: node))", at: node)
+            error("\(what()) must be a string, found \(Self.kind(of: node))", at: node)
             return nil
         }
         return scalar.string
     }
 
     /// A non-empty string scalar.
-    mutating func nonEmptyString(_ node: YAMLNode, _ what: String) -> String? {
-        guard let value = string(node, what) else { return nil }
+    mutating func nonEmptyString(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
+        guard let value = string(node, what()) else { return nil }
         guard !value.isEmpty else {
-            error("\(what) must not be empty", at: node)
+            error("\(what()) must not be empty", at: node)
             return nil
         }
         return value
     }
 
     /// A boolean scalar.
-    mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Bool? {
         guard node.tagName == .bool, let value = node.bool else {
-            error("\(what) must be true or false, found \(Self.kind(of: node))", at: node)
+            error("\(what()) must be true or false, found \(Self.kind(of: node))", at: node)
             return nil
         }
         return value
     }
 
     /// An integer scalar.
-    mutating func integer(_ node: YAMLNode, _ what: String) -> Int? {
+    mutating func integer(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Int? {
         guard node.tagName == .int, let value = node.int else {
-            error("\(what) must be an integer, found \(Self.kind(of: node))", at: node)
+            error("\(what()) must be an integer, found \(Self.kind(of: node))", at: node)
             return nil
         }
         return value
     }
 
     /// A list of strings, or a single string as a one-item list.
-    mutating func stringList(_ node: YAMLNode, _ what: String) -> [(String, SourceLocation)]? {
+    mutating func stringList(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [(String, SourceLocation)]? {
         if case .scalar = node {
-            return string(node, what).map { [($0, location(node))] }
+            return string(node, what()).map { [($0, location(node))] }
         }
-        guard let items = sequence(node, what) else { return nil }
+        guard let items = sequence(node, what()) else { return nil }
         var result: [(String, SourceLocation)] = []
         for item in items {
-            if let value = string(item, "each item of \(what)") { result.append((value, location(item))) }
+            if let value = string(item, "each item of \(what())") { result.append((value, location(item))) }
         }
         return result
     }
 
     /// SQL given as a string (all dialects) or as `{ sql: …, sqlite: …, postgres: … }`.
-    mutating func dialectSQL(_ node: YAMLNode, _ what: String) -> DialectSQL? {
+    mutating func dialectSQL(_ node: YAMLNode, _ what: @autoclosure () -> String) -> DialectSQL? {
         let where_ = location(node)
         if case .scalar = node {
-            guard let sql = nonEmptyString(node, what) else { return nil }
+            guard let sql = nonEmptyString(node, what()) else { return nil }
             return DialectSQL(sqlite: sql, postgres: sql, location: where_)
         }
-        guard let entries = mapping(node, what) else { return nil }
-        checkKeys(entries, allowed: SchemaKeys.dialectSQL, in: what)
+        guard let entries = mapping(node, what()) else { return nil }
+        checkKeys(entries, allowed: SchemaKeys.dialectSQL, in: what())
         var result = DialectSQL(sqlite: nil, postgres: nil, location: where_)
         for entry in entries {
             switch entry.key {
             case "sql":
-                let sql = nonEmptyString(entry.value, "\(what).sql")
+                let sql = nonEmptyString(entry.value, "\(what()).sql")
                 result.sqlite = result.sqlite ?? sql
                 result.postgres = result.postgres ?? sql
-            case "sqlite": result.sqlite = nonEmptyString(entry.value, "\(what).sqlite")
-            case "postgres": result.postgres = nonEmptyString(entry.value, "\(what).postgres")
+            case "sqlite": result.sqlite = nonEmptyString(entry.value, "\(what()).sqlite")
+            case "postgres": result.postgres = nonEmptyString(entry.value, "\(what()).postgres")
             default: break
             }
         }
         if result.sqlite == nil && result.postgres == nil {
-            error("\(what) needs 'sql', or 'sqlite' and 'postgres'", at: node)
+            error("\(what()) needs 'sql', or 'sqlite' and 'postgres'", at: node)
             return nil
         }
         return result

@@ -63,17 +63,13 @@ enum YAMLNode: Sendable {
             case .quoted: return .str
             case .explicit(let name): return name == Tag.Name.nonSpecific.rawValue ? .str : Tag.Name(rawValue: name)
             case .plain:
-                if let first = scalar.string.utf8.first,
-                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
-                    !Self.reservedWords.contains(scalar.string)
-                {
-                    return .str
+                if let first = scalar.string.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) {
+                    // The boolean and null words are exactly what the resolver's first rules match.
+                    return Self.reservedWordTag(scalar.string) ?? .str
                 }
                 // A decimal integer without a leading zero (`0`, `-12`): an integer by YAML 1.1's
                 // first matching rule, without running the resolver's regular expressions.
-                var digits = Substring(scalar.string).utf8
-                if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-                if !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                if let digits = Self.decimalDigits(scalar.string),
                     digits.count == 1 || digits.first != UInt8(ascii: "0")
                 {
                     return .int
@@ -81,6 +77,28 @@ enum YAMLNode: Sendable {
                 return Resolver.default.resolveTag(of: yamsNode)
             }
         }
+    }
+
+    /// `.bool` or `.null` for the plain words that YAML 1.1 reads so (``reservedWords``), nil for
+    /// any other text.
+    private static func reservedWordTag(_ text: String) -> Tag.Name? {
+        // Every reserved word has 2 to 5 letters and starts with one of these.
+        guard (2...5).contains(text.utf8.count), let first = text.utf8.first,
+            "yYnNtTfFoO".utf8.contains(first)
+        else { return nil }
+        guard reservedWords.contains(text) else { return nil }
+        return first | 0x20 == UInt8(ascii: "n") && text.utf8.count == 4 ? .null : .bool
+    }
+
+    /// The digits of a decimal integer without `_` (`0`, `-12`, `007`), after its `-`; nil for
+    /// any other text.
+    private static func decimalDigits(_ text: String) -> Substring.UTF8View? {
+        var digits = Substring(text).utf8
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return digits
     }
 
     /// The scalar as Yams' value, for Yams' own readings of booleans and numbers.
@@ -96,11 +114,27 @@ enum YAMLNode: Sendable {
     }
 
     /// The value of a boolean scalar (`true`, `yes`, `on`, …), as Yams reads it.
-    var bool: Bool? { yamsNode.bool }
+    var bool: Bool? {
+        // A plain boolean word without building Yams' node: Yams lowercases it and reads
+        // `true`, `yes`, `on` as true, `false`, `no`, `off` as false.
+        if case .scalar(let scalar) = self, case .plain = scalar.tag, Self.reservedWordTag(scalar.string) == .bool {
+            switch scalar.string.utf8.first.map({ $0 | 0x20 }) {
+            case UInt8(ascii: "t"), UInt8(ascii: "y"): return true
+            case UInt8(ascii: "o"): return scalar.string.utf8.count == 2
+            default: return false
+            }
+        }
+        return yamsNode.bool
+    }
     /// The value of an integer scalar, as Yams reads it.
     var int: Int? { yamsNode.int }
     /// The value of a number scalar, as Yams reads it.
-    var float: Double? { yamsNode.float }
+    var float: Double? {
+        // Yams reads any scalar as a number by its text alone; a decimal integer (`0`, `-12`)
+        // is `Double(text)` there too.
+        if case .scalar(let scalar) = self, Self.decimalDigits(scalar.string) != nil { return Double(scalar.string) }
+        return yamsNode.float
+    }
 
     /// The plain scalars starting with a letter that Yams' default resolver does not read as strings.
     private static let reservedWords: Set<String> = [

@@ -19,7 +19,8 @@ enum SchemaValidator {
         var bag = DiagnosticBag()
         checkTypeNames(schema, &bag)
         for decl in schema.enums { checkEnum(decl, &bag) }
-        var tables: [String: Entity] = [:]
+        // The entity name of each table (lowercased), and of each index name.
+        var tables: [String: String] = [:]
         var indexNames: [String: SourceLocation] = [:]
         // PostgreSQL keeps tables and indexes in one namespace, and a primary key or a unique
         // constraint is an index too, named like this: no table or index may take these names.
@@ -38,12 +39,13 @@ enum SchemaValidator {
             if let constraint = constraintIndexes[entity.table.lowercased()] {
                 bag.error("table '\(entity.table)' has the name PostgreSQL gives \(constraint); choose another table name", at: entity.location)
             }
-            if let other = tables[entity.table.lowercased()] {
+            let table = entity.table.lowercased()
+            if let other = tables[table] {
                 bag.error(
-                    "entity '\(entity.name)' uses table '\(entity.table)', which entity '\(other.name)' already uses (SQL names are case-insensitive)",
+                    "entity '\(entity.name)' uses table '\(entity.table)', which entity '\(other)' already uses (SQL names are case-insensitive)",
                     at: entity.location)
             } else {
-                tables[entity.table.lowercased()] = entity
+                tables[table] = entity.name
             }
             for index in entity.indexes {
                 checkSQLName(index.name, "index name", at: index.location, &bag)
@@ -66,7 +68,7 @@ enum SchemaValidator {
             for index in entity.indexes {
                 if let owner = tables[index.name.lowercased()] {
                     bag.error(
-                        "index '\(index.name)' has the name of the table of '\(owner.name)'; PostgreSQL keeps tables and indexes in one namespace",
+                        "index '\(index.name)' has the name of the table of '\(owner)'; PostgreSQL keeps tables and indexes in one namespace",
                         at: index.location)
                 }
             }
@@ -74,11 +76,20 @@ enum SchemaValidator {
         return bag.all
     }
 
+    /// True for ASCII letters, digits and `_`, not starting with a digit. Only ASCII is
+    /// accepted, so the UTF-8 bytes answer: any other byte (part of a non-ASCII scalar) fails.
     static func isSwiftIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
-            return false
+        func isLetter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
         }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        while let byte = bytes.next() {
+            guard byte == UInt8(ascii: "_") || isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                return false
+            }
+        }
+        return true
     }
 
     private static func checkIdentifier(_ name: String, _ what: String, at location: SourceLocation, member: Bool, _ bag: inout DiagnosticBag) {
@@ -93,15 +104,25 @@ enum SchemaValidator {
         if name.utf8.count > maximumIdentifierBytes {
             bag.error("\(what) '\(name)' is \(name.utf8.count) bytes long; PostgreSQL allows at most \(maximumIdentifierBytes)", at: location)
         }
-        if name.unicodeScalars.contains("\u{0}") {
+        if name.utf8.contains(0) {
             bag.error("\(what) contains a NUL character, which no database accepts", at: location)
         }
     }
 
     /// SQLite keeps names starting with `sqlite_` for its own tables and indexes.
     private static func checkNotSQLiteInternal(_ name: String, _ what: String, at location: SourceLocation, _ bag: inout DiagnosticBag) {
-        if name.lowercased().hasPrefix("sqlite_") {
+        if hasSQLitePrefix(name) {
             bag.error("\(what) '\(name)' starts with 'sqlite_', which SQLite reserves for its own objects", at: location)
+        }
+    }
+
+    /// `name.lowercased().hasPrefix("sqlite_")`, answered on the bytes for ASCII names.
+    private static func hasSQLitePrefix(_ name: String) -> Bool {
+        let prefix = "sqlite_".utf8
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased().hasPrefix("sqlite_") }
+        guard name.utf8.count >= prefix.count else { return false }
+        return zip(name.utf8, prefix).allSatisfy { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
         }
     }
 
@@ -159,16 +180,19 @@ enum SchemaValidator {
     }
 
     private static func checkEntity(_ entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
-        var columns: [String: Field] = [:]
+        // The field name of each column (lowercased).
+        var columns: [String: String] = [:]
+        columns.reserveCapacity(entity.fields.count)
         for field in entity.fields {
             checkIdentifier(field.name, "field name", at: field.location, member: true, &bag)
             checkSQLName(field.column, "column name", at: field.location, &bag)
-            if let other = columns[field.column.lowercased()] {
+            let column = field.column.lowercased()
+            if let other = columns[column] {
                 bag.error(
-                    "field '\(field.name)' uses column '\(field.column)', which field '\(other.name)' already uses (SQL names are case-insensitive)",
+                    "field '\(field.name)' uses column '\(field.column)', which field '\(other)' already uses (SQL names are case-insensitive)",
                     at: field.location)
             } else {
-                columns[field.column.lowercased()] = field
+                columns[column] = field.name
             }
             for item in entity.hasMany where item.name == field.name {
                 bag.error("hasMany '\(item.name)' has the name of a field of '\(entity.name)'", at: item.location)
