@@ -10,15 +10,24 @@ extension SchemaParser {
         /// The type each name stands for, built once: the built-in types first, then the enums,
         /// then the entities (a name that is several is the first of these).
         var types: [String: FieldType]
+        /// The same for types written exactly `Name` or `Name?` where the name has only letters,
+        /// digits and `_` (nothing to trim, no `?` of its own): one lookup for most fields.
+        var writtenTypes: [String: (type: FieldType, isOptional: Bool)]
 
         init(enums: [String: EnumDecl], entityNames: [String], naming: Naming) {
             self.enums = enums
             self.entityNames = entityNames
             self.naming = naming
-            types = Dictionary(minimumCapacity: entityNames.count + enums.count + ScalarType.allCases.count)
+            let count = entityNames.count + enums.count + ScalarType.allCases.count
+            types = Dictionary(minimumCapacity: count)
             for name in entityNames { types[name] = .reference(name) }
             for name in enums.keys { types[name] = .enumeration(name) }
             for scalar in ScalarType.allCases { types[scalar.rawValue] = .scalar(scalar) }
+            writtenTypes = Dictionary(minimumCapacity: 2 * count)
+            for (name, type) in types where SchemaValidator.isSwiftIdentifier(name) {
+                writtenTypes[name] = (type, false)
+                writtenTypes[name + "?"] = (type, true)
+            }
         }
 
         var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
@@ -164,6 +173,11 @@ extension SchemaParser {
     private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
         guard let written = reader.string(node, "the type of field '\(field.name)'") else { return false }
+        if let (type, isOptional) = scope.writtenTypes[written] {
+            field.type = type
+            if isOptional { field.isOptional = true }
+            return true
+        }
         let (text, isOptional) = Self.splitOptional(written)
         if isOptional { field.isOptional = true }
         if let type = scope.types[text] {
@@ -181,13 +195,8 @@ extension SchemaParser {
     }
 
     /// A written type without its `?` and the whitespace around both: `("Int", true)` for
-    /// `Int?`. A type of printable ASCII other than spaces (the usual case) is read on its bytes.
+    /// `Int?`.
     static func splitOptional(_ written: String) -> (type: String, isOptional: Bool) {
-        let bytes = written.utf8
-        if let last = bytes.last, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            guard last == UInt8(ascii: "?") else { return (written, false) }
-            return (String(Substring(written).dropLast()), true)
-        }
         var text = written.trimmingWhitespace()
         var isOptional = false
         if text.hasSuffix("?") {

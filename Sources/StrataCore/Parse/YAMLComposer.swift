@@ -32,6 +32,8 @@ final class YAMLComposer {
     /// file's memory while it is parsed).
     private var pendingPairs: [(key: YAMLNode, value: YAMLNode)] = []
     private var pendingItems: [YAMLNode] = []
+    /// The ``keyHash(_:)`` of the ASCII keys of the mappings being composed, innermost last.
+    private var pendingKeyHashes: [UInt64] = []
     private let budget: Int
 
     private init(budget: Int) {
@@ -147,10 +149,17 @@ final class YAMLComposer {
             composed = (.sequence(YAMLNode.List(items: items, mark: event.mark)), size)
         case YAML_MAPPING_START_EVENT:
             let start = pendingPairs.count
+            let hashStart = pendingKeyHashes.count
+            var hasNonASCIIKey = false
             var size = 1
             var key = try next()
             while key.type != YAML_MAPPING_END_EVENT {
                 let (keyNode, keyCount) = try self.node(from: key)
+                switch Self.keyHash(keyNode) {
+                case .ascii(let hash): pendingKeyHashes.append(hash)
+                case .nonASCII: hasNonASCIIKey = true
+                case .notScalar: break
+                }
                 let (valueNode, valueCount) = try self.node(from: try next())
                 pendingPairs.append((keyNode, valueNode))
                 size = min(size + keyCount + valueCount, budget + 1)
@@ -158,7 +167,10 @@ final class YAMLComposer {
             }
             let pairs = Array(pendingPairs[start...])
             pendingPairs.removeSubrange(start...)
-            try Self.checkDuplicates(pairs)
+            // Keys are compared only when two of their hashes are equal (rarely without a repeat),
+            // or when one is not ASCII (equal strings may differ in their bytes).
+            if hasNonASCIIKey || Self.hasRepeat(pendingKeyHashes[hashStart...]) { try Self.checkDuplicates(pairs) }
+            pendingKeyHashes.removeSubrange(hashStart...)
             composed = (.mapping(YAMLNode.Mapping(pairs: pairs, mark: event.mark)), size)
         default:
             throw .syntax(
@@ -166,6 +178,50 @@ final class YAMLComposer {
         }
         if let name = event.anchor { anchors[name] = composed }
         return composed
+    }
+
+    /// What ``keyHash(_:)`` makes of a key.
+    private enum KeyHash {
+        /// The hash of an ASCII key.
+        case ascii(UInt64)
+        /// A key with other characters: Swift compares strings by canonical equivalence (`K` and
+        /// the Kelvin sign are the same key), which byte hashes do not follow.
+        case nonASCII
+        /// A mapping or list as a key, which ``checkDuplicates(_:)`` ignores.
+        case notScalar
+    }
+
+    /// A hash (FNV-1a) of the bytes of what ``checkDuplicates(_:)`` compares of a key: ASCII
+    /// keys that it finds the same have the same hash.
+    private static func keyHash(_ node: YAMLNode) -> KeyHash {
+        guard case .scalar(let scalar) = node else { return .notScalar }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var isASCII = true
+        func add(_ text: String) {
+            for byte in text.utf8 {
+                if byte >= 0x80 { isASCII = false }
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        switch scalar.tag {
+        case .plain, .quoted, .explicit("!"), .explicit("tag:yaml.org,2002:str"): break
+        case .explicit(let tag): add(tag + " ")
+        }
+        add(scalar.string)
+        return isASCII ? .ascii(hash) : .nonASCII
+    }
+
+    /// True when two of `hashes` are equal.
+    private static func hasRepeat(_ hashes: ArraySlice<UInt64>) -> Bool {
+        guard hashes.count > 1 else { return false }
+        if hashes.count <= 8 {
+            for index in hashes.indices.dropFirst() where hashes[hashes.startIndex..<index].contains(hashes[index]) {
+                return true
+            }
+            return false
+        }
+        let sorted = hashes.sorted()
+        return zip(sorted, sorted.dropFirst()).contains { $0 == $1 }
     }
 
     /// Refuses a mapping whose scalar keys repeat (the same text and tag, as Yams compares them

@@ -82,12 +82,17 @@ enum YAMLNode: Sendable {
     /// `.bool` or `.null` for the plain words that YAML 1.1 reads so (``reservedWords``), nil for
     /// any other text.
     private static func reservedWordTag(_ text: String) -> Tag.Name? {
-        // Every reserved word has 2 to 5 letters and starts with one of these.
-        guard (2...5).contains(text.utf8.count), let first = text.utf8.first,
-            "yYnNtTfFoO".utf8.contains(first)
-        else { return nil }
-        guard reservedWords.contains(text) else { return nil }
-        return first | 0x20 == UInt8(ascii: "n") && text.utf8.count == 4 ? .null : .bool
+        // Only words of these lengths and first letters can be one (most text is not looked up).
+        guard let first = text.utf8.first.map({ $0 | 0x20 }) else { return nil }
+        switch (text.utf8.count, first) {
+        case (2, UInt8(ascii: "n")), (2, UInt8(ascii: "o")), (3, UInt8(ascii: "y")), (3, UInt8(ascii: "o")),
+            (4, UInt8(ascii: "t")), (5, UInt8(ascii: "f")):
+            return reservedWords.contains(text) ? .bool : nil
+        case (4, UInt8(ascii: "n")):
+            return reservedWords.contains(text) ? .null : nil
+        default:
+            return nil
+        }
     }
 
     /// The digits of a decimal integer without `_` (`0`, `-12`, `007`), after its `-`; nil for

@@ -19,27 +19,33 @@ enum SchemaValidator {
         var bag = DiagnosticBag()
         checkTypeNames(schema, &bag)
         for decl in schema.enums { checkEnum(decl, &bag) }
-        // The entity name of each table (lowercased), and of each index name.
+        // The entity name of each table (lowercased), and where each index name is declared.
         var tables: [String: String] = [:]
+        tables.reserveCapacity(schema.entities.count)
         var indexNames: [String: SourceLocation] = [:]
         // PostgreSQL keeps tables and indexes in one namespace, and a primary key or a unique
         // constraint is an index too, named like this: no table or index may take these names.
-        var constraintIndexes: [String: String] = [:]
+        var constraintIndexes: [String: ConstraintIndex] = [:]
+        constraintIndexes.reserveCapacity(schema.entities.count)
         for entity in schema.entities {
-            constraintIndexes[SQLConstraintName.primaryKey(table: entity.table).lowercased()] = "the primary key of '\(entity.name)'"
+            constraintIndexes[SQLConstraintName.primaryKey(table: entity.table).lowercased()] =
+                ConstraintIndex(entity: entity.name, uniqueField: nil)
             for field in entity.fields where field.isUnique {
                 constraintIndexes[SQLConstraintName.unique(table: entity.table, column: field.column).lowercased()] =
-                    "the unique constraint of '\(entity.name).\(field.name)' (unique: true)"
+                    ConstraintIndex(entity: entity.name, uniqueField: field.name)
             }
         }
+        // Each index's lowercased name, computed once, entity by entity.
+        var loweredIndexNames: [[String]] = []
+        loweredIndexNames.reserveCapacity(schema.entities.count)
         for entity in schema.entities {
             checkEntity(entity, in: schema, &bag)
             checkSQLName(entity.table, "table name", at: entity.location, &bag)
             checkNotSQLiteInternal(entity.table, "table name", at: entity.location, &bag)
-            if let constraint = constraintIndexes[entity.table.lowercased()] {
+            let table = entity.table.lowercased()
+            if let constraint = constraintIndexes[table] {
                 bag.error("table '\(entity.table)' has the name PostgreSQL gives \(constraint); choose another table name", at: entity.location)
             }
-            let table = entity.table.lowercased()
             if let other = tables[table] {
                 bag.error(
                     "entity '\(entity.name)' uses table '\(entity.table)', which entity '\(other)' already uses (SQL names are case-insensitive)",
@@ -47,26 +53,31 @@ enum SchemaValidator {
             } else {
                 tables[table] = entity.name
             }
+            var lowered: [String] = []
+            lowered.reserveCapacity(entity.indexes.count)
             for index in entity.indexes {
                 checkSQLName(index.name, "index name", at: index.location, &bag)
                 // A derived name starts with the table's, reported once with the table.
                 if index.hasExplicitName { checkNotSQLiteInternal(index.name, "index name", at: index.location, &bag) }
-                if let constraint = constraintIndexes[index.name.lowercased()] {
+                let name = index.name.lowercased()
+                lowered.append(name)
+                if let constraint = constraintIndexes[name] {
                     bag.error(
                         "index '\(index.name)' has the name PostgreSQL gives \(constraint); "
                             + (index.hasExplicitName ? "choose another name" : "the index repeats it: remove the index, or give it a name"),
                         at: index.location)
                 }
-                if indexNames[index.name.lowercased()] != nil {
+                if indexNames[name] != nil {
                     bag.error("index name '\(index.name)' is already used; index names are shared by all tables", at: index.location)
                 } else {
-                    indexNames[index.name.lowercased()] = index.location
+                    indexNames[name] = index.location
                 }
             }
+            loweredIndexNames.append(lowered)
         }
-        for entity in schema.entities {
-            for index in entity.indexes {
-                if let owner = tables[index.name.lowercased()] {
+        for (entity, lowered) in zip(schema.entities, loweredIndexNames) {
+            for (index, name) in zip(entity.indexes, lowered) {
+                if let owner = tables[name] {
                     bag.error(
                         "index '\(index.name)' has the name of the table of '\(owner)'; PostgreSQL keeps tables and indexes in one namespace",
                         at: index.location)
@@ -74,6 +85,18 @@ enum SchemaValidator {
             }
         }
         return bag.all
+    }
+
+    /// What a primary key or unique constraint's index belongs to, described when it is reported.
+    private struct ConstraintIndex: CustomStringConvertible {
+        var entity: String
+        /// The field of a single-column unique constraint; nil for the primary key.
+        var uniqueField: String?
+
+        var description: String {
+            guard let uniqueField else { return "the primary key of '\(entity)'" }
+            return "the unique constraint of '\(entity).\(uniqueField)' (unique: true)"
+        }
     }
 
     /// True for ASCII letters, digits and `_`, not starting with a digit. Only ASCII is
@@ -95,8 +118,17 @@ enum SchemaValidator {
     private static func checkIdentifier(_ name: String, _ what: String, at location: SourceLocation, member: Bool, _ bag: inout DiagnosticBag) {
         if !isSwiftIdentifier(name) {
             bag.error("\(what) '\(name)' is not a valid name: use letters, digits and '_', starting with a letter or '_' (set 'table' or 'column' for any SQL name)", at: location)
-        } else if member ? reservedMemberNames.contains(name) : reservedTypeNames.contains(name) {
+        } else if member ? isReservedMemberName(name) : reservedTypeNames.contains(name) {
             bag.error("\(what) '\(name)' is reserved in the generated Swift; choose another name", at: location)
+        }
+    }
+
+    /// `reservedMemberNames.contains(name)`, looked up only for names of their lengths (most
+    /// field names are not).
+    private static func isReservedMemberName(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 1, 4, 6, 8, 9: return reservedMemberNames.contains(name)
+        default: return false
         }
     }
 
