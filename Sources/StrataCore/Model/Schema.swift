@@ -65,6 +65,14 @@ public struct Schema: Hashable, Sendable {
         return entities.first { $0.name == name }
     }
 
+    /// True when an entity has this name (without copying it out, as ``entity(named:)`` does).
+    func hasEntity(named name: String) -> Bool {
+        if let position = entityPositions[name], position < entities.count, entities[position].name == name {
+            return true
+        }
+        return entities.contains { $0.name == name }
+    }
+
     private static func positions(of entities: [Entity]) -> [String: Int] {
         var positions: [String: Int] = [:]
         positions.reserveCapacity(entities.count)

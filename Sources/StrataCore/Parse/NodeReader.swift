@@ -55,8 +55,10 @@ struct NodeReader {
         }
         var entries: [Entry] = []
         entries.reserveCapacity(mapping.count)
-        for (key, value) in mapping.pairs {
-            guard case .scalar(let scalar) = key else {
+        // By index: copying each pair out would retain and release all it holds.
+        for index in mapping.pairs.indices {
+            guard case .scalar(let scalar) = mapping.pairs[index].key else {
+                let key = mapping.pairs[index].key
                 error("keys of \(what()) must be names, found \(Self.kind(of: key))", at: key)
                 continue
             }
@@ -64,10 +66,12 @@ struct NodeReader {
             guard scalar.string.utf8.count <= Limits.nameLength || scalar.string.count <= Limits.nameLength else {
                 error(
                     "the name '\(Limits.shown(scalar.string))' in \(what()) is longer than \(Limits.nameLength) characters",
-                    at: key)
+                    at: mapping.pairs[index].key)
                 continue
             }
-            entries.append(Entry(key: scalar.string, keyLocation: location(key), value: value))
+            let keyLocation = SourceLocation(
+                file: fileNumber, line: Int(scalar.mark.line), column: Int(scalar.mark.column))
+            entries.append(Entry(key: scalar.string, keyLocation: keyLocation, value: mapping.pairs[index].value))
         }
         return entries
     }

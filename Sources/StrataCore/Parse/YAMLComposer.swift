@@ -133,16 +133,20 @@ final class YAMLComposer {
             sawAlias = true
             return anchored
         case YAML_SCALAR_EVENT:
-            composed = (.scalar(YAMLNode.Scalar(string: event.value, tag: event.tag, mark: event.mark)), 1)
+            let scalar = YAMLNode.scalar(YAMLNode.Scalar(string: event.value, tag: event.tag, mark: event.mark))
+            // Most scalars: no anchor to record.
+            guard let name = event.anchor else { return (scalar, 1) }
+            anchors[name] = (scalar, 1)
+            return (scalar, 1)
         case YAML_SEQUENCE_START_EVENT:
             let start = pendingItems.count
             var size = 1
-            var item = try next()
-            while item.type != YAML_SEQUENCE_END_EVENT {
+            while true {
+                let item = try next()
+                if item.type == YAML_SEQUENCE_END_EVENT { break }
                 let (child, count) = try self.node(from: item)
                 pendingItems.append(child)
                 size = min(size + count, budget + 1)
-                item = try next()
             }
             let items = Array(pendingItems[start...])
             pendingItems.removeSubrange(start...)
@@ -152,8 +156,9 @@ final class YAMLComposer {
             let hashStart = pendingKeyHashes.count
             var hasNonASCIIKey = false
             var size = 1
-            var key = try next()
-            while key.type != YAML_MAPPING_END_EVENT {
+            while true {
+                let key = try next()
+                if key.type == YAML_MAPPING_END_EVENT { break }
                 let (keyNode, keyCount) = try self.node(from: key)
                 switch Self.keyHash(keyNode) {
                 case .ascii(let hash): pendingKeyHashes.append(hash)
@@ -163,7 +168,6 @@ final class YAMLComposer {
                 let (valueNode, valueCount) = try self.node(from: try next())
                 pendingPairs.append((keyNode, valueNode))
                 size = min(size + keyCount + valueCount, budget + 1)
-                key = try next()
             }
             let pairs = Array(pendingPairs[start...])
             pendingPairs.removeSubrange(start...)

@@ -27,13 +27,14 @@ enum HistoryValidator {
     }
 
     private static func checkAgainstPrevious(_ schema: Schema, previous: Schema, _ bag: inout DiagnosticBag) {
-        let previousNames = previous.entities.map(\.name)
+        // Only for messages: most versions have none.
+        func previousNames() -> [String] { previous.entities.map(\.name) }
         var renamedSources: [String: String] = [:]
         for entity in schema.entities {
-            var source = previous.entity(named: entity.name)
+            var sourceName = entity.name
             if let old = entity.renamedFrom {
-                if let oldEntity = previous.entity(named: old) {
-                    source = oldEntity
+                if previous.hasEntity(named: old) {
+                    sourceName = old
                     if schema.entity(named: old) != nil {
                         bag.error("entity '\(entity.name)' is renamed from '\(old)', but '\(old)' still exists in this version", at: entity.location)
                     }
@@ -44,11 +45,14 @@ enum HistoryValidator {
                 } else {
                     bag.error(
                         "entity '\(entity.name)' is renamed from '\(old)', which is not an entity of \(previous.fileName)"
-                            + Suggestion.didYouMean(old, in: previousNames), at: entity.location)
+                            + Suggestion.didYouMean(old, in: previousNames()), at: entity.location)
                     continue
                 }
             }
-            guard let source else { continue }
+            // The entity of the previous version is looked up only for renamed fields.
+            guard entity.fields.contains(where: { $0.renamedFrom != nil }),
+                let source = previous.entity(named: sourceName)
+            else { continue }
             var fieldSources: [String: String] = [:]
             for field in entity.fields {
                 guard let old = field.renamedFrom else { continue }
@@ -77,7 +81,7 @@ enum HistoryValidator {
             guard let entity = previous.entity(named: item.entity) else {
                 bag.error(
                     "'allowDataLoss' names '\(item.entity)', which is not an entity or enum of \(previous.fileName)"
-                        + Suggestion.didYouMean(item.entity, in: previousNames + previous.enums.map(\.name)), at: item.location)
+                        + Suggestion.didYouMean(item.entity, in: previousNames() + previous.enums.map(\.name)), at: item.location)
                 continue
             }
             if let field = item.field, entity.field(named: field) == nil {

@@ -172,20 +172,20 @@ enum SchemaValidator {
     }
 
     private static func checkTypeNames(_ schema: Schema, _ bag: inout DiagnosticBag) {
-        let entityNames = Set(schema.entities.map(\.name))
         let generated = generatedTypeNames(schema)
         for decl in schema.enums {
             checkIdentifier(decl.name, "enum name", at: decl.location, member: false, &bag)
-            if entityNames.contains(decl.name) {
+            if schema.hasEntity(named: decl.name) {
                 bag.error("'\(decl.name)' is declared both as an enum and as an entity", at: decl.location)
             }
             if let what = generated[decl.name] {
                 bag.error("enum name '\(decl.name)' is the name of \(what); choose another name", at: decl.location)
             }
         }
+        let databaseName = schema.model + "Database"
         for entity in schema.entities {
             checkIdentifier(entity.name, "entity name", at: entity.location, member: false, &bag)
-            if entity.name == schema.model + "Database" {
+            if entity.name == databaseName {
                 bag.error("entity name '\(entity.name)' is the name of the generated database type", at: entity.location)
             }
             if let what = generated[entity.name] {
