@@ -24,16 +24,18 @@ enum YAMLProblem: Error {
 /// that expands past `budget` nodes is refused.
 final class YAMLComposer {
     private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
-    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    // The composer is private to one `compose` call on one thread: the stacks below are used
+    // without the runtime's exclusivity checks, which cost more than the appends they guard.
+    @exclusivity(unchecked) private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var sawAlias = false
     /// The pairs and items of the mappings and sequences being composed, innermost last: each
     /// collection's elements are gathered here and copied into an array of exactly their number
     /// when it ends, so that a large document's nodes carry no growth slack (most of a version
     /// file's memory while it is parsed).
-    private var pendingPairs: [(key: YAMLNode, value: YAMLNode)] = []
-    private var pendingItems: [YAMLNode] = []
+    @exclusivity(unchecked) private var pendingPairs: [(key: YAMLNode, value: YAMLNode)] = []
+    @exclusivity(unchecked) private var pendingItems: [YAMLNode] = []
     /// The ``keyHash(_:)`` of the ASCII keys of the mappings being composed, innermost last.
-    private var pendingKeyHashes: [UInt64] = []
+    @exclusivity(unchecked) private var pendingKeyHashes: [UInt64] = []
     private let budget: Int
 
     private init(budget: Int) {
@@ -202,9 +204,12 @@ final class YAMLComposer {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var isASCII = true
         func add(_ text: String) {
-            for byte in text.utf8 {
-                if byte >= 0x80 { isASCII = false }
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            var text = text
+            text.withUTF8 { bytes in
+                for byte in bytes {
+                    if byte >= 0x80 { isASCII = false }
+                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                }
             }
         }
         switch scalar.tag {

@@ -212,19 +212,21 @@ enum SchemaValidator {
     }
 
     private static func checkEntity(_ entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
-        // The field name of each column (lowercased).
+        // The field name of each column (lowercased), kept only when two columns may be the same.
+        let columnsMayRepeat = mayRepeatIgnoringCase(entity.fields)
         var columns: [String: String] = [:]
-        columns.reserveCapacity(entity.fields.count)
         for field in entity.fields {
             checkIdentifier(field.name, "field name", at: field.location, member: true, &bag)
             checkSQLName(field.column, "column name", at: field.location, &bag)
-            let column = field.column.lowercased()
-            if let other = columns[column] {
-                bag.error(
-                    "field '\(field.name)' uses column '\(field.column)', which field '\(other)' already uses (SQL names are case-insensitive)",
-                    at: field.location)
-            } else {
-                columns[column] = field.name
+            if columnsMayRepeat {
+                let column = field.column.lowercased()
+                if let other = columns[column] {
+                    bag.error(
+                        "field '\(field.name)' uses column '\(field.column)', which field '\(other)' already uses (SQL names are case-insensitive)",
+                        at: field.location)
+                } else {
+                    columns[column] = field.name
+                }
             }
             for item in entity.hasMany where item.name == field.name {
                 bag.error("hasMany '\(item.name)' has the name of a field of '\(entity.name)'", at: item.location)
@@ -238,6 +240,26 @@ enum SchemaValidator {
             }
         }
         for item in entity.hasMany { checkHasMany(item, of: entity, in: schema, &bag) }
+    }
+
+    /// False when no two of the fields' columns are the same lowercased: their ASCII bytes,
+    /// lowercased, hash (FNV-1a) differently. True when two hashes are equal or a column is not
+    /// ASCII (then the columns are compared as strings).
+    private static func mayRepeatIgnoringCase(_ fields: [Field]) -> Bool {
+        guard fields.count > 1 else { return false }
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(fields.count)
+        for field in fields {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in field.column.utf8 {
+                guard byte < 0x80 else { return true }
+                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
+            }
+            hashes.append(hash)
+        }
+        hashes.sort()
+        return zip(hashes, hashes.dropFirst()).contains { $0 == $1 }
     }
 
     private static func checkField(_ field: Field, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
