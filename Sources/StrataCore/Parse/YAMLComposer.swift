@@ -82,27 +82,32 @@ final class YAMLComposer {
         var raw = yaml_event_t()
         guard yaml_parser_parse(parser, &raw) == 1 else { throw problem() }
         defer { yaml_event_delete(&raw) }
-        var event = Event(
-            type: raw.type,
-            mark: YAMLNode.Mark(
-                line: Int32(clamping: raw.start_mark.line + 1), column: Int32(clamping: raw.start_mark.column + 1)))
+        let mark = YAMLNode.Mark(
+            line: Int32(clamping: raw.start_mark.line + 1), column: Int32(clamping: raw.start_mark.column + 1))
+        // Each event made whole at once (filling in a variable's fields copied it on return).
+        func anchor(_ name: UnsafeMutablePointer<yaml_char_t>?) -> String? { name.map { String(cString: $0) } }
         switch raw.type {
         case YAML_SCALAR_EVENT:
             let scalar = raw.data.scalar
-            event.value = String(
-                decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            if scalar.quoted_implicit == 1 {
-                event.tag = .quoted
-            } else if let tag = scalar.tag {
-                event.tag = .explicit(String(cString: tag))
-            }
-            event.anchor = scalar.anchor.map { String(cString: $0) }
-        case YAML_ALIAS_EVENT: event.anchor = raw.data.alias.anchor.map { String(cString: $0) }
-        case YAML_SEQUENCE_START_EVENT: event.anchor = raw.data.sequence_start.anchor.map { String(cString: $0) }
-        case YAML_MAPPING_START_EVENT: event.anchor = raw.data.mapping_start.anchor.map { String(cString: $0) }
-        default: break
+            let tag: YAMLNode.ScalarTag =
+                if scalar.quoted_implicit == 1 {
+                    .quoted
+                } else if let tag = scalar.tag {
+                    .explicit(String(cString: tag))
+                } else {
+                    .plain
+                }
+            return Event(
+                type: raw.type, mark: mark,
+                value: String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self),
+                tag: tag, anchor: anchor(scalar.anchor))
+        case YAML_ALIAS_EVENT: return Event(type: raw.type, mark: mark, anchor: anchor(raw.data.alias.anchor))
+        case YAML_SEQUENCE_START_EVENT:
+            return Event(type: raw.type, mark: mark, anchor: anchor(raw.data.sequence_start.anchor))
+        case YAML_MAPPING_START_EVENT:
+            return Event(type: raw.type, mark: mark, anchor: anchor(raw.data.mapping_start.anchor))
+        default: return Event(type: raw.type, mark: mark)
         }
-        return event
     }
 
     /// The stream's single document, as Yams' `Parser.singleRoot()` reads it.
@@ -202,22 +207,21 @@ final class YAMLComposer {
     private static func keyHash(_ node: YAMLNode) -> KeyHash {
         guard case .scalar(let scalar) = node else { return .notScalar }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var isASCII = true
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                for byte in bytes {
-                    if byte >= 0x80 { isASCII = false }
-                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                }
-            }
-        }
+        // Every byte or-ed together: ASCII when below 0x80.
+        var bits: UInt8 = 0
         switch scalar.tag {
         case .plain, .quoted, .explicit("!"), .explicit("tag:yaml.org,2002:str"): break
-        case .explicit(let tag): add(tag + " ")
+        case .explicit(let tag):
+            for byte in (tag + " ").utf8 {
+                bits |= byte
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
         }
-        add(scalar.string)
-        return isASCII ? .ascii(hash) : .nonASCII
+        for byte in scalar.string.utf8 {
+            bits |= byte
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return bits < 0x80 ? .ascii(hash) : .nonASCII
     }
 
     /// True when two of `hashes` are equal.
