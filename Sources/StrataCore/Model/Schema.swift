@@ -58,19 +58,22 @@ public struct Schema: Hashable, Sendable {
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? {
-        if let position = entityPositions[name], position < entities.count, entities[position].name == name {
-            return entities[position]
-        }
-        // Not indexed (a schema made with `entities` in its initializer) or no such entity.
-        return entities.first { $0.name == name }
+        entityIndex(named: name).map { entities[$0] }
     }
 
     /// True when an entity has this name (without copying it out, as ``entity(named:)`` does).
     func hasEntity(named name: String) -> Bool {
+        entityIndex(named: name) != nil
+    }
+
+    /// The position in `entities` of the entity ``entity(named:)`` returns, for reading it in
+    /// place.
+    func entityIndex(named name: String) -> Int? {
         if let position = entityPositions[name], position < entities.count, entities[position].name == name {
-            return true
+            return position
         }
-        return entities.contains { $0.name == name }
+        // Not indexed (a schema made with `entities` in its initializer) or no such entity.
+        return entities.firstIndex { $0.name == name }
     }
 
     private static func positions(of entities: [Entity]) -> [String: Int] {

@@ -183,13 +183,16 @@ enum SchemaValidator {
             }
         }
         let databaseName = schema.model + "Database"
-        for entity in schema.entities {
-            checkIdentifier(entity.name, "entity name", at: entity.location, member: false, &bag)
-            if entity.name == databaseName {
-                bag.error("entity name '\(entity.name)' is the name of the generated database type", at: entity.location)
+        // By index: only the name and location are read.
+        for index in schema.entities.indices {
+            let name = schema.entities[index].name
+            let location = schema.entities[index].location
+            checkIdentifier(name, "entity name", at: location, member: false, &bag)
+            if name == databaseName {
+                bag.error("entity name '\(name)' is the name of the generated database type", at: location)
             }
-            if let what = generated[entity.name] {
-                bag.error("entity name '\(entity.name)' is the name of \(what); choose another name", at: entity.location)
+            if let what = generated[name] {
+                bag.error("entity name '\(name)' is the name of \(what); choose another name", at: location)
             }
         }
     }
@@ -249,9 +252,10 @@ enum SchemaValidator {
         guard fields.count > 1 else { return false }
         var hashes: [UInt64] = []
         hashes.reserveCapacity(fields.count)
-        for field in fields {
+        // By index: copying each field out would retain all it holds.
+        for index in fields.indices {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in field.column.utf8 {
+            for byte in fields[index].column.utf8 {
                 guard byte < 0x80 else { return true }
                 let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
                 hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
@@ -263,7 +267,7 @@ enum SchemaValidator {
     }
 
     private static func checkField(_ field: Field, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
-        if case .string(let text) = field.defaultValue, text.unicodeScalars.contains("\u{0}") {
+        if case .string(let text) = field.defaultValue, text.utf8.contains(0) {
             bag.error(
                 "the default of '\(field.name)' contains a NUL character, which PostgreSQL text cannot hold",
                 at: field.defaultLocation ?? field.location)
@@ -280,12 +284,16 @@ enum SchemaValidator {
                 bag.error("'autoincrement' needs an integer type; '\(field.name)' is \(field.type)", at: field.typeLocation)
             }
         }
-        guard case .reference(let targetName) = field.type, let target = schema.entity(named: targetName) else { return }
-        if target.primaryKey.count != 1 {
+        // The target is read in place (not copied out).
+        guard case .reference(let targetName) = field.type, let target = schema.entityIndex(named: targetName) else {
+            return
+        }
+        let keyCount = schema.entities[target].primaryKey.count
+        if keyCount != 1 {
             bag.error(
-                "'\(field.name)' references '\(targetName)', whose primary key has \(target.primaryKey.count) fields; a reference needs a single-field key",
+                "'\(field.name)' references '\(targetName)', whose primary key has \(keyCount) fields; a reference needs a single-field key",
                 at: field.typeLocation)
-        } else if target.singlePrimaryKey?.referencedEntity != nil {
+        } else if schema.entities[target].singlePrimaryKey?.referencedEntity != nil {
             bag.error("'\(field.name)' references '\(targetName)', whose primary key is itself a reference", at: field.typeLocation)
         }
         if field.onDelete == .setNull && !field.isOptional {
@@ -295,16 +303,16 @@ enum SchemaValidator {
 
     private static func checkHasMany(_ item: HasMany, of entity: Entity, in schema: Schema, _ bag: inout DiagnosticBag) {
         checkIdentifier(item.name, "hasMany name", at: item.location, member: true, &bag)
-        guard let target = schema.entity(named: item.entity) else {
+        guard let target = schema.entityIndex(named: item.entity) else {
             bag.error(
                 "hasMany '\(item.name)' names unknown entity '\(item.entity)'"
                     + Suggestion.didYouMean(item.entity, in: schema.entities.map(\.name)), at: item.entityLocation)
             return
         }
-        guard let via = target.field(named: item.via) else {
+        guard let via = schema.entities[target].field(named: item.via) else {
             bag.error(
                 "hasMany '\(item.name)': '\(item.entity)' has no field '\(item.via)'"
-                    + Suggestion.didYouMean(item.via, in: target.fields.map(\.name)), at: item.viaLocation)
+                    + Suggestion.didYouMean(item.via, in: schema.entities[target].fields.map(\.name)), at: item.viaLocation)
             return
         }
         if via.referencedEntity != entity.name {
