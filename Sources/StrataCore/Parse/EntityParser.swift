@@ -114,7 +114,9 @@ extension SchemaParser {
             _ = parseType(node, into: &field, scope: scope)
             return field
         }
-        guard let entries = reader.mapping(node, "\(what()) (a type name, or a mapping with 'type')") else { return nil }
+        guard let entries = reader.mapping(node, "\(what()) (a type name, or a mapping with 'type')") else {
+            return nil
+        }
         reader.checkKeys(entries, allowed: Self.fieldKeys, in: what())
         guard let typeEntry = entries.first(where: { $0.key == "type" }) else {
             reader.diagnostics.error("\(what()) needs a 'type'", at: location)

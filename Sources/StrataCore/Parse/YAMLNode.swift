@@ -63,7 +63,9 @@ enum YAMLNode: Sendable {
             case .quoted: return .str
             case .explicit(let name): return name == Tag.Name.nonSpecific.rawValue ? .str : Tag.Name(rawValue: name)
             case .plain:
-                if let first = scalar.string.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) {
+                if let first = scalar.string.utf8.first,
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20)
+                {
                     // The boolean and null words are exactly what the resolver's first rules match.
                     return Self.reservedWordTag(scalar.string) ?? .str
                 }
