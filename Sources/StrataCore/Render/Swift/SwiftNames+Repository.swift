@@ -71,13 +71,27 @@ struct MultilineStringLiteral: Sendable {
     /// of the text becomes an empty last content line, and a carriage return at a line's end an
     /// escape.
     func lines(in range: Range<String.Index>) -> [String] {
-        if isPlain {
-            return text.utf8[range].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-                String(Substring($0))
+        var lines: [String] = []
+        forEachLine(in: range) { lines.append(String($0)) }
+        return lines
+    }
+
+    /// Calls `body` with each content line of `range`, as ``lines(in:)`` gives them, without
+    /// making a string of each line of plain text.
+    func forEachLine(in range: Range<String.Index>, _ body: (Substring) -> Void) {
+        guard isPlain else {
+            for line in text[range].split(separator: "\n", omittingEmptySubsequences: false) {
+                body(line.hasSuffix("\r") ? Substring(String(line.dropLast()) + "\\\(hashes)r") : line)
             }
+            return
         }
-        return text[range].split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) + "\\\(hashes)r" : String(line)
+        let utf8 = text.utf8
+        var start = range.lowerBound
+        while true {
+            let end = utf8[start..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) ?? range.upperBound
+            body(Substring(utf8[start..<end]))
+            guard end < range.upperBound else { return }
+            start = utf8.index(after: end)
         }
     }
 }
