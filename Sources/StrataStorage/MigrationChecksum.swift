@@ -18,10 +18,16 @@ public enum MigrationChecksum {
     /// not counted either: it does nothing inside the migrator's transaction, and databases migrated
     /// before files carried it must not look edited.
     public static func of(_ sql: String) -> String {
-        var text = NormalizedText.string(sql)
         // The significant lines, joined by newlines, go straight into the digest: a migration of
-        // a large model is megabytes, and is never copied.
-        return text.withUTF8 { digest(ofLines: $0) }
+        // a large model is megabytes, and is never copied unless its line endings need normalising.
+        var text = sql
+        let plain = text.withUTF8 { bytes -> String? in
+            guard !NormalizedText.needsNormalizing(bytes) else { return nil }
+            return digest(ofLines: bytes)
+        }
+        if let plain { return plain }
+        var normalized = NormalizedText.string(sql)
+        return normalized.withUTF8 { digest(ofLines: $0) }
     }
 
     /// The checksum of normalised SQL text, given as its UTF-8 bytes.

@@ -23,15 +23,21 @@ struct MultilineStringLiteral: Sendable {
 
     init(_ text: String) {
         self.text = text
-        isPlain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
         var longestRun = 0
         var run = 0
-        if isPlain {
-            for byte in text.utf8 {
+        var plain = true
+        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes {
+                if byte >= 0x80 || byte == UInt8(ascii: "\r") { plain = false }
                 run = byte == UInt8(ascii: "#") ? run + 1 : 0
                 longestRun = max(longestRun, run)
             }
-        } else {
+        }
+        if scanned == nil { plain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") } }
+        isPlain = plain
+        if !isPlain || scanned == nil {
+            longestRun = 0
+            run = 0
             for character in text {
                 run = character == "#" ? run + 1 : 0
                 longestRun = max(longestRun, run)
