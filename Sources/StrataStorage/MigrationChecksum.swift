@@ -18,38 +18,51 @@ public enum MigrationChecksum {
     /// not counted either: it does nothing inside the migrator's transaction, and databases migrated
     /// before files carried it must not look edited.
     public static func of(_ sql: String) -> String {
-        let text = NormalizedText.string(sql).utf8
         // The significant lines, joined by newlines, go straight into the digest: a migration of
-        // a large model is megabytes, and is never copied.
+        // a large model is megabytes, and is never copied unless its line endings need normalising.
+        var text = sql
+        let plain = text.withUTF8 { bytes -> String? in
+            guard !NormalizedText.needsNormalizing(bytes) else { return nil }
+            return digest(ofLines: bytes)
+        }
+        if let plain { return plain }
+        var normalized = NormalizedText.string(sql)
+        return normalized.withUTF8 { digest(ofLines: $0) }
+    }
+
+    /// The checksum of normalised SQL text, given as its UTF-8 bytes.
+    private static func digest(ofLines text: UnsafeBufferPointer<UInt8>) -> String {
         var hasher = SHA256.Hasher()
         var isFirst = true
-        func hash(_ line: Substring.UTF8View) {
-            if !isFirst { hasher.update(CollectionOfOne(UInt8(ascii: "\n"))) }
+        func hash(_ range: Range<Int>) {
+            if !isFirst { hasher.update(byte: UInt8(ascii: "\n")) }
             isFirst = false
-            hasher.update(line)
+            hasher.update(UnsafeBufferPointer(rebasing: text[range]))
         }
+        let foreignKeysOff = Array(Self.foreignKeysOff.utf8)
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var state = LexicalState.code
-        var start = text.startIndex
+        var start = 0
         while true {
-            let end = text[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-            let line = text[start..<end]
+            var end = start
+            while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
             if case .quoted = state {
-                hash(line)
+                hash(start..<end)
             } else {
-                var trimmed = line
-                while let last = trimmed.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-                    trimmed = trimmed.dropLast()
-                }
-                let content = trimmed.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                var trimmedEnd = end
+                while trimmedEnd > start && isBlank(text[trimmedEnd - 1]) { trimmedEnd -= 1 }
+                var contentStart = start
+                while contentStart < trimmedEnd && isBlank(text[contentStart]) { contentStart += 1 }
+                let content = text[contentStart..<trimmedEnd]
                 if !content.isEmpty && !content.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
-                    && !content.elementsEqual(foreignKeysOff.utf8)
+                    && !content.elementsEqual(foreignKeysOff)
                 {
-                    hash(trimmed)
+                    hash(start..<trimmedEnd)
                 }
             }
-            state = state.after(line)
-            guard end != text.endIndex else { break }
-            start = text.index(after: end)
+            state = state.after(text[start..<end])
+            guard end < text.count else { break }
+            start = end + 1
         }
         return hasher.hex()
     }
@@ -62,12 +75,12 @@ public enum MigrationChecksum {
         case blockComment
 
         /// The state after `line`, starting from this one.
-        func after(_ line: Substring.UTF8View) -> LexicalState {
+        func after(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> LexicalState {
             var state = self
             var index = line.startIndex
             while index != line.endIndex {
                 let byte = line[index]
-                let next = line.index(after: index)
+                let next = index + 1
                 let following = next != line.endIndex ? line[next] : 0
                 switch state {
                 case .code:
@@ -88,7 +101,7 @@ public enum MigrationChecksum {
                         index = next
                     }
                 }
-                if index != line.endIndex { index = line.index(after: index) }
+                if index != line.endIndex { index += 1 }
             }
             return state
         }

@@ -27,6 +27,12 @@ package enum NormalizedText {
         return output
     }
 
+    /// True when `bytes` hold a carriage return or start with a byte order mark: text that
+    /// ``string(_:)`` would change.
+    package static func needsNormalizing(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.starts(with: byteOrderMark) || bytes.contains(UInt8(ascii: "\r"))
+    }
+
     /// `text` with line endings normalised and without a leading byte order mark.
     package static func string(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "\r")) || text.utf8.starts(with: byteOrderMark) else { return text }

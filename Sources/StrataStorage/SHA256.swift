@@ -30,88 +30,133 @@ package enum SHA256 {
     }
 
     /// A digest computed over bytes given in pieces, without holding them: a large migration's
-    /// checksum needs no copy of its text.
+    /// checksum needs no copy of its text. Whole blocks are compressed straight from the caller's
+    /// buffer; only a block's partial start or end is copied.
     package struct Hasher {
-        private var h: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        /// The bytes of the current 64-byte block so far.
-        private var block: [UInt8] = []
-        /// The message schedule, kept between blocks.
-        private var w = [UInt32](repeating: 0, count: 64)
+        private var state = State()
+        /// The current 64-byte block; its first `blockCount` bytes are the message's.
+        private var block = [UInt8](repeating: 0, count: 64)
+        private var blockCount = 0
         /// The bytes given so far.
         private var length: UInt64 = 0
 
         /// A digest of nothing yet.
-        package init() {
-            block.reserveCapacity(64)
-        }
+        package init() {}
 
         /// Adds `bytes` to the message.
         package mutating func update(_ bytes: some Collection<UInt8>) {
-            length &+= UInt64(bytes.count)
             let contiguous: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-                for byte in buffer { append(byte) }
+                update(buffer)
             }
             if contiguous == nil {
-                for byte in bytes { append(byte) }
+                for byte in bytes { update(byte: byte) }
             }
+        }
+
+        /// Adds one byte to the message.
+        package mutating func update(byte: UInt8) {
+            length &+= 1
+            block[blockCount] = byte
+            blockCount += 1
+            if blockCount == 64 { compressBlock() }
+        }
+
+        /// Adds the bytes of `buffer` to the message.
+        package mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+            length &+= UInt64(buffer.count)
+            var offset = 0
+            if blockCount > 0 {
+                let taken = min(64 - blockCount, buffer.count)
+                for index in 0..<taken { block[blockCount + index] = base[index] }
+                blockCount += taken
+                offset = taken
+                if blockCount < 64 { return }
+                compressBlock()
+            }
+            while buffer.count - offset >= 64 {
+                state.compress(base + offset)
+                offset += 64
+            }
+            for index in offset..<buffer.count { block[index - offset] = base[index] }
+            blockCount = buffer.count - offset
         }
 
         /// The 32-byte digest of the message (the hasher is done after this).
         package mutating func digest() -> [UInt8] {
             let bitLength = length &* 8
-            append(0x80)
-            while block.count != 56 { append(0) }
-            for shift in stride(from: 56, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-            return h.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
+            update(byte: 0x80)
+            while blockCount != 56 { update(byte: 0) }
+            for shift in stride(from: 56, through: 0, by: -8) { update(byte: UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(32)
+            for value in state.words {
+                for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+            }
+            return bytes
         }
 
         /// The digest as 64 lower-case hexadecimal digits.
         package mutating func hex() -> String {
-            digest().map { byte in
-                let text = String(byte, radix: 16)
-                return byte < 16 ? "0" + text : text
-            }.joined()
+            let digits = Array("0123456789abcdef".utf8)
+            var text: [UInt8] = []
+            text.reserveCapacity(64)
+            for byte in digest() {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+            return String(decoding: text, as: UTF8.self)
         }
 
-        private mutating func append(_ byte: UInt8) {
-            block.append(byte)
-            if block.count == 64 {
-                compress()
-                block.removeAll(keepingCapacity: true)
+        /// Compresses the full block held in `block`.
+        private mutating func compressBlock() {
+            blockCount = 0
+            block.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { state.compress(base) }
             }
         }
+    }
 
-        /// Processes the full block.
-        private mutating func compress() {
-            for i in 0..<16 {
-                let base = i * 4
-                w[i] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
+    /// The eight words of the hash value between blocks.
+    private struct State {
+        var h0: UInt32 = 0x6a09_e667, h1: UInt32 = 0xbb67_ae85, h2: UInt32 = 0x3c6e_f372, h3: UInt32 = 0xa54f_f53a
+        var h4: UInt32 = 0x510e_527f, h5: UInt32 = 0x9b05_688c, h6: UInt32 = 0x1f83_d9ab, h7: UInt32 = 0x5be0_cd19
+
+        var words: [UInt32] { [h0, h1, h2, h3, h4, h5, h6, h7] }
+
+        /// Processes the 64 bytes at `bytes`.
+        mutating func compress(_ bytes: UnsafePointer<UInt8>) {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for i in 0..<16 {
+                    let base = bytes + i * 4
+                    w[i] = UInt32(base[0]) << 24 | UInt32(base[1]) << 16 | UInt32(base[2]) << 8 | UInt32(base[3])
+                }
+                for i in 16..<64 {
+                    let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var (a, b, c, d, e, f, g, hh) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                k.withUnsafeBufferPointer { k in
+                    for i in 0..<64 {
+                        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                }
+                h0 = h0 &+ a
+                h1 = h1 &+ b
+                h2 = h2 &+ c
+                h3 = h3 &+ d
+                h4 = h4 &+ e
+                h5 = h5 &+ f
+                h6 = h6 &+ g
+                h7 = h7 &+ hh
             }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] = h[0] &+ a
-            h[1] = h[1] &+ b
-            h[2] = h[2] &+ c
-            h[3] = h[3] &+ d
-            h[4] = h[4] &+ e
-            h[5] = h[5] &+ f
-            h[6] = h[6] &+ g
-            h[7] = h[7] &+ hh
         }
     }
 

@@ -72,6 +72,10 @@ import Testing
         #expect(
             SHA256.hex(String(repeating: "a", count: 1000))
                 == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        // 56 bytes: the padding needs a block of its own.
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     @Test func swiftNamesEscapeKeywordsAndLiterals() {

@@ -68,13 +68,14 @@ public struct SchemaDiff: Sendable {
     private static func fieldChanges(from old: Entity, to new: Entity, fromSchema: Schema, toSchema: Schema) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         let name = new.name
-        var continued: Set<String> = []
+        // The old fields continued, by name, with the name in N that continues them (the first).
+        var renamed: [String: String] = [:]
         for field in new.fields {
             guard let previous = previous(of: field, in: old) else {
                 changes.append(.fieldAdded(entity: name, field))
                 continue
             }
-            continued.insert(previous.name)
+            if renamed[previous.name] == nil { renamed[previous.name] = field.name }
             if previous.name != field.name || previous.column != field.column {
                 changes.append(.fieldRenamed(entity: name, from: previous, to: field))
             }
@@ -100,13 +101,10 @@ public struct SchemaDiff: Sendable {
             if !previous.isUnique && field.isUnique { changes.append(.uniqueAdded(entity: name, field)) }
             if previous.isUnique && !field.isUnique { changes.append(.uniqueRemoved(entity: name, field)) }
         }
-        for field in old.fields where !continued.contains(field.name) {
+        for field in old.fields where renamed[field.name] == nil {
             changes.append(.fieldRemoved(entity: name, field))
         }
         // Keys and indexes are compared by the fields of N they cover (old names mapped through renames).
-        let renamed = Dictionary(
-            new.fields.compactMap { field in previous(of: field, in: old).map { ($0.name, field.name) } },
-            uniquingKeysWith: { first, _ in first })
         let oldKey = old.primaryKey.map { renamed[$0] ?? $0 }
         if oldKey != new.primaryKey {
             changes.append(.primaryKeyChanged(entity: name, from: old.primaryKey, to: new.primaryKey))

@@ -19,9 +19,14 @@ public struct MigrationSource: Hashable, Sendable {
 
     /// Creates a migration source, computing its checksum.
     public init(version: Int, sql: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []) {
+        self.init(version: version, sql: sql, checksum: MigrationSources.checksum(sql), legacyChecksum: legacyChecksum, dateColumns: dateColumns)
+    }
+
+    /// Creates a migration source whose checksum of `sql` is already computed.
+    init(version: Int, sql: String, checksum: String, legacyChecksum: String?, dateColumns: [SQLiteDateColumn]) {
         self.version = version
         self.sql = sql
-        self.checksum = MigrationSources.checksum(sql)
+        self.checksum = checksum
         self.legacyChecksum = legacyChecksum
         self.dateColumns = dateColumns
     }
@@ -70,7 +75,7 @@ public enum MigrationSources {
             let legacy = legacySQL(version: version, schema: schema, plan: plan).map(checksum)
             sources.append(
                 MigrationSource(
-                    version: version, sql: sql, legacyChecksum: legacy == current ? nil : legacy,
+                    version: version, sql: sql, checksum: current, legacyChecksum: legacy == current ? nil : legacy,
                     dateColumns: schema.map(dateColumns) ?? []))
             version += 1
         }

@@ -13,7 +13,11 @@ struct MigrationValues {
 
     /// The value of `field` for a row of the previous table (columns by their N-1 names).
     func expression(for field: Field, in entity: Entity) -> String {
-        let source = plan.source(of: field, in: entity)
+        expression(for: field, from: plan.source(of: field, in: entity))
+    }
+
+    /// The value of `field` for a row of the previous table, from where it gets its values.
+    func expression(for field: Field, from source: ValueSource) -> String {
         var value: String
         switch source.conversion {
         case .transform(let fragment):
@@ -42,9 +46,9 @@ struct MigrationValues {
         return value
     }
 
-    /// True when the column's values change in place (a transform, a cast, remapped raw values, NULLs filled).
-    func changesValues(of field: Field, in entity: Entity) -> Bool {
-        let source = plan.source(of: field, in: entity)
+    /// True when a column that gets its values from `source` changes them in place (a transform,
+    /// a cast, remapped raw values, NULLs filled).
+    func changesValues(_ source: ValueSource) -> Bool {
         if source.fill != nil || !source.remap.isEmpty { return true }
         switch source.conversion {
         case .keep: return false

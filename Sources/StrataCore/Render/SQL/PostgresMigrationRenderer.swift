@@ -106,12 +106,12 @@ struct PostgresMigrationRenderer {
             if typeChanges {
                 if oldDefault != nil { statements.append(renderer.setDefault(table, column, to: nil)) }
                 statements.append(
-                    renderer.alterType(table, column, to: plan.to.columnEncoding(of: field), using: values.expression(for: field, in: entity)))
+                    renderer.alterType(table, column, to: plan.to.columnEncoding(of: field), using: values.expression(for: field, from: source)))
                 if let newDefault { statements.append(renderer.setDefault(table, column, to: newDefault)) }
             } else {
-                if values.changesValues(of: field, in: entity) {
+                if values.changesValues(source) {
                     let condition = source.fill != nil && source.remap.isEmpty && field.transform == nil ? renderer.isNull(column) : nil
-                    statements.append(renderer.update(table, set: column, to: values.expression(for: field, in: entity), where: condition))
+                    statements.append(renderer.update(table, set: column, to: values.expression(for: field, from: source), where: condition))
                 }
                 if oldDefault != newDefault { statements.append(renderer.setDefault(table, column, to: newDefault)) }
             }

@@ -148,7 +148,7 @@ public struct PostgresRules: SQLDialectRules {
     public func blobLiteral(hex: String) -> String { "E'\\\\x\(hex)'::" + columnType(.data) }
     public func textLiteral(_ text: String, quoted: String) -> String {
         // An escape string means the same whatever the server's `standard_conforming_strings` is.
-        text.contains("\\") ? "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\") : quoted
+        text.utf8.contains(UInt8(ascii: "\\")) ? "E" + quoted.replacingOccurrences(of: "\\", with: "\\\\") : quoted
     }
     public func textWithNULLiteral(bytes: String) -> String {
         // PostgreSQL cannot store a NUL in text and rejects the value when it runs.

@@ -41,9 +41,9 @@ struct SQLiteMigrationRenderer {
                 if source.previous == nil {
                     statements.append(renderer.addColumn(field, of: entity, in: to))
                 }
-                if values.changesValues(of: field, in: entity) {
+                if values.changesValues(source) {
                     let column = source.previous?.column ?? field.column
-                    statements.append(renderer.update(entity.table, set: column, to: values.expression(for: field, in: entity)))
+                    statements.append(renderer.update(entity.table, set: column, to: values.expression(for: field, from: source)))
                 }
             }
         }

@@ -32,7 +32,9 @@ struct SwiftMigrationsRenderer {
                 jobs.append {
                     var w = SwiftWriter(depth: 1)
                     // Content lines are indented like the closing delimiter, which is stripped again.
-                    for line in literal.lines(in: chunk) { w.line(line.isEmpty ? "" : "            " + line) }
+                    literal.forEachLine(in: chunk) { line in
+                        if line.isEmpty { w.line() } else { w.line(prefix: "            ", line) }
+                    }
                     return w.untrimmedText
                 }
             }

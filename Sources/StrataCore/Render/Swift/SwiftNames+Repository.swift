@@ -23,15 +23,21 @@ struct MultilineStringLiteral: Sendable {
 
     init(_ text: String) {
         self.text = text
-        isPlain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
         var longestRun = 0
         var run = 0
-        if isPlain {
-            for byte in text.utf8 {
+        var plain = true
+        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes {
+                if byte >= 0x80 || byte == UInt8(ascii: "\r") { plain = false }
                 run = byte == UInt8(ascii: "#") ? run + 1 : 0
                 longestRun = max(longestRun, run)
             }
-        } else {
+        }
+        if scanned == nil { plain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") } }
+        isPlain = plain
+        if !isPlain || scanned == nil {
+            longestRun = 0
+            run = 0
             for character in text {
                 run = character == "#" ? run + 1 : 0
                 longestRun = max(longestRun, run)
@@ -71,13 +77,27 @@ struct MultilineStringLiteral: Sendable {
     /// of the text becomes an empty last content line, and a carriage return at a line's end an
     /// escape.
     func lines(in range: Range<String.Index>) -> [String] {
-        if isPlain {
-            return text.utf8[range].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-                String(Substring($0))
+        var lines: [String] = []
+        forEachLine(in: range) { lines.append(String($0)) }
+        return lines
+    }
+
+    /// Calls `body` with each content line of `range`, as ``lines(in:)`` gives them, without
+    /// making a string of each line of plain text.
+    func forEachLine(in range: Range<String.Index>, _ body: (Substring) -> Void) {
+        guard isPlain else {
+            for line in text[range].split(separator: "\n", omittingEmptySubsequences: false) {
+                body(line.hasSuffix("\r") ? Substring(String(line.dropLast()) + "\\\(hashes)r") : line)
             }
+            return
         }
-        return text[range].split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) + "\\\(hashes)r" : String(line)
+        let utf8 = text.utf8
+        var start = range.lowerBound
+        while true {
+            let end = utf8[start..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) ?? range.upperBound
+            body(Substring(utf8[start..<end]))
+            guard end < range.upperBound else { return }
+            start = utf8.index(after: end)
         }
     }
 }

@@ -20,12 +20,12 @@ public enum SwiftNames {
     /// True when `name` follows Swift's lowerCamelCase convention (what swift-format's lint expects).
     static func isLowerCamelCase(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first else { return false }
-        return !name.contains("_") && !first.properties.isUppercase
+        return !name.utf8.contains(UInt8(ascii: "_")) && !(first.isASCII ? ("A"..."Z").contains(first) : first.properties.isUppercase)
     }
 
     /// True when `name` starts with an upper-case letter (what swift-format's lint expects of types).
     static func isCapitalized(_ name: String) -> Bool {
-        name.unicodeScalars.first.map { $0.properties.isUppercase } ?? false
+        name.unicodeScalars.first.map { $0.isASCII ? ("A"..."Z").contains($0) : $0.properties.isUppercase } ?? false
     }
 
     /// A string literal (in double quotes) whose value is exactly `text`: nothing is interpolated.
@@ -64,7 +64,7 @@ public enum SwiftNames {
     /// A floating-point literal that reads back as `value`.
     public static func floatLiteral(_ value: Double) -> String {
         let text = "\(value)"
-        return text.contains(".") || text.contains("e") ? text : text + ".0"
+        return text.utf8.contains(UInt8(ascii: ".")) || text.utf8.contains(UInt8(ascii: "e")) ? text : text + ".0"
     }
 
     /// Documentation comment lines (`/// …`) for `doc`, indented by `indent`.

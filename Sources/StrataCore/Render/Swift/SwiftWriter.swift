@@ -20,8 +20,20 @@ struct SwiftWriter {
 
     /// Appends a line at the current indentation (an empty line stays empty).
     mutating func line(_ text: String = "") {
+        line(Substring(text))
+    }
+
+    /// Appends a line at the current indentation (an empty line stays empty).
+    mutating func line(_ text: Substring) {
+        line(prefix: "", text)
+    }
+
+    /// Appends `prefix` and `text` as a line at the current indentation (an empty `text` makes an
+    /// empty line).
+    mutating func line(prefix: String, _ text: Substring) {
         if !text.isEmpty {
             buffer += depth < Self.indentation.count ? Self.indentation[depth] : String(repeating: "    ", count: depth)
+            buffer += prefix
             buffer += text
             buffer += "\n"
             contentEnd = buffer.utf8.count
@@ -83,10 +95,13 @@ struct SwiftWriter {
 extension SwiftWriter {
     /// Appends the lines of `other`, written from depth 0, at the current indentation.
     mutating func appendIndented(_ other: SwiftWriter) {
-        let text = other.text
-        guard text != "\n" else { return }
-        for line in text.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
-            self.line(String(line))
+        let text = Substring(other.buffer.utf8.prefix(other.contentEnd))
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            line(text[start..<end])
+            guard end < text.endIndex else { break }
+            start = text.utf8.index(after: end)
         }
     }
 }
