@@ -131,7 +131,9 @@ public struct Entity: Hashable, Sendable {
     /// The box: changed only through ``makeUnique()``, by a copy that owns it alone, so sharing
     /// it between threads is safe.
     private final class Box: @unchecked Sendable {
-        var values: Values
+        // Read on every property access: without the runtime's exclusivity checks, which cost
+        // more than the reads (only a copy that owns the box alone writes it).
+        @exclusivity(unchecked) var values: Values
 
         init(_ values: Values) { self.values = values }
     }
@@ -139,7 +141,8 @@ public struct Entity: Hashable, Sendable {
     /// The field with this name.
     public func field(named name: String) -> Field? {
         // By index: `first(where:)` would copy every field it passes over.
-        fields.firstIndex { $0.name == name }.map { fields[$0] }
+        let fields = box.values.fields
+        return fields.firstIndex { $0.name == name }.map { fields[$0] }
     }
 
     /// The primary key fields, in key order.
