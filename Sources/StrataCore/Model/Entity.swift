@@ -43,30 +43,112 @@ public struct HasMany: Hashable, Sendable {
 }
 
 /// An entity: one Swift struct and one table.
+///
+/// Its properties live in one shared box, copied on the first change to a shared copy: the
+/// generator passes entities around by the thousand (diffs, migrations, every renderer), and a
+/// copy is then one reference rather than one per array and string inside.
 public struct Entity: Hashable, Sendable {
     /// The entity name (a Swift type name).
-    public var name: String
+    public var name: String {
+        get { box.values.name }
+        _modify { makeUnique(); yield &box.values.name }
+    }
     /// The table name, after `naming` and `table:`.
-    public var table: String
+    public var table: String {
+        get { box.values.table }
+        _modify { makeUnique(); yield &box.values.table }
+    }
     /// The fields in declaration order (= column order = property order).
-    public var fields: [Field]
+    public var fields: [Field] {
+        get { box.values.fields }
+        _modify { makeUnique(); yield &box.values.fields }
+    }
     /// The primary key fields, in key order.
-    public var primaryKey: [String]
+    public var primaryKey: [String] {
+        get { box.values.primaryKey }
+        _modify { makeUnique(); yield &box.values.primaryKey }
+    }
     /// Indexes, in declaration order (single-field `unique` constraints are not here).
-    public var indexes: [Index]
+    public var indexes: [Index] {
+        get { box.values.indexes }
+        _modify { makeUnique(); yield &box.values.indexes }
+    }
     /// To-many accessors.
-    public var hasMany: [HasMany]
+    public var hasMany: [HasMany] {
+        get { box.values.hasMany }
+        _modify { makeUnique(); yield &box.values.hasMany }
+    }
     /// The entity's name in the previous version, when it was renamed.
-    public var renamedFrom: String?
+    public var renamedFrom: String? {
+        get { box.values.renamedFrom }
+        _modify { makeUnique(); yield &box.values.renamedFrom }
+    }
     /// Documentation.
-    public var doc: String?
+    public var doc: String? {
+        get { box.values.doc }
+        _modify { makeUnique(); yield &box.values.doc }
+    }
     /// Where the entity is declared.
-    public var location: SourceLocation
+    public var location: SourceLocation {
+        get { box.values.location }
+        _modify { makeUnique(); yield &box.values.location }
+    }
+
+    /// The shared properties.
+    private var box: Box
+
+    /// Creates an entity.
+    init(
+        name: String, table: String, fields: [Field], primaryKey: [String], indexes: [Index], hasMany: [HasMany],
+        renamedFrom: String?, doc: String?, location: SourceLocation
+    ) {
+        box = Box(
+            Values(
+                name: name, table: table, fields: fields, primaryKey: primaryKey, indexes: indexes, hasMany: hasMany,
+                renamedFrom: renamedFrom, doc: doc, location: location))
+    }
+
+    /// Gives this copy a box of its own before a change, unless it is the box's only owner.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.values) }
+    }
+
+    public static func == (lhs: Entity, rhs: Entity) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(box.values)
+    }
+
+    /// The properties.
+    private struct Values: Hashable, Sendable {
+        var name: String
+        var table: String
+        var fields: [Field]
+        var primaryKey: [String]
+        var indexes: [Index]
+        var hasMany: [HasMany]
+        var renamedFrom: String?
+        var doc: String?
+        var location: SourceLocation
+    }
+
+    /// The box: changed only through ``makeUnique()``, by a copy that owns it alone, so sharing
+    /// it between threads is safe.
+    private final class Box: @unchecked Sendable {
+        // Read on every property access: without the runtime's exclusivity checks, which cost
+        // more than the reads (only a copy that owns the box alone writes it).
+        @exclusivity(unchecked) var values: Values
+
+        init(_ values: Values) { self.values = values }
+    }
 
     /// The field with this name.
     public func field(named name: String) -> Field? {
         // By index: `first(where:)` would copy every field it passes over.
-        fields.firstIndex { $0.name == name }.map { fields[$0] }
+        let fields = box.values.fields
+        return fields.firstIndex { $0.name == name }.map { fields[$0] }
     }
 
     /// The primary key fields, in key order.
