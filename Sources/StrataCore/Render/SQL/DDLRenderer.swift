@@ -39,17 +39,24 @@ public struct DDLRenderer: Sendable {
             items.append((comments, columnDefinition(field, of: entity, in: schema)))
         }
         items += tableConstraints(of: entity, in: schema, deferredForeignKeys: deferredForeignKeys)
-        var body: [String] = []
-        for (offset, item) in items.enumerated() {
-            body += item.comments
-            body.append("    " + item.text + (offset == items.count - 1 ? "" : ","))
-        }
         let title = entity.doc.map { "\(entity.name): \($0)" } ?? entity.name
         let name = table ?? entity.table
-        return SQLStatement(
-            kind: .createTable(table: name),
-            comments: dialect.comment(title),
-            sql: "CREATE TABLE \(quoted(name)) (\n" + body.joined(separator: "\n") + "\n)")
+        // One string of the right size: a large model's schema is tens of thousands of lines.
+        var sql = "CREATE TABLE " + quoted(name) + " (\n"
+        sql.reserveCapacity(items.reduce(sql.utf8.count + 2) { size, item in
+            item.comments.reduce(size + item.text.utf8.count + 6) { $0 + $1.utf8.count + 1 }
+        })
+        for (offset, item) in items.enumerated() {
+            for comment in item.comments {
+                sql += comment
+                sql += "\n"
+            }
+            sql += "    "
+            sql += item.text
+            sql += offset == items.count - 1 ? "\n" : ",\n"
+        }
+        sql += items.isEmpty ? "\n)" : ")"
+        return SQLStatement(kind: .createTable(table: name), comments: dialect.comment(title), sql: sql)
     }
 
     /// A column definition: `"name" TYPE [NOT NULL] [DEFAULT literal]`, plus the autoincrement
@@ -62,39 +69,42 @@ public struct DDLRenderer: Sendable {
         -> String
     {
         let encoding = schema.columnEncoding(of: field)
-        var parts = [quoted(field.column), dialect.columnType(encoding)]
+        // The parts separated by spaces, appended as they come.
+        var definition = quoted(field.column)
+        func append(_ part: String) {
+            definition += " "
+            definition += part
+        }
+        append(dialect.columnType(encoding))
         if field.isAutoincrement, let clause = dialect.rules.autoincrementTypeClause() {
-            parts.append(clause)
+            append(clause)
         }
         if !field.isOptional {
-            parts.append("NOT NULL")
+            append("NOT NULL")
         }
         if let value = defaultValue(of: field, in: schema) {
-            parts.append("DEFAULT " + dialect.literal(value))
+            append("DEFAULT " + dialect.literal(value))
         }
         if field.isAutoincrement,
             let key = dialect.rules.autoincrementKeyConstraint(
                 quotedName: quoted(SQLConstraintName.primaryKey(table: entity.table)))
         {
-            parts.append(key)
+            append(key)
         }
         if withConstraints {
             if field.isUnique {
-                parts.append(
-                    "CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
+                append("CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
             }
             if let check = checkExpression(of: field, in: schema) {
-                parts.append(
-                    "CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))"
-                )
+                append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))")
             }
             if let reference = referenceClause(of: field, in: schema) {
-                parts.append(
-                    "CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)"
-                )
+                append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)")
             }
         }
-        return parts.joined(separator: " ")
+        return definition
     }
 
     /// The SQL value of a field's default in its column's storage, or nil without one.

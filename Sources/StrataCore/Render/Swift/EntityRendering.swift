@@ -101,14 +101,24 @@ extension SwiftWriter {
         text.utf8.count + depth * 4 <= 120 || text.count + depth * 4 <= 120
     }
 
+    /// False when `pieces` and `items` joined by `", "` certainly do not fit in 120 columns (more
+    /// bytes than that, all ASCII), so that a long line is not built only to be thrown away.
+    private func mayFit(_ pieces: [String], _ items: [String]) -> Bool {
+        let all = pieces + items
+        let bytes = all.reduce(max(0, items.count - 1) * 2) { $0 + $1.utf8.count }
+        return bytes + depth * 4 <= 120 || !all.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+    }
+
     /// `prefix(items)suffix` on one line when it fits, otherwise one item per line between the
     /// opening and closing delimiters, as swift-format lays out a call, array or declaration
     /// that does not fit.
     mutating func wrapped(_ prefix: String, _ items: [String], _ suffix: String = "", open: String = "(", close: String = ")") {
-        let single = "\(prefix)\(open)\(items.joined(separator: ", "))\(close)\(suffix)"
-        if fits(single) {
-            line(single)
-            return
+        if mayFit([prefix, open, close, suffix], items) {
+            let single = "\(prefix)\(open)\(items.joined(separator: ", "))\(close)\(suffix)"
+            if fits(single) {
+                line(single)
+                return
+            }
         }
         // swift-format ends a multi-line collection literal's last element with a comma.
         let last = open == "[" ? "," : ""
@@ -120,10 +130,12 @@ extension SwiftWriter {
     /// A declaration with parameters and a body: its signature on one line when it fits, otherwise
     /// one parameter per line.
     mutating func function(_ prefix: String, parameters: [String], suffix: String, _ body: (inout SwiftWriter) -> Void) {
-        let single = "\(prefix)(\(parameters.joined(separator: ", ")))\(suffix)"
-        if fits(single + " {") {
-            block(single, body)
-            return
+        if mayFit([prefix, "(", ")", suffix, " {"], parameters) {
+            let single = "\(prefix)(\(parameters.joined(separator: ", ")))\(suffix)"
+            if fits(single + " {") {
+                block(single, body)
+                return
+            }
         }
         line("\(prefix)(")
         lines(parameters.enumerated().map { "    \($1)\($0 == parameters.count - 1 ? "" : ",")" })
