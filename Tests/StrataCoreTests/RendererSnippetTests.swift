@@ -262,4 +262,29 @@ import Testing
         expectFragment("\"at\" TIMESTAMPTZ NOT NULL DEFAULT '2024-01-31 12:00:00+00'::TIMESTAMPTZ", in: postgres)
         expectFragment("CONSTRAINT \"flag_pkey\" PRIMARY KEY (\"id\")", in: postgres)
     }
+
+    @Test func accessorsAndParameterNamesFollowTheNamingRules() throws {
+        let body = """
+            entities:
+              TODOItem:
+                fields:
+                  id: UUID
+                  title: String
+                  _hidden: String
+              ABC2:
+                fields:
+                  id: UUID
+              URLValue:
+                fields:
+                  id: UUID
+            """
+        let database = try render(body, file: "SnipDatabase.swift")
+        // Leading capitals lower-cased up to the next word (all of them before a digit or the end).
+        expectFragment("    public var todoItems: StrataRepository<TODOItem> {", in: database)
+        expectFragment("    public var abc2s: StrataRepository<ABC2> {", in: database)
+        expectFragment("    public var urlValues: StrataRepository<URLValue> {", in: database)
+        let repositories = try render(body, file: "SnipRepositories.swift")
+        expectFragment("        title newTitle: String? = nil,", in: repositories)
+        expectFragment("        _hidden new_hidden: String? = nil", in: repositories)
+    }
 }

@@ -60,8 +60,17 @@ struct EntityRendering {
 
     /// The internal parameter name for a new value of `field` in the field-update method.
     func newValueName(_ field: Field) -> String {
-        guard let first = field.name.first else { return "newValue" }
-        return "new" + first.uppercased() + field.name.dropFirst()
+        let utf8 = field.name.utf8
+        guard let first = utf8.first else { return "newValue" }
+        if first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") {
+            // The usual case, without Unicode's case mapping.
+            var name = "new"
+            name.unicodeScalars.append(Unicode.Scalar(first - 32))
+            name += Substring(utf8.dropFirst())
+            return name
+        }
+        guard let character = field.name.first else { return "newValue" }
+        return "new" + character.uppercased() + field.name.dropFirst()
     }
 
     /// Reference fields whose target has a single-field key, with their target entity.

@@ -41,6 +41,7 @@ struct RepositoryNames {
 
     /// `TODOItem` -> `todoItem`, `URLValue` -> `urlValue`, `Order` -> `order`, `ABC` -> `abc`.
     static func lowerCamel(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return asciiLowerCamel(name) }
         let characters = Array(name)
         var upper = 0
         while upper < characters.count, characters[upper].isUppercase { upper += 1 }
@@ -48,6 +49,20 @@ struct RepositoryNames {
         // In `TODOItem` the last capital starts the next word; in `ABC` or `ABC2` it does not.
         let lowered = upper > 1 && upper < characters.count && characters[upper].isLetter ? upper - 1 : upper
         return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    }
+
+    /// ``lowerCamel(_:)`` of an ASCII name, on its bytes (the same rules: A-Z are the capitals,
+    /// A-Z and a-z the letters).
+    private static func asciiLowerCamel(_ name: String) -> String {
+        var bytes = Array(name.utf8)
+        func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        func isLetter(_ byte: UInt8) -> Bool { isUpper(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) }
+        var upper = 0
+        while upper < bytes.count, isUpper(bytes[upper]) { upper += 1 }
+        if upper == 0 { return name }
+        let lowered = upper > 1 && upper < bytes.count && isLetter(bytes[upper]) ? upper - 1 : upper
+        for index in 0..<lowered { bytes[index] += 32 }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A simple English plural: `item` -> `items`, `status` -> `statuses`, `category` -> `categories`;
