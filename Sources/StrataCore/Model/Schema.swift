@@ -87,7 +87,8 @@ public struct Schema: Hashable, Sendable {
 
     /// The enum with this name.
     public func enumDecl(named name: String) -> EnumDecl? {
-        enums.first { $0.name == name }
+        // By index: `first(where:)` would copy every declaration it passes over.
+        enums.firstIndex { $0.name == name }.map { enums[$0] }
     }
 
     /// The scalar type a field is stored as: its own, an enum's raw type, or the referenced primary key's.
