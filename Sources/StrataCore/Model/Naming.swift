@@ -54,12 +54,14 @@ public enum Naming: String, CaseIterable, Sendable, Hashable {
 
     /// `snakeCased` for ASCII names (the usual case), on bytes: the same rules, without Unicode
     /// property lookups.
-    /// Written straight into the new string (at most one `_` per byte).
+    /// Written into a scratch buffer (at most one `_` per byte), then made a string of its exact
+    /// length: a short result is then a small string, stored inline rather than on the heap (a
+    /// column name is kept by every field of the model).
     private static func asciiSnakeCased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { result in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * 2)) { result in
             var count = 0
             for (index, byte) in bytes.enumerated() {
                 guard isUpper(byte) else {
@@ -80,7 +82,7 @@ public enum Naming: String, CaseIterable, Sendable, Hashable {
                 result[count] = byte + 32
                 count += 1
             }
-            return count
+            return String(decoding: UnsafeBufferPointer(rebasing: result[..<count]), as: UTF8.self)
         }
     }
 }
