@@ -19,7 +19,9 @@ public struct MigrationSource: Hashable, Sendable {
 
     /// Creates a migration source, computing its checksum.
     public init(version: Int, sql: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []) {
-        self.init(version: version, sql: sql, checksum: MigrationSources.checksum(sql), legacyChecksum: legacyChecksum, dateColumns: dateColumns)
+        self.init(
+            version: version, sql: sql, checksum: MigrationSources.checksum(sql), legacyChecksum: legacyChecksum,
+            dateColumns: dateColumns)
     }
 
     /// Creates a migration source whose checksum of `sql` is already computed.

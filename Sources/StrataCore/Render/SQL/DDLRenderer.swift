@@ -43,9 +43,10 @@ public struct DDLRenderer: Sendable {
         let name = table ?? entity.table
         // One string of the right size: a large model's schema is tens of thousands of lines.
         var sql = "CREATE TABLE " + quoted(name) + " (\n"
-        sql.reserveCapacity(items.reduce(sql.utf8.count + 2) { size, item in
-            item.comments.reduce(size + item.text.utf8.count + 6) { $0 + $1.utf8.count + 1 }
-        })
+        sql.reserveCapacity(
+            items.reduce(sql.utf8.count + 2) { size, item in
+                item.comments.reduce(size + item.text.utf8.count + 6) { $0 + $1.utf8.count + 1 }
+            })
         for (offset, item) in items.enumerated() {
             for comment in item.comments {
                 sql += comment
@@ -93,15 +94,18 @@ public struct DDLRenderer: Sendable {
         }
         if withConstraints {
             if field.isUnique {
-                append("CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
+                append(
+                    "CONSTRAINT \(quoted(SQLConstraintName.unique(table: entity.table, column: field.column))) UNIQUE")
             }
             if let check = checkExpression(of: field, in: schema) {
                 append(
-                    "CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))")
+                    "CONSTRAINT \(quoted(SQLConstraintName.check(table: entity.table, column: field.column))) CHECK (\(check))"
+                )
             }
             if let reference = referenceClause(of: field, in: schema) {
                 append(
-                    "CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)")
+                    "CONSTRAINT \(quoted(SQLConstraintName.foreignKey(table: entity.table, column: field.column))) \(reference)"
+                )
             }
         }
         return definition
@@ -272,7 +276,9 @@ public struct DDLRenderer: Sendable {
     /// in ``createTable(_:in:named:deferredForeignKeys:)``. Nil in SQLite (which cannot add
     /// constraints to a table) and for fields that are not references.
     public func addForeignKey(_ field: Field, of entity: Entity, in schema: Schema) -> SQLStatement? {
-        guard dialect.rules.altersConstraints, let reference = referenceClause(of: field, in: schema) else { return nil }
+        guard dialect.rules.altersConstraints, let reference = referenceClause(of: field, in: schema) else {
+            return nil
+        }
         let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)
         return SQLStatement(
             kind: .addForeignKey(name: name, table: entity.table),

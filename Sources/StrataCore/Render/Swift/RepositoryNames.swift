@@ -20,9 +20,13 @@ struct RepositoryNames {
     var migrations: String { SwiftNames.identifier(schema.model + "Migrations") }
 
     /// `MyTODOPostgresDatabase`: the database type on another database than SQLite.
-    func database(_ runtime: SwiftRuntime) -> String { SwiftNames.identifier(schema.model + runtime.typePrefix + "Database") }
+    func database(_ runtime: SwiftRuntime) -> String {
+        SwiftNames.identifier(schema.model + runtime.typePrefix + "Database")
+    }
     /// `MyTODOPostgresAccess`.
-    func access(_ runtime: SwiftRuntime) -> String { SwiftNames.identifier(schema.model + runtime.typePrefix + "Access") }
+    func access(_ runtime: SwiftRuntime) -> String {
+        SwiftNames.identifier(schema.model + runtime.typePrefix + "Access")
+    }
     /// `MyTODOPostgresMigrations`.
     func migrations(_ runtime: SwiftRuntime) -> String {
         SwiftNames.identifier(schema.model + runtime.typePrefix + "Migrations")
@@ -56,7 +60,9 @@ struct RepositoryNames {
     private static func asciiLowerCamel(_ name: String) -> String {
         var bytes = Array(name.utf8)
         func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
-        func isLetter(_ byte: UInt8) -> Bool { isUpper(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) }
+        func isLetter(_ byte: UInt8) -> Bool {
+            isUpper(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        }
         var upper = 0
         while upper < bytes.count, isUpper(bytes[upper]) { upper += 1 }
         if upper == 0 { return name }

@@ -20,7 +20,8 @@ public enum SwiftNames {
     /// True when `name` follows Swift's lowerCamelCase convention (what swift-format's lint expects).
     static func isLowerCamelCase(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first else { return false }
-        return !name.utf8.contains(UInt8(ascii: "_")) && !(first.isASCII ? ("A"..."Z").contains(first) : first.properties.isUppercase)
+        return !name.utf8.contains(UInt8(ascii: "_"))
+            && !(first.isASCII ? ("A"..."Z").contains(first) : first.properties.isUppercase)
     }
 
     /// True when `name` starts with an upper-case letter (what swift-format's lint expects of types).
