@@ -33,6 +33,14 @@ public struct StrataMigration: Hashable, Sendable {
         self.dateColumns = dateColumns
     }
 
+    /// A migration whose Date columns are given as ``SQLiteDateColumn/list(_:)`` writes them
+    /// (`"table" ("column", "column")`, a line per table): how generated code lists them.
+    public init(version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns list: String) {
+        self.init(
+            version: version, sql: sql, checksum: checksum, legacyChecksum: legacyChecksum,
+            dateColumns: SQLiteDateColumn.columns(inList: list))
+    }
+
     /// Creates a migration whose checksum is computed from `sql` as the generator computes it
     /// (`MigrationChecksum.of`: comments, blank lines and trailing white space do not count; CRLF
     /// and CR read as LF), e.g. for SQL read from a generated `migrations/vN.sql` file, whatever

@@ -90,6 +90,33 @@ struct DateStorageTests {
         #expect(row?[2] == date.timeIntervalSince1970)
     }
 
+    @Test("generated code's list of Date columns reads back every name, whatever it holds")
+    func dateColumnList() {
+        let columns = [
+            SQLiteDateColumn(table: "item", column: "created_at"),
+            SQLiteDateColumn(table: "item", column: "updated_at"),
+            SQLiteDateColumn(table: "a\"b", column: "x: y, (z)"),
+            SQLiteDateColumn(table: "item", column: "due"),
+            SQLiteDateColumn(table: "ünï code\\", column: "line\nbreak \"q\""),
+        ]
+        let list = SQLiteDateColumn.list(columns)
+        #expect(
+            list == #"""
+                "item" ("created_at", "updated_at")
+                "a""b" ("x: y, (z)")
+                "item" ("due")
+                "ünï code\" ("line
+                break ""q""")
+                """#)
+        #expect(SQLiteDateColumn.columns(inList: list) == columns)
+        #expect(SQLiteDateColumn.list([]).isEmpty)
+        #expect(SQLiteDateColumn.columns(inList: "").isEmpty)
+        // What is not such a list reads as no columns rather than failing: a column needs a table.
+        #expect(SQLiteDateColumn.columns(inList: #"("orphan") "t""#).isEmpty)
+        let migration = StrataMigration(version: 1, sql: "", checksum: "", dateColumns: list)
+        #expect(migration.dateColumns == columns)
+    }
+
     @Test("an old value converted by the migrator's statement equals what old Strata read")
     func conversionStatement() throws {
         let column = SQLiteDateColumn(table: "a\"b", column: "when")

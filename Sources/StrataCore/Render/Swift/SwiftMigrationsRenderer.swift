@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Renders `<Model>Migrations.swift` (`<Model>PostgresMigrations.swift`): one database's migration
 /// SQL of every version, embedded with its ledger checksum, exactly as the generator writes
 /// `<Model>/<dialect>/migrations/vN.sql`.
@@ -88,22 +90,21 @@ struct SwiftMigrationsRenderer {
     }
 
     /// The arguments after the checksum, each as its lines: the checksum Strata 0.5 recorded, when
-    /// it differs, and the columns holding Dates (converted in a database Strata 0.5 wrote).
+    /// it differs, and the columns holding Dates (converted in a database Strata 0.5 wrote), listed
+    /// as ``SQLiteDateColumn/list(_:)`` writes them.
     private func storageArguments(_ migration: MigrationSource) -> [[String]] {
         var arguments: [[String]] = []
         if let legacy = migration.legacyChecksum {
             arguments.append(["legacyChecksum: \(SwiftNames.stringLiteral(legacy))"])
         }
         if !migration.dateColumns.isEmpty {
-            let columns = migration.dateColumns.map { column in
-                "SQLiteDateColumn(table: \(SwiftNames.stringLiteral(column.table)), column: \(SwiftNames.stringLiteral(column.column)))"
-            }
-            // swift-format's layout: one element on the line, several one per line with a trailing comma.
-            if columns.count == 1, let only = columns.first {
-                arguments.append(["dateColumns: [\(only)]"])
-            } else {
-                arguments.append(["dateColumns: ["] + columns.map { "    \($0)," } + ["]"])
-            }
+            // One string literal, a line per table: the compiler reads it in no time, where an
+            // array of `SQLiteDateColumn(table:column:)` calls costs seconds of a release build.
+            let literal = MultilineStringLiteral(SQLiteDateColumn.list(migration.dateColumns))
+            var lines = ["dateColumns: " + literal.opening]
+            literal.forEachLine(in: literal.text.startIndex..<literal.text.endIndex) { lines.append("    " + $0) }
+            lines.append("    " + literal.closingDelimiter)
+            arguments.append(lines)
         }
         return arguments
     }

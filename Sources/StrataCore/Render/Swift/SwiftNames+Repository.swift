@@ -49,7 +49,9 @@ struct MultilineStringLiteral: Sendable {
     /// The opening delimiter.
     var opening: String { "\(hashes)\"\"\"" }
     /// The closing delimiter, followed by a comma.
-    var closing: String { "\"\"\"\(hashes)," }
+    var closing: String { closingDelimiter + "," }
+    /// The closing delimiter alone (`"""#`), for a literal that is the last argument.
+    var closingDelimiter: String { "\"\"\"\(hashes)" }
 
     /// The text in ranges of whole lines of about `bytes` bytes each, in order, for
     /// ``lines(in:)``: the newline between two ranges belongs to neither.

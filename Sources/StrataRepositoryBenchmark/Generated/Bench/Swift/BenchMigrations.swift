@@ -35,7 +35,9 @@ public enum BenchMigrations {
 
                 """#,
             checksum: "3debbd6c30f78ca0062c2c2d1fbec9758ecd7fab56cac55e00d269a4c98dd72b",
-            dateColumns: [SQLiteDateColumn(table: "sample", column: "created_at")]
+            dateColumns: #"""
+                "sample" ("created_at")
+                """#
         )
     ]
 }

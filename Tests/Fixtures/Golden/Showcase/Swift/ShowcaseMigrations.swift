@@ -60,7 +60,9 @@ public enum ShowcaseMigrations {
 
                 """#,
             checksum: "e12449c3f2a9b579322f33d49d57307f7b2bdbd02e855cef08e7997aa15727fe",
-            dateColumns: [SQLiteDateColumn(table: "customer", column: "joined")]
+            dateColumns: #"""
+                "customer" ("joined")
+                """#
         ),
         StrataMigration(
             version: 2,
@@ -172,10 +174,9 @@ public enum ShowcaseMigrations {
                 """#,
             checksum: "1c0efc386d60f881e24962751a3236bfe0a13c9c566d926731c996c8b4d4d265",
             legacyChecksum: "83d098476ffdc47f9cb1f7855c665d1d637564a0c289cff95a3651c4bd3a5c00",
-            dateColumns: [
-                SQLiteDateColumn(table: "customer", column: "joined"),
-                SQLiteDateColumn(table: "customer", column: "since"),
-            ]
+            dateColumns: #"""
+                "customer" ("joined", "since")
+                """#
         ),
     ]
 }

@@ -67,10 +67,10 @@ public enum ShopMigrations {
 
                 """#,
             checksum: "40446aae8e2e5fdcb52fe9d418a2cbf3bf897e73d41f19defff5b48f8a3e9fc8",
-            dateColumns: [
-                SQLiteDateColumn(table: "customer", column: "joined"),
-                SQLiteDateColumn(table: "order", column: "shipped_at"),
-            ]
+            dateColumns: #"""
+                "customer" ("joined")
+                "order" ("shipped_at")
+                """#
         )
     ]
 }

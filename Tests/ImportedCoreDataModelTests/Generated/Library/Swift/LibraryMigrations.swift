@@ -112,11 +112,11 @@ public enum LibraryMigrations {
                 """#,
             checksum: "2f9968239a485b39b86fd884e5c163ce2f4c1d14a89a1650cd5233f745d3dccb",
             legacyChecksum: "d92a18ffc5345a68c2d3a4ce00ac219bc69713c2469dc8a73e3082f6d2cbd871",
-            dateColumns: [
-                SQLiteDateColumn(table: "author", column: "born"),
-                SQLiteDateColumn(table: "book", column: "added_at"),
-                SQLiteDateColumn(table: "loan", column: "due"),
-            ]
+            dateColumns: #"""
+                "author" ("born")
+                "book" ("added_at")
+                "loan" ("due")
+                """#
         ),
         StrataMigration(
             version: 2,
@@ -218,11 +218,11 @@ public enum LibraryMigrations {
                 """#,
             checksum: "53ea20e111c339e7329077ec3f5f69ad8742c13266e5cad474a33a7772809495",
             legacyChecksum: "438985731ca881285d8da082fb998dc6794c69347a021292996a718558c1f85a",
-            dateColumns: [
-                SQLiteDateColumn(table: "author", column: "born"),
-                SQLiteDateColumn(table: "book", column: "added_at"),
-                SQLiteDateColumn(table: "loan", column: "due"),
-            ]
+            dateColumns: #"""
+                "author" ("born")
+                "book" ("added_at")
+                "loan" ("due")
+                """#
         ),
     ]
 }
