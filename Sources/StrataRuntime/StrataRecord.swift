@@ -112,7 +112,7 @@ public final class StrataTable<Record>: Sendable {
 
     /// The quoted column of the property at `keyPath`; for a property that is not stored in the
     /// table (a computed one), a name no table has, so that the statement fails when prepared.
-    @inlinable
+    /// Not inlinable: every `$0.field` of a filter or an update calls it.
     public func quotedColumn(_ keyPath: PartialKeyPath<Record> & Sendable) -> String {
         quotedColumns[keyPath] ?? Self.quoted("\(keyPath) is not a stored column")
     }

@@ -127,14 +127,15 @@ extension StrataRecordStore {
         return try read { db in try StrataStatement(db, query).fetchInteger() != 0 }
     }
 
-    /// The record of another type with this key, or nil: what a reference reads.
-    @inlinable
+    /// The record of another type with this key, or nil: what a reference reads. Not inlinable:
+    /// the generated reference accessors call it, and specialising it for every entity slowed
+    /// release builds of the generated code.
     public func find<Other: StrataSQLiteRecord>(_ type: Other.Type, id key: Other.Key) throws -> Other? {
         try read { db in try StrataAccess<Other>(db).find(id: key) }
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
-    @inlinable
+    /// Not inlinable, like ``find(_:id:)``.
     public func fetchAll<Other: StrataSQLiteRecord>(
         _ type: Other.Type,
         where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
@@ -161,7 +162,6 @@ extension StrataRecordStore {
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @inlinable
     @discardableResult
     public func update(id key: Record.Key, set assignments: (Record.Columns) -> [StrataAssignment<Record>]) throws -> Record? {
         let changes = assignments(Record.Columns())
@@ -182,8 +182,8 @@ extension StrataRecordStore {
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
     /// nothing) and returns the record as stored afterwards (nil when there is none): what the
-    /// generated `update(_:field:…)` methods call.
-    @inlinable
+    /// generated `update(_:field:…)` methods call. Not inlinable (nor is `update(id:set:)`): an
+    /// update is one statement, and a copy of it in every entity's method slowed release builds.
     @discardableResult
     public func update(_ record: Record, changing changes: (Record.Columns) -> [StrataAssignment<Record>?]) throws
         -> Record?
