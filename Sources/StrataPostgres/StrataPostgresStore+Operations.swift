@@ -127,8 +127,7 @@ extension StrataPostgresStore {
     }
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
-    /// nothing) and returns the record as stored afterwards (nil when there is none): what the
-    /// generated `update(_:field:…)` methods call.
+    /// nothing) and returns the record as stored afterwards (nil when there is none).
     @inlinable
     @discardableResult
     public func update(_ record: Record, changing changes: (Record.Columns) -> [StrataAssignment<Record>?]) async throws
@@ -136,6 +135,16 @@ extension StrataPostgresStore {
     {
         guard let key = record.strataKey else { return nil }
         return try await update(id: key, set: { changes($0).compactMap { $0 } })
+    }
+
+    /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
+    /// nothing: `.set("title", ifGiven: newTitle)`) and returns the record as stored afterwards (nil
+    /// when there is none): what the generated `update(_:field:…)` methods call. Not inlinable:
+    /// one update is one statement, and a copy in every entity's method slowed release builds.
+    @discardableResult
+    public func update(_ record: Record, changing changes: [StrataAssignment<Record>?]) async throws -> Record? {
+        guard let key = record.strataKey else { return nil }
+        return try await update(id: key, set: { _ in changes.compactMap { $0 } })
     }
 
     /// Sets columns of every record matching `filter` (all when nil); returns how many changed.

@@ -66,7 +66,7 @@ import Testing
                     try body.bind(to: &bindings)
                 }
             """, in: postgres)
-        expectFragment("    ) async throws -> Note? {\n        try await update(record) {", in: postgres)
+        expectFragment("    ) async throws -> Note? {\n        try await update(record, changing: [.set(\"title\"", in: postgres)
         let swift = try render(body, file: "SnipRepositories.swift")
         expectFragment(
             """
@@ -79,13 +79,12 @@ import Testing
                     try arguments.bind(id, title, body)
                 }
             """, in: swift)
-        // An optional field's new value is doubly optional: `.some(nil)` stores NULL.
+        // An optional field's new value is doubly optional: `.some(nil)` stores NULL. Fields are set
+        // by column name (a call each), not by key path.
         expectFragment(
             """
                 public func update(_ record: Note, title newTitle: String? = nil, body newBody: String?? = nil) throws -> Note? {
-                    try update(record) {
-                        [$0.title.set(ifGiven: newTitle), $0.body.set(ifGiven: newBody)]
-                    }
+                    try update(record, changing: [.set("title", ifGiven: newTitle), .set("body", ifGiven: newBody)])
                 }
             """, in: swift)
         #expect(!swift.contains("find(id"), "a key named id uses the runtime's generic find(id:)")

@@ -38,13 +38,14 @@ extension StrataPostgresStore where Record == TODOItem {
         isDone newIsDone: Bool? = nil,
         priority newPriority: Priority? = nil
     ) async throws -> TODOItem? {
-        try await update(record) {
-            [
-                $0.title.set(ifGiven: newTitle),
-                $0.detail.set(ifGiven: newDetail),
-                $0.isDone.set(ifGiven: newIsDone),
-                $0.priority.set(ifGiven: newPriority),
+        try await update(
+            record,
+            changing: [
+                .set("title", ifGiven: newTitle),
+                .set("detail", ifGiven: newDetail),
+                .set("is_done", ifGiven: newIsDone),
+                .set("priority", ifGiven: newPriority),
             ]
-        }
+        )
     }
 }

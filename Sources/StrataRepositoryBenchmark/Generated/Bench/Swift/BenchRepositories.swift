@@ -50,18 +50,19 @@ extension StrataRecordStore where Record == Sample {
         payload newPayload: Data? = nil,
         rank newRank: Int32? = nil
     ) throws -> Sample? {
-        try update(record) {
-            [
-                $0.name.set(ifGiven: newName),
-                $0.note.set(ifGiven: newNote),
-                $0.quantity.set(ifGiven: newQuantity),
-                $0.score.set(ifGiven: newScore),
-                $0.isActive.set(ifGiven: newIsActive),
-                $0.category.set(ifGiven: newCategory),
-                $0.createdAt.set(ifGiven: newCreatedAt),
-                $0.payload.set(ifGiven: newPayload),
-                $0.rank.set(ifGiven: newRank),
+        try update(
+            record,
+            changing: [
+                .set("name", ifGiven: newName),
+                .set("note", ifGiven: newNote),
+                .set("quantity", ifGiven: newQuantity),
+                .set("score", ifGiven: newScore),
+                .set("is_active", ifGiven: newIsActive),
+                .set("category", ifGiven: newCategory),
+                .set("created_at", ifGiven: newCreatedAt),
+                .set("payload", ifGiven: newPayload),
+                .set("rank", ifGiven: newRank),
             ]
-        }
+        )
     }
 }

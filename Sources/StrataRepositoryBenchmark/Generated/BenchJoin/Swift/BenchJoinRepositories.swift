@@ -30,9 +30,7 @@ extension StrataRecordStore where Record == Author {
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(_ record: Author, name newName: String? = nil, email newEmail: String? = nil) throws -> Author? {
-        try update(record) {
-            [$0.name.set(ifGiven: newName), $0.email.set(ifGiven: newEmail)]
-        }
+        try update(record, changing: [.set("name", ifGiven: newName), .set("email", ifGiven: newEmail)])
     }
 }
 
@@ -68,14 +66,15 @@ extension StrataRecordStore where Record == Article {
         published newPublished: Bool? = nil,
         words newWords: Int32? = nil
     ) throws -> Article? {
-        try update(record) {
-            [
-                $0.author.set(ifGiven: newAuthor),
-                $0.title.set(ifGiven: newTitle),
-                $0.published.set(ifGiven: newPublished),
-                $0.words.set(ifGiven: newWords),
+        try update(
+            record,
+            changing: [
+                .set("author", ifGiven: newAuthor),
+                .set("title", ifGiven: newTitle),
+                .set("published", ifGiven: newPublished),
+                .set("words", ifGiven: newWords),
             ]
-        }
+        )
     }
 
     /// The `Author` that `author` refers to (nil when there is none).

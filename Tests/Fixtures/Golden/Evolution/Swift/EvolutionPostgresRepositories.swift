@@ -39,14 +39,15 @@ extension StrataPostgresStore where Record == Writer {
         slug newSlug: String? = nil,
         bio newBio: String? = nil
     ) async throws -> Writer? {
-        try await update(record) {
-            [
-                $0.displayName.set(ifGiven: newDisplayName),
-                $0.email.set(ifGiven: newEmail),
-                $0.slug.set(ifGiven: newSlug),
-                $0.bio.set(ifGiven: newBio),
+        try await update(
+            record,
+            changing: [
+                .set("display_name", ifGiven: newDisplayName),
+                .set("email", ifGiven: newEmail),
+                .set("slug", ifGiven: newSlug),
+                .set("bio", ifGiven: newBio),
             ]
-        }
+        )
     }
 
     /// The `Post` records whose `author` refers to `record`, matching `filter`, sorted by `order`.
@@ -114,18 +115,19 @@ extension StrataPostgresStore where Record == Post {
         level newLevel: Level? = nil,
         score newScore: Decimal? = nil
     ) async throws -> Post? {
-        try await update(record) {
-            [
-                $0.author.set(ifGiven: newAuthor),
-                $0.title.set(ifGiven: newTitle),
-                $0.content.set(ifGiven: newContent),
-                $0.views.set(ifGiven: newViews),
-                $0.rating.set(ifGiven: newRating),
-                $0.status.set(ifGiven: newStatus),
-                $0.level.set(ifGiven: newLevel),
-                $0.score.set(ifGiven: newScore),
+        try await update(
+            record,
+            changing: [
+                .set("author", ifGiven: newAuthor),
+                .set("title", ifGiven: newTitle),
+                .set("content", ifGiven: newContent),
+                .set("views", ifGiven: newViews),
+                .set("rating", ifGiven: newRating),
+                .set("status", ifGiven: newStatus),
+                .set("level", ifGiven: newLevel),
+                .set("score", ifGiven: newScore),
             ]
-        }
+        )
     }
 
     /// The `Writer` that `author` refers to (nil when there is none).
@@ -162,9 +164,7 @@ extension StrataPostgresStore where Record == Comment {
         post newPost: UUID? = nil,
         text newText: String? = nil
     ) async throws -> Comment? {
-        try await update(record) {
-            [$0.post.set(ifGiven: newPost), $0.text.set(ifGiven: newText)]
-        }
+        try await update(record, changing: [.set("post", ifGiven: newPost), .set("text", ifGiven: newText)])
     }
 
     /// The `Post` that `post` refers to (nil when there is none).

@@ -61,17 +61,18 @@ extension StrataPostgresStore where Record == Customer {
         since newSince: Date? = nil,
         token newToken: UUID? = nil
     ) async throws -> Customer? {
-        try await update(record) {
-            [
-                $0.displayName.set(ifGiven: newDisplayName),
-                $0.email.set(ifGiven: newEmail),
-                $0.nickname.set(ifGiven: newNickname),
-                $0.joined.set(ifGiven: newJoined),
-                $0.isVIP.set(ifGiven: newIsVIP),
-                $0.since.set(ifGiven: newSince),
-                $0.token.set(ifGiven: newToken),
+        try await update(
+            record,
+            changing: [
+                .set("display_name", ifGiven: newDisplayName),
+                .set("email", ifGiven: newEmail),
+                .set("nickname", ifGiven: newNickname),
+                .set("joined", ifGiven: newJoined),
+                .set("vip", ifGiven: newIsVIP),
+                .set("since", ifGiven: newSince),
+                .set("token", ifGiven: newToken),
             ]
-        }
+        )
     }
 }
 
@@ -116,15 +117,16 @@ extension StrataPostgresStore where Record == Order {
         note newNote: String? = nil,
         itemCount newItemCount: Int? = nil
     ) async throws -> Order? {
-        try await update(record) {
-            [
-                $0.customer.set(ifGiven: newCustomer),
-                $0.status.set(ifGiven: newStatus),
-                $0.total.set(ifGiven: newTotal),
-                $0.note.set(ifGiven: newNote),
-                $0.itemCount.set(ifGiven: newItemCount),
+        try await update(
+            record,
+            changing: [
+                .set("customer", ifGiven: newCustomer),
+                .set("status", ifGiven: newStatus),
+                .set("total", ifGiven: newTotal),
+                .set("note", ifGiven: newNote),
+                .set("item_count", ifGiven: newItemCount),
             ]
-        }
+        )
     }
 
     /// The `Customer` that `customer` refers to (nil when there is none).
@@ -188,14 +190,15 @@ extension StrataPostgresStore where Record == OrderLine {
         level newLevel: Level? = nil,
         payload newPayload: Data?? = nil
     ) async throws -> OrderLine? {
-        try await update(record) {
-            [
-                $0.quantity.set(ifGiven: newQuantity),
-                $0.weight.set(ifGiven: newWeight),
-                $0.level.set(ifGiven: newLevel),
-                $0.payload.set(ifGiven: newPayload),
+        try await update(
+            record,
+            changing: [
+                .set("quantity", ifGiven: newQuantity),
+                .set("weight", ifGiven: newWeight),
+                .set("level", ifGiven: newLevel),
+                .set("payload", ifGiven: newPayload),
             ]
-        }
+        )
     }
 
     /// The record with this key, or nil.
@@ -264,14 +267,15 @@ extension StrataPostgresStore where Record == Keywords {
         self_check newSelf_check: Bool? = nil,
         Upper newUpper: Int16? = nil
     ) async throws -> Keywords? {
-        try await update(record) {
-            [
-                $0.`class`.set(ifGiven: newClass),
-                $0.`protocol`.set(ifGiven: newProtocol),
-                $0.self_check.set(ifGiven: newSelf_check),
-                $0.Upper.set(ifGiven: newUpper),
+        try await update(
+            record,
+            changing: [
+                .set("class", ifGiven: newClass),
+                .set("protocol", ifGiven: newProtocol),
+                .set("self_check", ifGiven: newSelf_check),
+                .set("upper", ifGiven: newUpper),
             ]
-        }
+        )
     }
 
     /// The record with this key, or nil.

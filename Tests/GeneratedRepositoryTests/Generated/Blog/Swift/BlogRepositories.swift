@@ -34,9 +34,7 @@ extension StrataRecordStore where Record == Writer {
         name newName: String? = nil,
         mentor newMentor: Int64?? = nil
     ) throws -> Writer? {
-        try update(record) {
-            [$0.name.set(ifGiven: newName), $0.mentor.set(ifGiven: newMentor)]
-        }
+        try update(record, changing: [.set("name", ifGiven: newName), .set("mentor", ifGiven: newMentor)])
     }
 
     /// The `Writer` that `mentor` refers to (nil when there is none).
@@ -89,15 +87,16 @@ extension StrataRecordStore where Record == Post {
         published newPublished: Bool? = nil,
         likes newLikes: Int32? = nil
     ) throws -> Post? {
-        try update(record) {
-            [
-                $0.writer.set(ifGiven: newWriter),
-                $0.editor.set(ifGiven: newEditor),
-                $0.order.set(ifGiven: newOrder),
-                $0.published.set(ifGiven: newPublished),
-                $0.likes.set(ifGiven: newLikes),
+        try update(
+            record,
+            changing: [
+                .set("writer", ifGiven: newWriter),
+                .set("editor", ifGiven: newEditor),
+                .set("order", ifGiven: newOrder),
+                .set("published", ifGiven: newPublished),
+                .set("likes", ifGiven: newLikes),
             ]
-        }
+        )
     }
 
     /// The `Writer` that `writer` refers to (nil when there is none).

@@ -54,15 +54,16 @@ extension StrataPostgresStore where Record == Customer {
         joined newJoined: Date? = nil,
         isVIP newIsVIP: Bool? = nil
     ) async throws -> Customer? {
-        try await update(record) {
-            [
-                $0.name.set(ifGiven: newName),
-                $0.email.set(ifGiven: newEmail),
-                $0.nickname.set(ifGiven: newNickname),
-                $0.joined.set(ifGiven: newJoined),
-                $0.isVIP.set(ifGiven: newIsVIP),
+        try await update(
+            record,
+            changing: [
+                .set("name", ifGiven: newName),
+                .set("email", ifGiven: newEmail),
+                .set("nickname", ifGiven: newNickname),
+                .set("joined", ifGiven: newJoined),
+                .set("is_vip", ifGiven: newIsVIP),
             ]
-        }
+        )
     }
 
     /// The `Order` records whose `customer` refers to `record`, matching `filter`, sorted by `order`.
@@ -127,15 +128,16 @@ extension StrataPostgresStore where Record == Order {
         note newNote: String?? = nil,
         shippedAt newShippedAt: Date?? = nil
     ) async throws -> Order? {
-        try await update(record) {
-            [
-                $0.customer.set(ifGiven: newCustomer),
-                $0.status.set(ifGiven: newStatus),
-                $0.total.set(ifGiven: newTotal),
-                $0.note.set(ifGiven: newNote),
-                $0.shippedAt.set(ifGiven: newShippedAt),
+        try await update(
+            record,
+            changing: [
+                .set("customer", ifGiven: newCustomer),
+                .set("status", ifGiven: newStatus),
+                .set("total", ifGiven: newTotal),
+                .set("note", ifGiven: newNote),
+                .set("shipped_at", ifGiven: newShippedAt),
             ]
-        }
+        )
     }
 
     /// The `Customer` that `customer` refers to (nil when there is none).
@@ -199,14 +201,15 @@ extension StrataPostgresStore where Record == OrderLine {
         weight newWeight: Double? = nil,
         payload newPayload: Data?? = nil
     ) async throws -> OrderLine? {
-        try await update(record) {
-            [
-                $0.size.set(ifGiven: newSize),
-                $0.quantity.set(ifGiven: newQuantity),
-                $0.weight.set(ifGiven: newWeight),
-                $0.payload.set(ifGiven: newPayload),
+        try await update(
+            record,
+            changing: [
+                .set("size", ifGiven: newSize),
+                .set("quantity", ifGiven: newQuantity),
+                .set("weight", ifGiven: newWeight),
+                .set("payload", ifGiven: newPayload),
             ]
-        }
+        )
     }
 
     /// The record with this key, or nil.
@@ -267,13 +270,14 @@ extension StrataPostgresStore where Record == Keywords {
         protocol newProtocol: String?? = nil,
         self_check newSelf_check: Bool? = nil
     ) async throws -> Keywords? {
-        try await update(record) {
-            [
-                $0.`class`.set(ifGiven: newClass),
-                $0.`protocol`.set(ifGiven: newProtocol),
-                $0.self_check.set(ifGiven: newSelf_check),
+        try await update(
+            record,
+            changing: [
+                .set("class", ifGiven: newClass),
+                .set("protocol", ifGiven: newProtocol),
+                .set("self_check", ifGiven: newSelf_check),
             ]
-        }
+        )
     }
 
     /// The record with this key, or nil.

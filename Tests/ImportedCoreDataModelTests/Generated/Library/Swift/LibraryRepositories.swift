@@ -37,15 +37,16 @@ extension StrataRecordStore where Record == Author {
         luckyNumber newLuckyNumber: Int64? = nil,
         profile newProfile: Int64?? = nil
     ) throws -> Author? {
-        try update(record) {
-            [
-                $0.born.set(ifGiven: newBorn),
-                $0.fullName.set(ifGiven: newFullName),
-                $0.isAlive.set(ifGiven: newIsAlive),
-                $0.luckyNumber.set(ifGiven: newLuckyNumber),
-                $0.profile.set(ifGiven: newProfile),
+        try update(
+            record,
+            changing: [
+                .set("born", ifGiven: newBorn),
+                .set("full_name", ifGiven: newFullName),
+                .set("is_alive", ifGiven: newIsAlive),
+                .set("lucky_number", ifGiven: newLuckyNumber),
+                .set("profile", ifGiven: newProfile),
             ]
-        }
+        )
     }
 
     /// The `Profile` that `profile` refers to (nil when there is none).
@@ -150,23 +151,24 @@ extension StrataRecordStore where Record == Book {
         shelf newShelf: Int16?? = nil,
         authorPosition newAuthorPosition: Int64? = nil
     ) throws -> Book? {
-        try update(record) {
-            [
-                $0.addedAt.set(ifGiven: newAddedAt),
-                $0.rating.set(ifGiven: newRating),
-                $0.title.set(ifGiven: newTitle),
-                $0.cover.set(ifGiven: newCover),
-                $0.edition.set(ifGiven: newEdition),
-                $0.isbn.set(ifGiven: newIsbn),
-                $0.metadata.set(ifGiven: newMetadata),
-                $0.pages.set(ifGiven: newPages),
-                $0.price.set(ifGiven: newPrice),
-                $0.subtitle.set(ifGiven: newSubtitle),
-                $0.author.set(ifGiven: newAuthor),
-                $0.shelf.set(ifGiven: newShelf),
-                $0.authorPosition.set(ifGiven: newAuthorPosition),
+        try update(
+            record,
+            changing: [
+                .set("added_at", ifGiven: newAddedAt),
+                .set("rating", ifGiven: newRating),
+                .set("title", ifGiven: newTitle),
+                .set("cover", ifGiven: newCover),
+                .set("edition", ifGiven: newEdition),
+                .set("isbn", ifGiven: newIsbn),
+                .set("metadata", ifGiven: newMetadata),
+                .set("pages", ifGiven: newPages),
+                .set("price", ifGiven: newPrice),
+                .set("subtitle", ifGiven: newSubtitle),
+                .set("author", ifGiven: newAuthor),
+                .set("shelf", ifGiven: newShelf),
+                .set("author_position", ifGiven: newAuthorPosition),
             ]
-        }
+        )
     }
 
     /// The `Author` that `author` refers to (nil when there is none).
@@ -255,9 +257,14 @@ extension StrataRecordStore where Record == Loan {
         book newBook: UUID? = nil,
         borrower newBorrower: Int64?? = nil
     ) throws -> Loan? {
-        try update(record) {
-            [$0.due.set(ifGiven: newDue), $0.book.set(ifGiven: newBook), $0.borrower.set(ifGiven: newBorrower)]
-        }
+        try update(
+            record,
+            changing: [
+                .set("due", ifGiven: newDue),
+                .set("book", ifGiven: newBook),
+                .set("borrower", ifGiven: newBorrower),
+            ]
+        )
     }
 
     /// The `Book` that `book` refers to (nil when there is none).
@@ -298,9 +305,7 @@ extension StrataRecordStore where Record == Profile {
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(_ record: Profile, bio newBio: String?? = nil) throws -> Profile? {
-        try update(record) {
-            [$0.bio.set(ifGiven: newBio)]
-        }
+        try update(record, changing: [.set("bio", ifGiven: newBio)])
     }
 }
 
@@ -330,9 +335,7 @@ extension StrataRecordStore where Record == Review {
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(_ record: Review, text newText: String? = nil, book newBook: UUID? = nil) throws -> Review? {
-        try update(record) {
-            [$0.text.set(ifGiven: newText), $0.book.set(ifGiven: newBook)]
-        }
+        try update(record, changing: [.set("text", ifGiven: newText), .set("book", ifGiven: newBook)])
     }
 
     /// The `Book` that `book` refers to (nil when there is none).
@@ -363,9 +366,7 @@ extension StrataRecordStore where Record == Shelf {
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     @discardableResult
     public func update(_ record: Shelf, width newWidth: Double? = nil) throws -> Shelf? {
-        try update(record) {
-            [$0.width.set(ifGiven: newWidth)]
-        }
+        try update(record, changing: [.set("width", ifGiven: newWidth)])
     }
 
     /// The record with this key, or nil.

@@ -32,13 +32,14 @@ extension StrataRecordStore where Record == CDTODOItem {
         priority newPriority: Int16? = nil,
         title newTitle: String? = nil
     ) throws -> CDTODOItem? {
-        try update(record) {
-            [
-                $0.detail.set(ifGiven: newDetail),
-                $0.isDone.set(ifGiven: newIsDone),
-                $0.priority.set(ifGiven: newPriority),
-                $0.title.set(ifGiven: newTitle),
+        try update(
+            record,
+            changing: [
+                .set("detail", ifGiven: newDetail),
+                .set("is_done", ifGiven: newIsDone),
+                .set("priority", ifGiven: newPriority),
+                .set("title", ifGiven: newTitle),
             ]
-        }
+        )
     }
 }

@@ -30,8 +30,6 @@ extension StrataRecordStore where Record == TODOItem {
         title newTitle: String? = nil,
         detail newDetail: String? = nil
     ) throws -> TODOItem? {
-        try update(record) {
-            [$0.title.set(ifGiven: newTitle), $0.detail.set(ifGiven: newDetail)]
-        }
+        try update(record, changing: [.set("title", ifGiven: newTitle), .set("detail", ifGiven: newDetail)])
     }
 }
