@@ -36,18 +36,7 @@ struct EntityMethodsRenderer {
         // third of the repositories' code in a release build.
         let changes = fields.map { ".set(\(SwiftNames.stringLiteral($0.column)), ifGiven: \(r.newValueName($0)))" }
         var body = SwiftWriter()
-        let single = "\(runtime.call) update(record, changing: [\(changes.joined(separator: ", "))])"
-        if body.fits(single) {
-            body.line(single)
-        } else {
-            // swift-format's layout of a call whose array argument does not fit.
-            body.line("\(runtime.call) update(")
-            body.line("    record,")
-            body.line("    changing: [")
-            body.lines(changes.map { "        \($0)," })
-            body.line("    ]")
-            body.line(")")
-        }
+        body.call("\(runtime.call) update", ["record"], array: "changing", changes)
         return [
             EntityMethod(
                 doc: [

@@ -136,6 +136,29 @@ extension SwiftWriter {
         line(close + suffix)
     }
 
+    /// `callee(leading…, label: [elements], trailing…)` on one line when it fits, otherwise as
+    /// swift-format lays out a call whose array argument does not fit: an argument per line, and
+    /// the array's elements one per line, each with a comma.
+    mutating func call(
+        _ callee: String, _ leading: [String], array label: String, _ elements: [String], _ trailing: [String] = []
+    ) {
+        let array = "\(label): [\(elements.joined(separator: ", "))]"
+        if mayFit([callee, "()"] + leading + trailing, [array]) {
+            let single = "\(callee)(\((leading + [array] + trailing).joined(separator: ", ")))"
+            if fits(single) {
+                line(single)
+                return
+            }
+        }
+        line(callee + "(")
+        lines(leading.map { "    \($0)," })
+        line("    \(label): [")
+        lines(elements.map { "        \($0)," })
+        line(trailing.isEmpty ? "    ]" : "    ],")
+        lines(trailing.enumerated().map { "    \($1)\($0 == trailing.count - 1 ? "" : ",")" })
+        line(")")
+    }
+
     /// A declaration with parameters and a body: its signature on one line when it fits, otherwise
     /// one parameter per line.
     mutating func function(_ prefix: String, parameters: [String], suffix: String, _ body: (inout SwiftWriter) -> Void) {

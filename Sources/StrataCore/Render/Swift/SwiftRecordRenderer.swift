@@ -15,20 +15,9 @@ struct SwiftRecordRenderer {
             let key = "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]"
             let columns = r.entity.fields.map { "(\\.\(SwiftNames.identifier($0.name)), \(SwiftNames.stringLiteral($0.column)))" }
             let table = "public static let strataTable = StrataTable<\(r.record)>"
-            let assigns = r.autoincrement != nil ? ", assignsKey: true" : ""
-            let single = "\(table)(\(SwiftNames.stringLiteral(r.entity.table)), columns: [\(columns.joined(separator: ", "))], \(key)\(assigns))"
-            if w.fits(single) {
-                w.line(single)
-            } else {
-                w.line("\(table)(")
-                w.line("    \(SwiftNames.stringLiteral(r.entity.table)),")
-                w.line("    columns: [")
-                w.lines(columns.map { "        \($0)," })
-                w.line("    ],")
-                w.line("    \(key)\(assigns.isEmpty ? "" : ",")")
-                if !assigns.isEmpty { w.line("    assignsKey: true") }
-                w.line(")")
-            }
+            w.call(
+                table, [SwiftNames.stringLiteral(r.entity.table)], array: "columns", columns,
+                [key] + (r.autoincrement != nil ? ["assignsKey: true"] : []))
             w.line()
             let keyProperties = r.keyFields.map { SwiftNames.identifier($0.name) }
             let keyValue = keyProperties.count == 1 ? keyProperties[0] : "(" + keyProperties.joined(separator: ", ") + ")"
