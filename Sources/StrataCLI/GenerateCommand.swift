@@ -5,10 +5,10 @@ package struct Generate: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Write Generated/ from Schemas/ and record the version checksums in strata.lock.",
         discussion: """
-            Writes a file only when its bytes change, removes generated files that no longer belong,
-            and writes nothing at all when any schema has an error (exit status 1). A model's named
-            queries (<Model>/queries/*.sql) are prepared on an in-memory SQLite database of its latest
-            version: one that does not compile is an error at its line. Exit status 2 when a file
+            Writes a file only when its bytes change, removes generated files that no longer belong, \
+            and writes nothing at all when any schema has an error (exit status 1). A model's named \
+            queries (<Model>/queries/*.sql) are prepared on an in-memory SQLite database of its latest \
+            version: one that does not compile is an error at its line. Exit status 2 when a file \
             cannot be written.
             """
     )
@@ -37,8 +37,8 @@ package struct Check: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Verify that Generated/ and strata.lock are current and that frozen versions are unchanged.",
         discussion: """
-            Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file, or with
-            the diagnostics of the schemas. With --format json: one object, {"current", "files",
+            Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file, or with \
+            the diagnostics of the schemas. With --format json: one object, {"current", "files", \
             "diagnostics", "stale": [{"path", "kind", "diff"}]}.
             """
     )

@@ -9,23 +9,23 @@ package struct ImportCoreData: ParsableCommand {
         commandName: "coredata",
         abstract: "Write Schemas/<Model>/v1.yaml … vN.yaml from a Core Data model's versions.",
         discussion: """
-            Reads a .xcdatamodeld bundle (one version per .xcdatamodel; the one in .xccurrentversion
-            is the latest) or a single .xcdatamodel, and writes one Strata version per Core Data
-            version, plus coredata-mapping.json (where each field's values live in a Core Data
-            store). Versions are ordered the way Xcode names them (Model, Model 2, Model 3, …) with the
+            Reads a .xcdatamodeld bundle (one version per .xcdatamodel; the one in .xccurrentversion \
+            is the latest) or a single .xcdatamodel, and writes one Strata version per Core Data \
+            version, plus coredata-mapping.json (where each field's values live in a Core Data \
+            store). Versions are ordered the way Xcode names them (Model, Model 2, Model 3, …) with the \
             current one last; the order chosen is printed, and --order overrides it.
 
-            Attributes become fields of the matching type (URI as String, Transformable only with
-            --transformable-as-data, as Data); transient and derived attributes, fetched properties,
-            fetch requests and configurations are skipped with a note. Each entity's primary key is
-            its required UUID attribute 'id', the attribute named by --key, or a generated
-            'id: { type: Int64, autoincrement: true }'. To-one relationships become references
-            (onDelete from the delete rule), to-many ones hasMany, many-to-many and inverse-less
-            to-many ones join entities. Inheritance is flattened. Between versions, renaming
-            identifiers become renamedFrom and what lightweight migration dropped becomes
+            Attributes become fields of the matching type (URI as String, Transformable only with \
+            --transformable-as-data, as Data); transient and derived attributes, fetched properties, \
+            fetch requests and configurations are skipped with a note. Each entity's primary key is \
+            its required UUID attribute 'id', the attribute named by --key, or a generated \
+            'id: { type: Int64, autoincrement: true }'. To-one relationships become references \
+            (onDelete from the delete rule), to-many ones hasMany, many-to-many and inverse-less \
+            to-many ones join entities. Inheritance is flattened. Between versions, renaming \
+            identifiers become renamedFrom and what lightweight migration dropped becomes \
             migration.allowDataLoss.
 
-            Writes nothing when there is an error (exit status 1), when Schemas/<Model> exists, or
+            Writes nothing when there is an error (exit status 1), when Schemas/<Model> exists, or \
             when the result would not pass 'strata lint'.
             """
     )

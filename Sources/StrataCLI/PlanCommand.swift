@@ -6,10 +6,10 @@ package struct Plan: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Show the migration steps between two versions of a model, in words and in SQL.",
         discussion: """
-            Destructive steps are marked, with the allowDataLoss entry that allowed them. Guard errors
-            (a required field without a default, a removal not allowed…) are reported as diagnostics
-            and make the command exit 1. Version 0 is the empty database. With --format json: one
-            object, {"model", "dialect", "from", "to", "diagnostics", "migrations": [{"from", "to",
+            Destructive steps are marked, with the allowDataLoss entry that allowed them. Guard errors \
+            (a required field without a default, a removal not allowed…) are reported as diagnostics \
+            and make the command exit 1. Version 0 is the empty database. With --format json: one \
+            object, {"model", "dialect", "from", "to", "diagnostics", "migrations": [{"from", "to", \
             "steps": [{"description", "destructive", "allowedBy"}], "sql": [statements]}]}.
             """
     )

@@ -12,9 +12,9 @@ package struct BuildPlugin: ParsableCommand {
         commandName: "build-plugin",
         abstract: "Write a model's Swift files for the StrataPlugin build tool plugin.",
         discussion: """
-            Run by the build plugin, not by hand. Reads the versions in --model-folder, checks them
-            (and the frozen versions recorded in its strata.lock, if there is one), and writes the
-            model's Swift files into <output>/<Model>/Swift/, rewriting a file only when its bytes change.
+            Run by the build plugin, not by hand. Reads the versions in --model-folder, checks them \
+            (and the frozen versions recorded in its strata.lock, if there is one), and writes the \
+            model's Swift files into <output>/<Model>/Swift/, rewriting a file only when its bytes change. \
             Problems are printed as path:line:column: error: message, and nothing is written.
             """,
         shouldDisplay: false
@@ -61,9 +61,9 @@ package struct GenerateModels: ParsableCommand {
         commandName: "generate-models",
         abstract: "Like generate, for the given model folders only.",
         discussion: """
-            Run by the StrataCommand plugin for `--target`. Each --model-folder is a folder holding
-            v1.yaml, v2.yaml, …; its outputs go to <output>/<Model>/ and its checksums to
-            <model folder>/strata.lock. Writes nothing at all when any model has an error. With
+            Run by the StrataCommand plugin for `--target`. Each --model-folder is a folder holding \
+            v1.yaml, v2.yaml, …; its outputs go to <output>/<Model>/ and its checksums to \
+            <model folder>/strata.lock. Writes nothing at all when any model has an error. With \
             --check it writes nothing and exits 1 with a unified diff when those files are stale.
             """,
         shouldDisplay: false

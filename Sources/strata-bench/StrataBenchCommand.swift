@@ -9,10 +9,11 @@ struct StrataBenchCommand: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Strata's performance suite: generator scale, repository throughput, migration cost, plugin overhead, memory.",
         discussion: """
-            Every figure is printed with a baseline measured in the same run and the ratio between them,
+            Every figure is printed with a baseline measured in the same run and the ratio between them, \
             so a regression shows on any machine. Run it in release mode:
               swift run -c release strata-bench
-            The plugin section builds the consumer package (Tests/Consumer) twice, with and without the
+
+            The plugin section builds the consumer package (Tests/Consumer) twice, with and without the \
             plugin, in a work folder kept between runs: the first run builds their dependencies once.
             """,
         subcommands: [Run.self, Child.self],

@@ -12,7 +12,7 @@ struct StrataGenerator: ParsableCommand {
         commandName: "strata-generator",
         abstract: "The code generator behind StrataPlugin and StrataCommand: strata without migrate and verify.",
         discussion: """
-            The commands behave exactly as in `strata`, with the same exit statuses (0 success, 1
+            The commands behave exactly as in `strata`, with the same exit statuses (0 success, 1 \
             problems found, 2 could not run, 64 usage); use `strata` itself for migrate and verify.
             """,
         version: StrataVersion.current,

@@ -12,17 +12,17 @@ struct ImportCoreDataStore: ParsableCommand {
         commandName: "coredata-store",
         abstract: "Move the rows of a Core Data SQLite store into a new Strata database.",
         discussion: """
-            For a model imported with 'strata import coredata' (its folder holds coredata-mapping.json).
-            Opens the store read-only (its -wal file included) and never writes it; works out which
-            version of the model it is at from its tables and columns; copies every row of every
-            entity (Z_PK, Z<ATTRIBUTE> columns, to-one relationships, ordered positions, many-to-many
-            pairs) into a database at that version in one transaction, then migrates it to the latest
-            version. The database is built beside --database and moved there when everything
-            succeeded: all rows or none. When --database already holds an imported store, nothing is
+            For a model imported with 'strata import coredata' (its folder holds coredata-mapping.json). \
+            Opens the store read-only (its -wal file included) and never writes it; works out which \
+            version of the model it is at from its tables and columns; copies every row of every \
+            entity (Z_PK, Z<ATTRIBUTE> columns, to-one relationships, ordered positions, many-to-many \
+            pairs) into a database at that version in one transaction, then migrates it to the latest \
+            version. The database is built beside --database and moved there when everything \
+            succeeded: all rows or none. When --database already holds an imported store, nothing is \
             done (and said so).
 
-            Exit status: 1 when the store matches no version of the model, or --database exists and
-            holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot
+            Exit status: 1 when the store matches no version of the model, or --database exists and \
+            holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot \
             be written.
             """
     )

@@ -8,14 +8,14 @@ struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prove every model's migrations on SQLite, and on PostgreSQL when a URL is given.",
         discussion: """
-            For each model: (a) the chain of migrations v1 -> … -> vN gives exactly the schema of a fresh
-            vN (tables, columns, types, nullability, defaults, keys, indexes, constraints and their names);
-            (b) rows seeded at v1 in every table are all present after every step, with every value what
-            the step defines. On PostgreSQL, every named query (queries/*.sql) is also prepared, and those
-            the server refuses are listed with its message (they do not fail verification: their
-            functions are generated for SQLite). PostgreSQL checks run in two scratch databases created on the server and
-            dropped afterwards. Progress goes to standard error as it goes. Exits 1 with the
-            differences, 2 when the server cannot be reached. With --format json: one object,
+            For each model: (a) the chain of migrations v1 -> … -> vN gives exactly the schema of a fresh \
+            vN (tables, columns, types, nullability, defaults, keys, indexes, constraints and their names); \
+            (b) rows seeded at v1 in every table are all present after every step, with every value what \
+            the step defines. On PostgreSQL, every named query (queries/*.sql) is also prepared, and those \
+            the server refuses are listed with its message (they do not fail verification: their \
+            functions are generated for SQLite). PostgreSQL checks run in two scratch databases created on the server and \
+            dropped afterwards. Progress goes to standard error as it goes. Exits 1 with the \
+            differences, 2 when the server cannot be reached. With --format json: one object, \
             {"passed", "postgresChecked", "diagnostics", "reports": [{"model", "dialect", "passed", …}]}.
             """
     )

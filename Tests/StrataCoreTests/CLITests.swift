@@ -91,4 +91,25 @@ import Testing
             #expect(help.stdout.contains(command))
         }
     }
+
+    /// `--help` re-wraps each paragraph of a command's description to the terminal's width, so a
+    /// line break written into the source text shows up as a short, ragged line. A paragraph's lines,
+    /// all but its last, must be nearly full width (indented lines, such as examples, are exempt).
+    @Test(arguments: [
+        ("strata", []), ("strata", ["generate"]), ("strata", ["check"]), ("strata", ["lint"]), ("strata", ["plan"]),
+        ("strata", ["migrate"]), ("strata", ["verify"]), ("strata", ["import"]), ("strata", ["import", "coredata"]),
+        ("strata", ["import", "coredata-store"]), ("strata", ["import", "database"]),
+        ("strata-generator", []), ("strata-generator", ["build-plugin"]), ("strata-generator", ["generate-models"]),
+    ] as [(String, [String])])
+    func helpParagraphsAreWrappedOnlyByArgumentParser(tool: String, command: [String]) throws {
+        let help = try Self.run(tool, command + ["--help"])
+        #expect(help.status == 0, "\(tool) \(command) --help: \(help.stderr)")
+        let description = help.stdout.components(separatedBy: "USAGE:")[0]
+        for paragraph in description.components(separatedBy: "\n\n") {
+            let lines = paragraph.split(separator: "\n", omittingEmptySubsequences: true)
+            for (line, next) in zip(lines, lines.dropFirst()) where !line.hasPrefix(" ") && !next.hasPrefix(" ") {
+                #expect(line.count >= 45, "\(tool) \(command.joined(separator: " ")) --help breaks a paragraph early: \"\(line)\"")
+            }
+        }
+    }
 }
