@@ -43,6 +43,14 @@ public enum ChildTask {
             if outcome.hasErrors || outcome.files == 0 {
                 throw Failure(description: "generate failed: \(outcome.diagnostics.prefix(3))")
             }
+        case ("check", 2):
+            // What `strata check` does (files rendered and compared with disk as they come), on an
+            // output folder that must be current.
+            let outcome = Workspace.check(schemas: rest[0], output: rest[1])
+            if !outcome.isCurrent {
+                throw Failure(
+                    description: "check found problems: \(outcome.diagnostics.prefix(3)) \(outcome.stale.prefix(3).map(\.path))")
+            }
         case ("write-model", 2):
             // The generator section's synthetic model, kept for profiling `strata generate` on it.
             guard let entities = Int(rest[0]), entities > 0 else {

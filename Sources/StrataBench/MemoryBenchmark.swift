@@ -5,7 +5,8 @@ import StrataRepositoryBenchmark
 /// `strata-bench child …`), which reports its own peak (`VmHWM`; `ru_maxrss` from `wait4` where
 /// there is no `/proc`):
 ///
-/// - `generate` of the 1,000-entity synthetic model, against the YAML parse alone of the same files;
+/// - `generate` of the 1,000-entity synthetic model, and `check` of its current output, against the
+///   YAML parse alone of the same files;
 /// - fetching every row of a 100,000-row database file into Swift values with the generated
 ///   repository, against raw SQLite (the same values, read by hand), and a GRDB Codable record
 ///   against the generated repository.
@@ -49,6 +50,12 @@ public struct MemoryBenchmark: Sendable {
         let folder = (schemas as NSString).appendingPathComponent(SyntheticModel.name)
         let generate = try peak(["generate", schemas])
         let parse = try peak(["parse", folder])
+        // `check` against a current output folder, as CI runs it.
+        let output = (workDirectory as NSString).appendingPathComponent("memory-check/Generated")
+        try? FileManager.default.removeItem(atPath: output)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        _ = try peak(["generate", schemas, output])
+        let check = try peak(["check", schemas, output])
 
         progress("memory: fetch \(Format.count(rows)) rows")
         let database = (workDirectory as NSString).appendingPathComponent("memory-fetch.sqlite")
@@ -63,6 +70,10 @@ public struct MemoryBenchmark: Sendable {
             Figure(
                 section: .memory, name: "peak RSS, generate \(Format.count(entities)) entities x 20 fields x 5 versions",
                 value: Double(generate), baselineName: "peak RSS, YAML parse alone", baseline: Double(parse), unit: .bytes,
+                detail: floor),
+            Figure(
+                section: .memory, name: "peak RSS, check \(Format.count(entities)) entities (Generated/ current)",
+                value: Double(check), baselineName: "peak RSS, YAML parse alone", baseline: Double(parse), unit: .bytes,
                 detail: floor),
             Figure(
                 section: .memory, name: "peak RSS, fetch all \(Format.count(rows)) rows, generated repository",

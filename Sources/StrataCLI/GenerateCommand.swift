@@ -50,10 +50,11 @@ package struct Check: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let plan = Workspace.plan(
+        // Compared a file at a time as it is rendered, like generate: the output is never held whole.
+        let outcome = Workspace.check(
             schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
-        let findings = plan.hasErrors ? [] : Workspace.check(plan)
-        let current = !plan.hasErrors && findings.isEmpty
+        let findings = outcome.stale
+        let current = outcome.isCurrent
         switch formatOptions.format {
         case .json:
             let stale = findings.map { finding -> JSONValue in
@@ -63,12 +64,12 @@ package struct Check: ParsableCommand {
                 ])
             }
             let output: JSONValue = .object([
-                ("current", .bool(current)), ("files", .int(plan.files.count)),
-                ("diagnostics", .diagnostics(plan.diagnostics)), ("stale", .array(stale)),
+                ("current", .bool(current)), ("files", .int(outcome.files)),
+                ("diagnostics", .diagnostics(outcome.diagnostics)), ("stale", .array(stale)),
             ])
             print(output.rendered)
         case .text:
-            Console.report(plan.diagnostics)
+            Console.report(outcome.diagnostics)
             for finding in findings {
                 print(finding.diff, terminator: "")
             }
@@ -77,7 +78,7 @@ package struct Check: ParsableCommand {
                 Console.error(
                     "generated files are not current: run `\(Regeneration.current.command)` and commit the result")
             } else if current {
-                print("Generated/ and strata.lock are current (\(plan.files.count) files).")
+                print("Generated/ and strata.lock are current (\(outcome.files) files).")
             }
         }
         guard current else { throw StrataExitCode.problemsFound.exitCode }

@@ -49,7 +49,7 @@ public enum Workspace {
     }
 
     /// The plan without its outputs (only the `strata.lock` files), and the migration plans of each history.
-    private static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
+    static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
         let loaded = SchemaLoader.loadAll(from: schemas)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
@@ -219,34 +219,9 @@ public enum Workspace {
     }
 
     /// The differences between disk and the plan: stale, missing and extra files, each with a diff.
+    /// (``check(schemas:output:databases:)`` finds the same without holding the whole output.)
     public static func check(_ plan: GenerationPlan) -> [StaleFile] {
-        var findings: [StaleFile] = []
-        for file in plan.files {
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                findings.append(
-                    StaleFile(
-                        kind: .missing, path: file.path,
-                        diff: UnifiedDiff.render(old: "", new: file.contents, oldPath: "/dev/null", newPath: file.path))
-                )
-                continue
-            }
-            let current = String(decoding: data, as: UTF8.self)
-            if current != file.contents {
-                findings.append(
-                    StaleFile(
-                        kind: .stale, path: file.path,
-                        diff: UnifiedDiff.render(
-                            old: current, new: file.contents, oldPath: file.path, newPath: file.path)))
-            }
-        }
-        for path in extraFiles(plan) {
-            let current = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            findings.append(
-                StaleFile(
-                    kind: .extra, path: path,
-                    diff: UnifiedDiff.render(old: current, new: "", oldPath: path, newPath: "/dev/null")))
-        }
-        return findings
+        plan.files.compactMap { staleFile(at: $0.path, shouldHold: $0.contents) } + extraFiles(plan).map(extraFile)
     }
 
     /// Files under the output folder that carry Strata's header but are not in the plan.
@@ -256,7 +231,7 @@ public enum Workspace {
     }
 
     /// Files under `root` with Strata's header that are not `wanted` (nor staged by this run).
-    private static func extraFiles(wanted: Set<String>, root: String, excluding staged: Set<String> = []) -> [String] {
+    static func extraFiles(wanted: Set<String>, root: String, excluding staged: Set<String> = []) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var extra: [String] = []
         while let relative = enumerator.nextObject() as? String {
