@@ -32,12 +32,13 @@ package struct BuildPlugin: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        var plan = ModelPlanner.plan(modelFolder: modelFolder, output: output)
+        let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        var plan = ModelPlanner.plan(
+            modelFolder: modelFolder, output: output, databases: SQLDialect.allCases.filter { wanted.contains($0.rawValue) })
         Console.report(plan.diagnostics)
         guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
         let swiftFolder = ModelPlanner.join(output, OutputLayout.swiftFolder(model: history.model))
-        let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         let declared = OutputLayout.swiftFiles(
             model: history.model, databases: wanted, hasQueries: history.hasQueryFiles
         ).map { ModelPlanner.join(swiftFolder, $0) }
@@ -86,7 +87,9 @@ package struct GenerateModels: ParsableCommand {
     }
 
     package func run() throws {
-        let plans = modelFolder.map { ModelPlanner.plan(modelFolder: $0, output: outputOptions.output) }
+        let plans = modelFolder.map {
+            ModelPlanner.plan(modelFolder: $0, output: outputOptions.output, databases: outputOptions.databases)
+        }
         Console.report(plans.flatMap(\.diagnostics))
         guard !plans.contains(where: \.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
         if check {
@@ -112,16 +115,18 @@ package struct GenerateModels: ParsableCommand {
 /// Plans the outputs of one model folder with `Workspace.plan`, the very plan `strata generate`
 /// makes, narrowed to that model.
 package enum ModelPlanner {
-    /// The plan of `strata generate --schemas <parent of modelFolder> --output <output>` narrowed to
-    /// the model in `modelFolder`: its diagnostics, its files (under `<output>/<Model>/`, and its
-    /// `strata.lock`), its history; `outputFolder` is `<output>/<Model>`, so writing the plan
-    /// removes stale generated files of this model only. Other models in the same parent folder
-    /// are read but never reported or written.
-    package static func plan(modelFolder: String, output: String) -> GenerationPlan {
+    /// The plan of `strata generate --schemas <parent of modelFolder> --output <output>
+    /// --databases <databases>` narrowed to the model in `modelFolder`: its diagnostics, its files
+    /// (under `<output>/<Model>/`, and its `strata.lock`), its history; `outputFolder` is
+    /// `<output>/<Model>`, so writing the plan removes stale generated files of this model only.
+    /// Other models in the same parent folder are read but never rendered, reported or written.
+    package static func plan(
+        modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases
+    ) -> GenerationPlan {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
         let parent = SchemaLoader.parent(of: folder)
-        var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output)
+        var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output, render: false)
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)
         let belongs: (Diagnostic) -> Bool = { $0.location.file == inside || $0.location.file.hasPrefix(inside + "/") }
@@ -139,8 +144,15 @@ package enum ModelPlanner {
             return plan
         }
         plan.diagnostics = plan.diagnostics.filter(belongs)
-        plan.files = plan.files.filter { $0.path.hasPrefix(modelOutput + "/") || $0.path == join(inside, Lockfile.fileName) }
+        plan.files = plan.files.filter { $0.path == join(inside, Lockfile.fileName) }
         plan.histories = plan.histories.filter { $0.model == model }
+        if !plan.hasErrors {
+            for history in plan.histories {
+                for file in Generator.files(for: history, databases: databases) {
+                    plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
+                }
+            }
+        }
         plan.outputFolder = modelOutput
         return plan
     }

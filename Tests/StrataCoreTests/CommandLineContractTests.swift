@@ -191,4 +191,34 @@ import Testing
         let stale = try CLITests.strata(["check", "--output", "Plugin"], in: root)
         #expect(stale.stderr.contains("run `strata generate`"))
     }
+
+    /// The plugins' commands render their own model only (another model in the same folder, even a
+    /// broken one, is read but never reported, rendered or written), and only the databases asked for.
+    @Test func pluginCommandsRenderOnlyTheirModelAndTheDatabasesAskedFor() throws {
+        let root = try Self.todoCopy()
+        let broken = root.appendingPathComponent("Schemas/Broken")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        try "model: Broken\nversion: 1\nentities:\n  A:\n    fields:\n      id: Strin\n".write(
+            to: broken.appendingPathComponent("v1.yaml"), atomically: true, encoding: .utf8)
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
+
+        let models = try CLITests.run(
+            "strata-generator",
+            ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin", "--databases", "sqlite"], in: root)
+        #expect(models.status == 0, "\(models.stderr)")
+        #expect(!models.stderr.contains("Broken"), "\(models.stderr)")
+        #expect(exists("Plugin/MyTODO/Swift/MyTODORepositories.swift"))
+        #expect(!exists("Plugin/MyTODO/Swift/MyTODOPostgresRepositories.swift"))
+        #expect(exists("Plugin/MyTODO/postgres/schema.sql"), "the SQL of every database is written")
+        #expect(!exists("Plugin/Broken"))
+
+        let build = try CLITests.run(
+            "strata-generator",
+            ["build-plugin", "--model-folder", "Schemas/MyTODO", "--output", "Build", "--databases", "postgres"], in: root)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(exists("Build/MyTODO/Swift/MyTODOPostgresRepositories.swift"))
+        #expect(exists("Build/MyTODO/Swift/MyTODOModels.swift"))
+        #expect(!exists("Build/MyTODO/Swift/MyTODORepositories.swift"))
+        #expect(!exists("Build/MyTODO/postgres"), "the build plugin writes Swift only")
+    }
 }
