@@ -99,31 +99,43 @@ extension Workspace {
             }
         }
 
-        /// Compares the parts with the file on disk while they match it: a file that matches is
-        /// never held whole; one that does not is assembled (for its diff) from the bytes that
-        /// matched and the parts after them.
+        /// Compares the parts with the file on disk, read along with them, while they match it: a
+        /// file that matches is never held whole. One that does not is assembled, for its diff,
+        /// from the bytes that matched (read again from disk) and the parts after them.
         mutating func take(path: String, parts: inout GeneratedParts) {
             let target = target(path)
-            let current = FileManager.default.contents(atPath: target)
+            var reader = FileHandle(forReadingAtPath: target)
+            defer { try? reader?.close() }
             var matched = 0
             var rest: [String] = []
             while let part = parts.next() {
-                if rest.isEmpty, let current {
+                if let current = reader {
                     let same = OutputTransaction.withBytes(of: part) { bytes in
-                        let start = current.startIndex + matched
-                        return current.count - matched >= bytes.count && current[start..<start + bytes.count] == bytes
+                        (try? current.read(upToCount: bytes.count) ?? Data()) == bytes
                     }
                     if same {
                         matched += part.utf8.count
                         continue
                     }
+                    try? current.close()
+                    reader = nil
                 }
                 rest.append(part)
             }
-            if let current, rest.isEmpty, matched == current.count { return }
-            let expected = String(decoding: (current ?? Data()).prefix(matched), as: UTF8.self) + rest.joined()
-            if let finding = Workspace.staleFile(at: target, shouldHold: expected, current: current) {
+            if let current = reader, Self.isAtEnd(current) { return }
+            let disk = FileManager.default.contents(atPath: target)
+            let expected = String(decoding: (disk ?? Data()).prefix(matched), as: UTF8.self) + rest.joined()
+            if let finding = Workspace.staleFile(at: target, shouldHold: expected, current: disk) {
                 stale.append(Finding(relativePath: path, file: finding))
+            }
+        }
+
+        /// True when `file` has nothing more to read (false when it cannot be read).
+        private static func isAtEnd(_ file: FileHandle) -> Bool {
+            do {
+                return try file.read(upToCount: 1)?.isEmpty ?? true
+            } catch {
+                return false
             }
         }
 
