@@ -74,12 +74,22 @@ struct ConsumerCopies {
     }
 
     /// Writes the generated Swift of `checkedIn`'s schemas into its `Sources/Notebook/Generated`
-    /// (what a user who commits generated code does after `strata generate`). Returns the files
-    /// that changed.
+    /// (what a user who commits generated code does after `strata generate`): the Swift of the
+    /// databases the target's `strata.yaml` names, as the plugin writes. Returns the files that
+    /// changed.
     @discardableResult
     func writeCheckedInSwift() throws -> Int {
         let schemas = (checkedIn as NSString).appendingPathComponent("Schemas")
-        let plan = Workspace.plan(schemas: schemas, output: "")
+        // The consumer's own `strata.yaml` (the checked-in copy has none: nothing generates there).
+        let configPath = (source as NSString).appendingPathComponent("Sources/\(Self.target)/\(StrataConfig.fileName)")
+        let config: StrataConfig
+        do {
+            config = try StrataConfig(parsing: try String(contentsOfFile: configPath, encoding: .utf8))
+        } catch {
+            throw Failure(description: "cannot read \(configPath): \(error)")
+        }
+        let databases = SQLDialect.allCases.filter { config.databases.contains($0.rawValue) }
+        let plan = Workspace.plan(schemas: schemas, output: "", databases: databases)
         if plan.hasErrors {
             throw Failure(description: "the consumer's schemas do not generate: \(plan.diagnostics.prefix(3).map { "\($0)" })")
         }
