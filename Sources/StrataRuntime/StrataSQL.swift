@@ -130,8 +130,12 @@ extension StrataAssignment {
     /// one (nil changes nothing; for an optional column, `.some(nil)` stores NULL): the arguments
     /// of the generated `update(_:field:…)` methods. It takes the column's name rather than a key
     /// path so that a method setting twenty fields compiles to twenty calls: in a release build the
-    /// key path form made those methods about a third of the generated repositories' code.
-    public static func set<Value: StrataColumnValue>(_ column: String, ifGiven value: Value?) -> Self? {
-        value.map { Self(column: StrataTable<Root>.quoted(column), value: $0.strataSQLValue) }
+    /// key path form made those methods about a third of the generated repositories' code. The
+    /// name is a `StaticString` (a literal, as generated code writes it) and the function is never
+    /// inlined, so that each field costs a release build one call with a pointer and a length:
+    /// with `String` names, building the literals took most of the optimizer's time in those methods.
+    @inline(never)
+    public static func set<Value: StrataColumnValue>(_ column: StaticString, ifGiven value: Value?) -> Self? {
+        value.map { Self(column: StrataTable<Root>.quoted(column.description), value: $0.strataSQLValue) }
     }
 }

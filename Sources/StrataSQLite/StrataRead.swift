@@ -6,6 +6,11 @@ import StrataRuntime
 /// says. Indexes are 0-based, as in SQLite. Non-optional readers throw a
 /// ``StrataDecodingError`` for NULL or malformed values instead of crashing; used by generated
 /// code on its hot paths.
+///
+/// Fixed-width values (integers, reals, Bools, Dates) are read inline: a call would cost as much as
+/// the read. Text, UUIDs, BLOBs and Decimals are read by a call (`@inline(never)`): building the
+/// value (a String, a UUID from bytes, a copy, a parse) outweighs a call, and inlined into every
+/// record's `init(row:)` they took about half of a release build's optimizer time for it.
 public enum StrataRead {
     /// True when the column is NULL.
     @inlinable
@@ -14,7 +19,7 @@ public enum StrataRead {
     }
 
     /// Text.
-    @inlinable
+    @inline(never)
     public static func string(_ statement: SQLiteStatement, _ index: Int32) throws -> String {
         guard let text = sqlite3_column_text(statement, index) else {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
@@ -83,7 +88,7 @@ public enum StrataRead {
     }
 
     /// A UUID stored as 16 bytes.
-    @inlinable
+    @inline(never)
     public static func uuid(_ statement: SQLiteStatement, _ index: Int32) throws -> UUID {
         let bytes = sqlite3_column_blob(statement, index)
         let count = Int(sqlite3_column_bytes(statement, index))
@@ -103,7 +108,7 @@ public enum StrataRead {
     }
 
     /// A BLOB (a zero-length BLOB reads as empty Data).
-    @inlinable
+    @inline(never)
     public static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
         let bytes = sqlite3_column_blob(statement, index)
         let count = Int(sqlite3_column_bytes(statement, index))
@@ -117,7 +122,7 @@ public enum StrataRead {
     }
 
     /// A Decimal stored as text.
-    @inlinable
+    @inline(never)
     public static func decimal(_ statement: SQLiteStatement, _ index: Int32) throws -> Decimal {
         let text = try string(statement, index)
         guard let value = SQLiteStorage.decimal(text: text) else {
@@ -133,7 +138,7 @@ public enum StrataRead {
     }
 
     @usableFromInline
-    static func outOfRange(_ statement: SQLiteStatement, _ index: Int32, _ type: String) -> StrataDecodingError {
-        .outOfRange(column: columnName(statement, index), type: type, value: sqlite3_column_int64(statement, index))
+    static func outOfRange(_ statement: SQLiteStatement, _ index: Int32, _ type: StaticString) -> StrataDecodingError {
+        .outOfRange(column: columnName(statement, index), type: type.description, value: sqlite3_column_int64(statement, index))
     }
 }
