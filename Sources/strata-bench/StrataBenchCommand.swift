@@ -69,7 +69,9 @@ struct StrataBenchCommand: ParsableCommand {
             }
             let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier)")
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            // Kept when a section fails: its failure names a log in it.
+            var keepScratch = false
+            defer { if !keepScratch { try? FileManager.default.removeItem(atPath: scratch) } }
             let suite = Suite(
                 sections: sections, quick: quick, root: rootPath, scratch: scratch,
                 consumerWork: consumerWork ?? (rootPath as NSString).appendingPathComponent(".build-bench-consumer"),
@@ -85,7 +87,11 @@ struct StrataBenchCommand: ParsableCommand {
             case .json: print(try report.json())
             }
             // Every section that could be measured is reported; a section that failed fails the run.
-            if !report.failures.isEmpty { throw ExitCode.failure }
+            if !report.failures.isEmpty {
+                keepScratch = true
+                FileHandle.standardError.write(Data("the scratch folder \(scratch) is kept for the failed sections' logs\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 
