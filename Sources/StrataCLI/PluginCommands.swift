@@ -33,8 +33,10 @@ package struct BuildPlugin: ParsableCommand {
 
     package func run() throws {
         let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        // Only the Swift is rendered: SQL only where the Swift embeds it (the migrations).
         var plan = ModelPlanner.plan(
-            modelFolder: modelFolder, output: output, databases: SQLDialect.allCases.filter { wanted.contains($0.rawValue) })
+            modelFolder: modelFolder, output: output, databases: SQLDialect.allCases.filter { wanted.contains($0.rawValue) },
+            outputs: .swiftOnly)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
@@ -120,13 +122,14 @@ package enum ModelPlanner {
     /// (under `<output>/<Model>/`, and its `strata.lock`), its history; `outputFolder` is
     /// `<output>/<Model>`, so writing the plan removes stale generated files of this model only.
     /// Other models in the same parent folder are read but never rendered, reported or written.
+    /// With `outputs` of ``GeneratedOutputs/swiftOnly`` the files are the model's Swift alone.
     package static func plan(
-        modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases
+        modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
     ) -> GenerationPlan {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
         let parent = SchemaLoader.parent(of: folder)
-        var plan = Workspace.plan(schemas: parent.isEmpty ? "." : parent, output: output, render: false)
+        var (plan, migrationPlans) = Workspace.prepare(schemas: parent.isEmpty ? "." : parent, output: output)
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)
         let belongs: (Diagnostic) -> Bool = { $0.location.file == inside || $0.location.file.hasPrefix(inside + "/") }
@@ -145,10 +148,11 @@ package enum ModelPlanner {
         }
         plan.diagnostics = plan.diagnostics.filter(belongs)
         plan.files = plan.files.filter { $0.path == join(inside, Lockfile.fileName) }
-        plan.histories = plan.histories.filter { $0.model == model }
+        let rendered = zip(plan.histories, migrationPlans).filter { $0.0.model == model }
+        plan.histories = rendered.map(\.0)
         if !plan.hasErrors {
-            for history in plan.histories {
-                for file in Generator.files(for: history, databases: databases) {
+            for (history, plans) in rendered {
+                for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs) {
                     plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
                 }
             }

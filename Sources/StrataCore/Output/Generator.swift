@@ -58,12 +58,26 @@ public struct GeneratedParts: IteratorProtocol {
     }
 }
 
+/// Which of a model's files a rendering produces.
+public enum GeneratedOutputs: Sendable, Hashable {
+    /// Every file `strata generate` writes: the SQL of every dialect, and the Swift of the
+    /// databases asked for.
+    case all
+    /// The Swift of the databases asked for, alone: what the build plugin compiles. SQL is
+    /// rendered only where that Swift embeds it (those databases' migrations), and no SQL file
+    /// is produced.
+    case swiftOnly
+}
+
 /// Runs every renderer over a validated model history.
 public enum Generator {
     /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
-    /// Swift of the databases in `databases` (every one by default).
-    public static func files(for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases) -> [GeneratedFile] {
-        files(for: history, plans: migrationPlans(for: history), databases: databases)
+    /// Swift of the databases in `databases` (every one by default); with `outputs` of
+    /// ``GeneratedOutputs/swiftOnly``, that Swift alone.
+    public static func files(
+        for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
+    ) -> [GeneratedFile] {
+        files(for: history, plans: migrationPlans(for: history), databases: databases, outputs: outputs)
     }
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
@@ -73,12 +87,14 @@ public enum Generator {
     }
 
     /// Every output file of a model, given its migration plans, in a deterministic order: the
-    /// Swift files as `OutputLayout` lists them, then the SQL of every dialect.
+    /// Swift files as `OutputLayout` lists them, then the SQL of every dialect (none with
+    /// ``GeneratedOutputs/swiftOnly``).
     public static func files(
-        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases
+        for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
+        outputs: GeneratedOutputs = .all
     ) -> [GeneratedFile] {
         var collected = Collected()
-        render(for: history, plans: plans, databases: databases, into: &collected)
+        render(for: history, plans: plans, databases: databases, outputs: outputs, into: &collected)
         return inListingOrder(collected.files, model: history.model, path: \.path)
     }
 
@@ -112,9 +128,12 @@ public enum Generator {
     /// Swift that embeds its migrations, then each database's repositories; the large files go
     /// a file at a time in parts (``GeneratedFileSink/take(path:parts:)``), each part rendered
     /// concurrently.
+    ///
+    /// With `outputs` of ``GeneratedOutputs/swiftOnly`` no SQL file reaches `sink`, and only the
+    /// SQL the Swift embeds is rendered: no `schema.sql`, nothing of a database not in `databases`.
     public static func render<Sink: GeneratedFileSink>(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        into sink: inout Sink
+        outputs: GeneratedOutputs = .all, into sink: inout Sink
     ) throws(Sink.Failure) {
         guard let latest = history.latest else { return }
         let model = history.model
@@ -152,12 +171,13 @@ public enum Generator {
         // Then each dialect's SQL, and with it, while its migration files are at hand, the Swift
         // that embeds them (one source of truth), a part at a time: the first migration of a
         // large model holds its whole schema, and only one dialect's is held at once.
-        for dialect in SQLDialect.allCases {
+        let writesSQL = outputs == .all
+        for dialect in SQLDialect.allCases where writesSQL || wanted.contains(dialect) {
             var kept: [GeneratedFile] = []
-            try Parallel.forEach(sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect)) {
-                (file) throws(Sink.Failure) in
+            let jobs = sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: writesSQL)
+            try Parallel.forEach(jobs) { (file) throws(Sink.Failure) in
                 if file.path.contains("/migrations/") { kept.append(file) }
-                try sink.take(file)
+                if writesSQL { try sink.take(file) }
             }
             guard wanted.contains(dialect) else { continue }
             let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
@@ -182,17 +202,27 @@ public enum Generator {
         }
     }
 
-    /// The jobs rendering the SQL of `dialect`: `schema.sql` (the latest version),
-    /// `migrations/v1.sql`, and a migration file per plan, in this order.
-    private static func sqlJobs(for history: SchemaHistory, latest: Schema, plans: [MigrationPlan], dialect: SQLDialect)
-        -> [@Sendable () -> GeneratedFile]
-    {
+    /// The migration files of `dialect` (`migrations/v1.sql`, `v2.sql`, …), rendered exactly as
+    /// ``render(for:plans:databases:outputs:into:)`` renders them, and nothing else: what
+    /// `strata migrate` applies.
+    static func migrationFiles(for history: SchemaHistory, plans: [MigrationPlan], dialect: SQLDialect) -> [GeneratedFile] {
+        guard let latest = history.latest else { return [] }
+        return Parallel.map(sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: false))
+    }
+
+    /// The jobs rendering the SQL of `dialect`: `schema.sql` (the latest version; left out
+    /// without `schemaFile`), `migrations/v1.sql`, and a migration file per plan, in this order.
+    private static func sqlJobs(
+        for history: SchemaHistory, latest: Schema, plans: [MigrationPlan], dialect: SQLDialect, schemaFile: Bool
+    ) -> [@Sendable () -> GeneratedFile] {
         var jobs: [@Sendable () -> GeneratedFile] = []
         let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
-        jobs.append {
-            GeneratedFile(
-                path: "\(folder)/\(OutputLayout.schemaSQL)",
-                contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+        if schemaFile {
+            jobs.append {
+                GeneratedFile(
+                    path: "\(folder)/\(OutputLayout.schemaSQL)",
+                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+            }
         }
         if let first = history.version(1) {
             jobs.append {

@@ -48,10 +48,13 @@ public enum MigrationSources {
         of(.postgres, for: history)
     }
 
-    /// One dialect's migrations of `history`, oldest first, as `Generator.files(for:)` writes them.
+    /// One dialect's migrations of `history`, oldest first, as `Generator.files(for:)` writes them
+    /// (only they are rendered: no Swift, no other SQL).
     static func of(_ dialect: SQLDialect, for history: SchemaHistory) -> [MigrationSource] {
         let plans = Generator.migrationPlans(for: history)
-        return of(dialect, history: history, plans: plans, in: Generator.files(for: history, plans: plans))
+        return of(
+            dialect, history: history, plans: plans,
+            in: Generator.migrationFiles(for: history, plans: plans, dialect: dialect))
     }
 
     /// One dialect's migrations of `history` among its generated files (paths relative to the

@@ -48,8 +48,9 @@ public enum Workspace {
         return plan
     }
 
-    /// The plan without its outputs (only the `strata.lock` files), and the migration plans of each history.
-    static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
+    /// The plan without its outputs (only the `strata.lock` files), and the migration plans of
+    /// each history (in the order of `histories`), for rendering without planning them again.
+    package static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
         let loaded = SchemaLoader.loadAll(from: schemas)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
