@@ -43,9 +43,16 @@ public struct StrataPostgresRow {
     /// The next cell, as `Value` (see ``StrataPostgresValue``).
     @inlinable
     public mutating func next<Value: StrataPostgresValue>(as type: Value.Type = Value.self) throws -> Value {
+        try Value.read(nextCell())
+    }
+
+    /// The next cell. A call, not inlined into every column of every record's `init(row:)`:
+    /// PostgresNIO's iterator reads the cell's length and bytes from the row's buffer.
+    @usableFromInline @inline(never)
+    mutating func nextCell() throws -> PostgresCell {
         guard let cell = cells.next() else { throw StrataDecodingError.missingColumn(position: position) }
         position += 1
-        return try Value.read(cell)
+        return cell
     }
 }
 

@@ -34,9 +34,14 @@ extension StrataPostgresValue {
     public var strataStored: Self { self }
 }
 
+// Each scalar type's read and bind is its own function, called directly and not inlined into
+// every record's `init(row:)` and `bind(to:)`: each is PostgresNIO's whole decoder or encoder for
+// its type, and inlined at every column they made the optimizer spend most of a release build of
+// generated code on them. A direct call per value costs little next to the wire format's parsing
+// (see Docs/Benchmarks.md). The protocol gives no default, so a new scalar type lists both here.
 extension StrataPostgresValue where Self: PostgresEncodable & PostgresDecodable {
-    @inlinable
-    public static func read(_ cell: PostgresCell) throws -> Self {
+    /// The cell's value through PostgresNIO's decoder for `Self`.
+    static func decoded(_ cell: PostgresCell) throws -> Self {
         guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
         do {
             return try cell.decode(Self.self)
@@ -44,27 +49,65 @@ extension StrataPostgresValue where Self: PostgresEncodable & PostgresDecodable 
             throw StrataDecodingError.malformed(column: cell.columnName, type: String(describing: Self.self))
         }
     }
-
-    @inlinable
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try bindings.append(self)
-    }
 }
 
-extension String: StrataPostgresValue {}
-extension Int: StrataPostgresValue {}
-extension Int64: StrataPostgresValue {}
-extension Int32: StrataPostgresValue {}
-extension Int16: StrataPostgresValue {}
-extension Double: StrataPostgresValue {}
-extension Float: StrataPostgresValue {}
-extension Bool: StrataPostgresValue {}
-extension UUID: StrataPostgresValue {}
-extension Data: StrataPostgresValue {}
-extension Decimal: StrataPostgresValue {}
+extension String: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> String { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Int: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Int { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Int64: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Int64 { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Int32: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Int32 { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Int16: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Int16 { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Double: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Double { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Float: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Float { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Bool: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Bool { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension UUID: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> UUID { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { bindings.append(self) }
+}
+
+extension Data: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Data { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { try bindings.append(self) }
+}
+
+extension Decimal: StrataPostgresValue {
+    @inline(never) public static func read(_ cell: PostgresCell) throws -> Decimal { try decoded(cell) }
+    @inline(never) public func bind(to bindings: inout PostgresBindings) throws { try bindings.append(self) }
+}
 
 extension Date: StrataPostgresValue {
-    @inlinable
+    @inline(never)
     public static func read(_ cell: PostgresCell) throws -> Date {
         guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
         do {
@@ -75,7 +118,7 @@ extension Date: StrataPostgresValue {
     }
 
     /// Binds the date rounded to the nearest microsecond, the precision of `TIMESTAMPTZ`.
-    @inlinable
+    @inline(never)
     public func bind(to bindings: inout PostgresBindings) throws {
         try bindings.append(StrataPostgresTimestamp(self))
     }
