@@ -2,12 +2,13 @@ import Foundation
 import StrataCore
 
 /// What generated code costs the user's build: `swift build` of a target holding all the Swift
-/// generated for the generator section's synthetic model (model structs, records, database and
-/// migrations) against the same package's target holding the model structs alone, in debug and
-/// release. Two steps per configuration, taking turns between the two targets:
+/// generated for the generator section's synthetic model (model structs, records, database,
+/// migrations and repositories) for SQLite, and of one holding the same for PostgreSQL, each
+/// against the same package's target holding the model structs alone, in debug and release.
+/// Two steps per configuration, taking turns between the targets:
 ///
-/// - first build: the target's build folder removed (its dependencies, StrataRuntime and GRDB,
-///   stay built), then `swift build --target T`;
+/// - first build: the target's build folder removed (its dependencies, the runtime and GRDB or
+///   PostgresNIO, stay built), then `swift build --target T`;
 /// - rebuild: every source of the target touched, then `swift build --target T`.
 ///
 /// The package lives in a work folder kept between runs (`.build-bench-compile` by default), so
@@ -42,21 +43,24 @@ public struct CompileBenchmark: Sendable {
         public var description: String
     }
 
-    /// The two targets: all generated Swift, and the model structs alone.
+    /// The targets: all generated Swift for SQLite, the model structs alone, and all generated
+    /// Swift for PostgreSQL.
     static let generatedTarget = "GeneratedModel"
     static let structsTarget = "StructsOnly"
+    static let postgresTarget = "GeneratedPostgresModel"
 
     /// Writes the package and measures every configuration.
     public func run(progress: (String) -> Void = { _ in }) throws -> [Figure] {
         let lines = try writePackage()
         var figures: [Figure] = []
         for configuration in configurations {
-            progress("compile: \(configuration) warm-up (the first run builds StrataSQLite and GRDB)")
+            progress("compile: \(configuration) warm-up (the first run builds StrataSQLite and GRDB, StrataPostgres and PostgresNIO)")
             try build(target: "StrataSQLite", configuration: configuration)
-            // Per target (generated, structs): the fastest wall time and, apart, the least CPU time.
-            var first = [Fastest(), Fastest()]
-            var rebuild = [Fastest(), Fastest()]
-            let targets = [Self.generatedTarget, Self.structsTarget]
+            try build(target: "StrataPostgres", configuration: configuration)
+            // Per target (SQLite, structs, PostgreSQL): the fastest wall time and, apart, the least CPU time.
+            var first = [Fastest(), Fastest(), Fastest()]
+            var rebuild = [Fastest(), Fastest(), Fastest()]
+            let targets = [Self.generatedTarget, Self.structsTarget, Self.postgresTarget]
             for run in 1...max(1, repetitions) {
                 progress("compile: \(configuration) builds, round \(run)")
                 for (index, target) in targets.enumerated() {
@@ -66,40 +70,51 @@ public struct CompileBenchmark: Sendable {
                     rebuild[index].add(try build(target: target, configuration: configuration))
                 }
             }
-            let lineCounts = "\(Format.count(entities)) entities x 20 fields: \(Format.count(lines.generated)) generated lines "
-                + "(\(Format.count(lines.structs)) of them model structs)"
-            for (kind, times) in [("first build", first), ("sources touched", rebuild)] {
-                figures.append(
-                    Figure(
-                        section: .compile, name: "swift build (\(configuration)) of the generated code: \(kind)",
-                        value: times[0].wall, baselineName: "the model structs alone", baseline: times[1].wall, unit: .seconds,
-                        target: .ratioAtMost(Self.ratioTarget),
-                        detail: "\(lineCounts); CPU time (user + system) \(Format.value(times[0].cpu, .seconds)) against "
-                            + "\(Format.value(times[1].cpu, .seconds)), \(Format.ratio(times[0].cpu / times[1].cpu))"))
+            for (index, code) in [(0, "the generated code"), (2, "the generated PostgreSQL code")] {
+                let lineCounts = "\(Format.count(entities)) entities x 20 fields: \(Format.count(lines[index])) generated lines "
+                    + "(\(Format.count(lines[1])) of them model structs)"
+                for (kind, times) in [("first build", first), ("sources touched", rebuild)] {
+                    figures.append(
+                        Figure(
+                            section: .compile, name: "swift build (\(configuration)) of \(code): \(kind)",
+                            value: times[index].wall, baselineName: "the model structs alone", baseline: times[1].wall,
+                            unit: .seconds, target: .ratioAtMost(Self.ratioTarget),
+                            detail: "\(lineCounts); CPU time (user + system) \(Format.value(times[index].cpu, .seconds)) "
+                                + "against \(Format.value(times[1].cpu, .seconds)), \(Format.ratio(times[index].cpu / times[1].cpu))"))
+                }
             }
         }
         return figures
     }
 
-    /// Writes the package and its two targets' sources; returns the line counts of both.
-    func writePackage() throws -> (generated: Int, structs: Int) {
+    /// Writes the package and its targets' sources; returns the line counts of the SQLite
+    /// target, the structs' and the PostgreSQL target, in this order.
+    func writePackage() throws -> [Int] {
         let manager = FileManager.default
         let schemas = try GeneratorBenchmark.writeModel(entities: entities, under: work)
-        let plan = Workspace.plan(
-            schemas: schemas, output: (work as NSString).appendingPathComponent("Generated"), databases: [.sqlite])
-        guard !plan.hasErrors else { throw Failure(description: "the synthetic model does not generate") }
-        let swift = plan.files.filter { $0.path.hasSuffix(".swift") }
-        var lines = (generated: 0, structs: 0)
-        for target in [Self.generatedTarget, Self.structsTarget] {
+        func swiftFiles(_ database: SQLDialect) throws -> [GeneratedFile] {
+            let plan = Workspace.plan(
+                schemas: schemas, output: (work as NSString).appendingPathComponent("Generated"), databases: [database])
+            guard !plan.hasErrors else { throw Failure(description: "the synthetic model does not generate") }
+            return plan.files.filter { $0.path.hasSuffix(".swift") }
+        }
+        let sqlite = try swiftFiles(.sqlite)
+        let targets = [
+            (Self.generatedTarget, sqlite), (Self.structsTarget, sqlite.filter { $0.path.hasSuffix("Models.swift") }),
+            (Self.postgresTarget, try swiftFiles(.postgres)),
+        ]
+        var lines: [Int] = []
+        for (target, files) in targets {
             let folder = (work as NSString).appendingPathComponent("Sources/\(target)")
             try? manager.removeItem(atPath: folder)
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for file in swift where target == Self.generatedTarget || file.path.hasSuffix("Models.swift") {
+            var count = 0
+            for file in files {
                 let name = (file.path as NSString).lastPathComponent
                 try write(file.contents, to: (folder as NSString).appendingPathComponent(name))
-                let count = file.contents.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-                if target == Self.generatedTarget { lines.generated += count } else { lines.structs += count }
+                count += file.contents.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             }
+            lines.append(count)
         }
         let manifest = """
             // swift-tools-version:6.0
@@ -112,6 +127,7 @@ public struct CompileBenchmark: Sendable {
                 targets: [
                     .target(name: "\(Self.generatedTarget)", dependencies: [.product(name: "StrataSQLite", package: "Strata")]),
                     .target(name: "\(Self.structsTarget)", dependencies: [.product(name: "StrataSQLite", package: "Strata")]),
+                    .target(name: "\(Self.postgresTarget)", dependencies: [.product(name: "StrataPostgres", package: "Strata")]),
                 ]
             )
 
