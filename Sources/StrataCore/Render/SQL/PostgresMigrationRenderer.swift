@@ -10,45 +10,49 @@ struct PostgresMigrationRenderer {
     func statements() -> [SQLStatement] {
         let to = plan.to
         var statements = values.custom(to.migration.before, "before")
-        let continued = to.entities.compactMap { entity in plan.previous(of: entity).map { (entity, $0) } }
+        let stable = ContinuedTable.stableEnums(of: plan)
+        let tables = to.entities.compactMap { entity in
+            plan.previous(of: entity).map { ContinuedTable(entity, old: $0, stableEnums: stable) }
+        }
 
         // 1. Indexes and constraints that go away or will be recreated, under their old names.
-        for (entity, old) in continued {
+        for table in tables {
+            let (entity, old) = (table.entity, table.old)
             for change in plan.changes(of: entity) {
                 if case .indexRemoved(_, let index) = change { statements.append(renderer.dropIndex(named: index.name)) }
                 if case .primaryKeyChanged = change {
                     statements.append(renderer.dropConstraint(SQLConstraintName.primaryKey(table: old.table), onTable: old.table))
                 }
             }
-            for field in entity.fields {
-                guard let previous = SchemaDiff.previous(of: field, in: old) else { continue }
+            for (field, previous) in table.fields {
+                guard let previous else { continue }
                 for name in constraintsToDrop(field, previous: previous, entity: entity, old: old) {
                     statements.append(renderer.dropConstraint(name, onTable: old.table))
                 }
             }
         }
         // 2. Columns: added, converted, filled, relaxed, dropped, on the old names.
-        for (entity, old) in continued {
-            statements += columnStatements(entity, old: old)
+        for table in tables {
+            statements += columnStatements(table)
         }
         for entity in values.removedEntities { statements.append(renderer.dropTable(named: entity.table)) }
         // 3. Renames, with the constraints and sequences named after them.
-        for (entity, old) in continued {
-            statements += renames(entity, old: old)
+        for table in tables {
+            statements += renames(table)
         }
         // 4. New tables (references between them in a cycle added afterwards).
         let added = Set(values.addedEntities.map(\.name))
         let created = added.isEmpty ? [] : SQLSchemaRenderer.createStatements(for: to, dialect: .postgres, only: added)
         statements += created.filter { if case .addForeignKey = $0.kind { false } else { true } }
         // 5. Constraints and indexes under the names of version N.
-        for (entity, old) in continued {
-            statements += constraintsToAdd(entity, old: old)
+        for table in tables {
+            statements += constraintsToAdd(table)
         }
         statements += created.filter { if case .addForeignKey = $0.kind { true } else { false } }
         // Indexes marked `concurrently` are built first, outside the transaction (the planner
         // checked that their table and columns exist at N-1).
         var concurrent: [SQLStatement] = []
-        for (entity, _) in continued {
+        for entity in tables.map(\.entity) {
             for change in plan.changes(of: entity) {
                 guard case .indexAdded(_, let index) = change else { continue }
                 if index.isConcurrent {
@@ -85,11 +89,12 @@ struct PostgresMigrationRenderer {
             || plan.from.storageType(of: previous) != plan.to.storageType(of: field)
     }
 
-    private func columnStatements(_ entity: Entity, old: Entity) -> [SQLStatement] {
+    private func columnStatements(_ continued: ContinuedTable) -> [SQLStatement] {
         var statements: [SQLStatement] = []
+        let (entity, old) = (continued.entity, continued.old)
         let table = old.table
-        for field in entity.fields {
-            guard let previous = SchemaDiff.previous(of: field, in: old) else {
+        for (field, previous) in continued.fields {
+            guard let previous else {
                 // New column: added nullable with its default, computed, then made required.
                 statements.append(renderer.addBareColumn(field, of: entity, in: plan.to, onTable: table))
                 if field.transform != nil {
@@ -118,22 +123,22 @@ struct PostgresMigrationRenderer {
             if previous.isOptional && !field.isOptional { statements.append(renderer.setNotNull(table, column)) }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
         }
-        let continued = Set(entity.fields.compactMap { SchemaDiff.previous(of: $0, in: old)?.name })
-        for previous in old.fields where !continued.contains(previous.name) {
+        for previous in old.fields where !continued.keptFields.contains(previous.name) {
             statements.append(renderer.dropColumn(previous.column, fromTable: table))
         }
         return statements
     }
 
-    private func renames(_ entity: Entity, old: Entity) -> [SQLStatement] {
+    private func renames(_ continued: ContinuedTable) -> [SQLStatement] {
+        let (entity, old) = (continued.entity, continued.old)
         var statements: [SQLStatement] = []
         if old.table != entity.table { statements.append(renderer.renameTable(old.table, to: entity.table)) }
         let keyChanges = plan.changes(of: entity).contains { if case .primaryKeyChanged = $0 { true } else { false } }
         if old.table != entity.table && !keyChanges {
             statements += rename(SQLConstraintName.primaryKey(table: old.table), SQLConstraintName.primaryKey(table: entity.table), entity)
         }
-        for field in entity.fields {
-            guard let previous = SchemaDiff.previous(of: field, in: old) else { continue }
+        for (field, previous) in continued.fields {
+            guard let previous else { continue }
             if previous.column != field.column {
                 statements.append(renderer.renameColumn(previous.column, to: field.column, onTable: entity.table))
             }
@@ -163,13 +168,13 @@ struct PostgresMigrationRenderer {
         return [statement]
     }
 
-    private func constraintsToAdd(_ entity: Entity, old: Entity) -> [SQLStatement] {
+    private func constraintsToAdd(_ continued: ContinuedTable) -> [SQLStatement] {
+        let entity = continued.entity
         var statements: [SQLStatement] = []
         if plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }) {
             statements.append(renderer.addPrimaryKey(of: entity))
         }
-        for field in entity.fields {
-            let previous = SchemaDiff.previous(of: field, in: old)
+        for (field, previous) in continued.fields {
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }
             if renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
                 let add = renderer.addCheck(field, of: entity, in: plan.to)
