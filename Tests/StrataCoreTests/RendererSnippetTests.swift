@@ -21,6 +21,23 @@ import Testing
         return try #require(files.first { $0.path.hasSuffix(suffix) }, "no \(suffix)").contents
     }
 
+    /// The generated file ending in `suffix` for a two-version model whose versions are
+    /// `first` and `second` (each from `enums:`/`entities:` on).
+    func render(_ first: String, then second: String, file suffix: String) throws -> String {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("Snip")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for (version, body) in [first, second].enumerated() {
+            try "model: Snip\nversion: \(version + 1)\n\(body)".write(
+                to: model.appendingPathComponent("v\(version + 1).yaml"), atomically: true, encoding: .utf8)
+        }
+        let (history, _, diagnostics) = SchemaLoader.loadModel(named: "Snip", in: folder.path)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let files = Generator.files(for: try #require(history))
+        return try #require(files.first { $0.path.hasSuffix(suffix) }, "no \(suffix)").contents
+    }
+
     /// Expects `fragment` (its lines, indentation included) in `text`.
     func expectFragment(_ fragment: String, in text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         #expect(text.contains(fragment), "missing:\n\(fragment)\nin:\n\(text)", sourceLocation: sourceLocation)
@@ -285,5 +302,40 @@ import Testing
         let repositories = try render(body, file: "SnipRepositories.swift")
         expectFragment("        title newTitle: String? = nil,", in: repositories)
         expectFragment("        _hidden new_hidden: String? = nil", in: repositories)
+    }
+
+    /// The SQL of a PostgreSQL migration's statements, without its comments.
+    func statements(of file: String) -> String {
+        file.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n")
+    }
+
+    @Test func postgresMigrationsTouchOnlyWhatChanges() throws {
+        let first = """
+            enums:
+              Status: { type: String, cases: [open, closed] }
+              Level: { type: Int16, cases: [low, high] }
+            entities:
+              Note:
+                fields:
+                  id: UUID
+                  title: String
+                  code: { type: String, unique: true }
+                  status: Status
+                  level: Level
+            """
+        // Status gains a case; everything else stays as it was.
+        let grown = first.replacingOccurrences(of: "cases: [open, closed]", with: "cases: [open, closed, archived]")
+        let sql = statements(of: try render(first, then: grown, file: "postgres/migrations/v2.sql"))
+        expectFragment(#"ALTER TABLE "note" DROP CONSTRAINT "note_status_check";"#, in: sql)
+        expectFragment(#"CHECK ("status" IN ('open', 'closed', 'archived'))"#, in: sql)
+        for unchanged in ["title", "code", "level", "id"] {
+            #expect(!sql.contains("\"\(unchanged)\""), "a statement concerns the unchanged '\(unchanged)':\n\(sql)")
+        }
+        // The table renamed: the constraints of the unchanged fields follow it.
+        let renamed = first.replacingOccurrences(of: "  Note:\n", with: "  Memo:\n    renamedFrom: Note\n")
+        let moved = statements(of: try render(first, then: renamed, file: "postgres/migrations/v2.sql"))
+        expectFragment(#"ALTER TABLE "note" RENAME TO "memo";"#, in: moved)
+        expectFragment(#"ALTER TABLE "memo" RENAME CONSTRAINT "note_code_key" TO "memo_code_key";"#, in: moved)
+        expectFragment(#"ALTER TABLE "memo" RENAME CONSTRAINT "note_level_check" TO "memo_level_check";"#, in: moved)
     }
 }
