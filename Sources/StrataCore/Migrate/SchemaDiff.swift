@@ -70,6 +70,7 @@ public struct SchemaDiff: Sendable {
         let name = new.name
         // The old fields continued, by name, with the name in N that continues them (the first).
         var renamed: [String: String] = [:]
+        renamed.reserveCapacity(new.fields.count)
         for field in new.fields {
             guard let previous = previous(of: field, in: old) else {
                 changes.append(.fieldAdded(entity: name, field))

@@ -25,6 +25,7 @@ struct ContinuedTable {
         self.old = old
         var fields: [(field: Field, previous: Field?)] = []
         var kept: Set<String> = []
+        kept.reserveCapacity(entity.fields.count)
         let sameTable = entity.table == old.table
         for field in entity.fields {
             let previous = SchemaDiff.previous(of: field, in: old)
