@@ -121,7 +121,7 @@ package enum ModelPlanner {
     /// --databases <databases>` narrowed to the model in `modelFolder`: its diagnostics, its files
     /// (under `<output>/<Model>/`, and its `strata.lock`), its history; `outputFolder` is
     /// `<output>/<Model>`, so writing the plan removes stale generated files of this model only.
-    /// Other models in the same parent folder are read but never rendered, reported or written.
+    /// Other models in the same parent folder are not read.
     /// With `outputs` of ``GeneratedOutputs/swiftOnly`` the files are the model's Swift alone.
     package static func plan(
         modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
@@ -129,7 +129,7 @@ package enum ModelPlanner {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
         let parent = SchemaLoader.parent(of: folder)
-        var (plan, migrationPlans) = Workspace.prepare(schemas: parent.isEmpty ? "." : parent, output: output)
+        var (plan, migrationPlans) = Workspace.prepare(schemas: parent.isEmpty ? "." : parent, output: output, only: model)
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)
         let belongs: (Diagnostic) -> Bool = { $0.location.file == inside || $0.location.file.hasPrefix(inside + "/") }

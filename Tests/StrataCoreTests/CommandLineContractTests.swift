@@ -193,7 +193,7 @@ import Testing
     }
 
     /// The plugins' commands render their own model only (another model in the same folder, even a
-    /// broken one, is read but never reported, rendered or written), and only the databases asked for.
+    /// broken one, is not read, reported, rendered or written), and only the databases asked for.
     @Test func pluginCommandsRenderOnlyTheirModelAndTheDatabasesAskedFor() throws {
         let root = try Self.todoCopy()
         let broken = root.appendingPathComponent("Schemas/Broken")
@@ -201,6 +201,14 @@ import Testing
         try "model: Broken\nversion: 1\nentities:\n  A:\n    fields:\n      id: Strin\n".write(
             to: broken.appendingPathComponent("v1.yaml"), atomically: true, encoding: .utf8)
         func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
+        // What the plugins' commands load: the one model folder.
+        let schemas = root.appendingPathComponent("Schemas").path
+        let one = SchemaLoader.loadAll(from: schemas, only: "MyTODO")
+        #expect(one.histories.map(\.model) == ["MyTODO"] && one.checksums.keys.sorted() == ["MyTODO"])
+        #expect(!one.hasErrors, "\(one.diagnostics)")
+        #expect(SchemaLoader.loadAll(from: schemas).hasErrors, "the whole folder holds the broken model")
+        let absent = SchemaLoader.loadAll(from: schemas, only: "Absent")
+        #expect(absent.histories.isEmpty && absent.diagnostics.map(\.message) == ["no model folder 'Absent' in '\(schemas)'"])
 
         let models = try CLITests.run(
             "strata-generator",

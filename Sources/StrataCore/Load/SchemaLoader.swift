@@ -16,8 +16,10 @@ public enum SchemaLoader {
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
-    /// Loads every model folder under `directory` (the path as the user gave it).
-    public static func loadAll(from directory: String) -> Result {
+    /// Loads every model folder under `directory` (the path as the user gave it), or with `only`
+    /// the model folder of that name alone (none when `directory` has no such folder): the
+    /// plugins build one model of a folder that may hold many, and need not read the others.
+    public static func loadAll(from directory: String, only model: String? = nil) -> Result {
         var bag = DiagnosticBag()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -33,8 +35,11 @@ public enum SchemaLoader {
                 at: .file(directory))
             return Result(histories: [], diagnostics: bag.sorted, checksums: [:])
         }
-        let names = listing.filter { !$0.hasPrefix(".") && isFolder(join(directory, $0)) }.sorted()
-        if names.isEmpty {
+        let names = listing.filter { !$0.hasPrefix(".") && (model == nil || $0 == model) && isFolder(join(directory, $0)) }
+            .sorted()
+        if names.isEmpty, let model {
+            bag.error("no model folder '\(model)' in '\(directory)'", at: .file(join(directory, model)))
+        } else if names.isEmpty {
             bag.error(
                 "no model folders in '\(directory)': add \(join(directory, "<Model>/v1.yaml"))", at: .file(directory))
         }

@@ -50,8 +50,9 @@ public enum Workspace {
 
     /// The plan without its outputs (only the `strata.lock` files), and the migration plans of
     /// each history (in the order of `histories`), for rendering without planning them again.
-    package static func prepare(schemas: String, output: String) -> (GenerationPlan, [[MigrationPlan]]) {
-        let loaded = SchemaLoader.loadAll(from: schemas)
+    /// With `only`, the model of that name alone is read (``SchemaLoader/loadAll(from:only:)``).
+    package static func prepare(schemas: String, output: String, only model: String? = nil) -> (GenerationPlan, [[MigrationPlan]]) {
+        let loaded = SchemaLoader.loadAll(from: schemas, only: model)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
         var files: [GeneratedFile] = []
