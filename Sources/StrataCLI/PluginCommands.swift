@@ -89,28 +89,26 @@ package struct GenerateModels: ParsableCommand {
     }
 
     package func run() throws {
-        let plans = modelFolder.map {
-            ModelPlanner.plan(modelFolder: $0, output: outputOptions.output, databases: outputOptions.databases)
-        }
-        Console.report(plans.flatMap(\.diagnostics))
-        guard !plans.contains(where: \.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
+        // Rendered, and compared or staged, a file at a time, as `strata generate` does: the
+        // output is many times the schemas' size.
+        Allocator.limitRetainedMemory()
+        let prepared = modelFolder.map { ModelPlanner.prepare(modelFolder: $0, output: outputOptions.output) }
+        Console.report(prepared.flatMap(\.plan.diagnostics))
+        guard !prepared.contains(where: \.plan.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
         if check {
-            let findings = plans.flatMap(Workspace.check)
-            for finding in findings { print(finding.diff, terminator: "") }
-            guard findings.isEmpty else {
-                for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
+            let outcome = Workspace.check(prepared, output: outputOptions.output, databases: outputOptions.databases)
+            for finding in outcome.stale { print(finding.diff, terminator: "") }
+            guard outcome.stale.isEmpty else {
+                for finding in outcome.stale { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
                 Console.error("generated files are not current: run `\(Regeneration.current.command)` and commit the result")
                 throw StrataExitCode.problemsFound.exitCode
             }
-            print("\(plans.reduce(0) { $0 + $1.files.count }) generated files are current.")
+            print("\(outcome.files) generated files are current.")
             return
         }
-        var changed: [String] = []
-        for plan in plans {
-            changed += try Workspace.write(plan)
-        }
-        let count = plans.reduce(0) { $0 + $1.files.count }
-        print(changed.isEmpty ? "\(count) generated files are up to date." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
+        let outcome = try Workspace.generate(prepared, output: outputOptions.output, databases: outputOptions.databases)
+        let changed = outcome.changed
+        print(changed.isEmpty ? "\(outcome.files) generated files are up to date." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
     }
 }
 
@@ -126,39 +124,51 @@ package enum ModelPlanner {
     package static func plan(
         modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
     ) -> GenerationPlan {
+        let prepared = prepare(modelFolder: modelFolder, output: output)
+        var plan = prepared.plan
+        guard !plan.hasErrors else { return plan }
+        for (history, plans) in zip(plan.histories, prepared.migrationPlans) {
+            for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs) {
+                plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
+            }
+        }
+        return plan
+    }
+
+    /// ``plan(modelFolder:output:databases:outputs:)`` before rendering: the model's diagnostics,
+    /// its `strata.lock`, its history and migration plans, with `outputFolder` `<output>/<Model>`;
+    /// for `Workspace.generate(_:output:databases:)` and `Workspace.check(_:output:databases:)`,
+    /// which render a file at a time.
+    package static func prepare(modelFolder: String, output: String) -> Workspace.PreparedModels {
         let folder = modelFolder.count > 1 && modelFolder.hasSuffix("/") ? String(modelFolder.dropLast()) : modelFolder
         let model = modelName(ofFolder: folder)
         let parent = SchemaLoader.parent(of: folder)
-        var (plan, migrationPlans) = Workspace.prepare(schemas: parent.isEmpty ? "." : parent, output: output, only: model)
+        var prepared = Workspace.PreparedModels(
+            Workspace.prepare(schemas: parent.isEmpty ? "." : parent, output: output, only: model))
         let inside = join(parent.isEmpty ? "." : parent, model)
         let modelOutput = join(output, model)
         let belongs: (Diagnostic) -> Bool = { $0.location.file == inside || $0.location.file.hasPrefix(inside + "/") }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
-        guard exists, plan.histories.contains(where: { $0.model == model }) || plan.diagnostics.contains(where: belongs) else {
+        prepared.plan.outputFolder = modelOutput
+        guard exists, prepared.plan.histories.contains(where: { $0.model == model }) || prepared.plan.diagnostics.contains(where: belongs)
+        else {
             var bag = DiagnosticBag()
             bag.error(
                 exists ? "'\(folder)' is not a model folder: it has no v1.yaml, v2.yaml, …" : "model folder '\(folder)' does not exist",
                 at: .file(folder))
-            plan.diagnostics = bag.sorted
-            plan.files = []
-            plan.histories = []
-            plan.outputFolder = modelOutput
-            return plan
+            prepared.plan.diagnostics = bag.sorted
+            prepared.plan.files = []
+            prepared.plan.histories = []
+            prepared.migrationPlans = []
+            return prepared
         }
-        plan.diagnostics = plan.diagnostics.filter(belongs)
-        plan.files = plan.files.filter { $0.path == join(inside, Lockfile.fileName) }
-        let rendered = zip(plan.histories, migrationPlans).filter { $0.0.model == model }
-        plan.histories = rendered.map(\.0)
-        if !plan.hasErrors {
-            for (history, plans) in rendered {
-                for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs) {
-                    plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
-                }
-            }
-        }
-        plan.outputFolder = modelOutput
-        return plan
+        prepared.plan.diagnostics = prepared.plan.diagnostics.filter(belongs)
+        prepared.plan.files = prepared.plan.files.filter { $0.path == join(inside, Lockfile.fileName) }
+        let kept = zip(prepared.plan.histories, prepared.migrationPlans).filter { $0.0.model == model }
+        prepared.plan.histories = kept.map(\.0)
+        prepared.migrationPlans = kept.map(\.1)
+        return prepared
     }
 
     /// `MyTODO` for `../../Schemas/MyTODO`.

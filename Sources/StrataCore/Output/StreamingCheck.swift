@@ -26,20 +26,34 @@ extension Workspace {
         schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases
     ) -> CheckOutcome {
         Allocator.limitRetainedMemory()
-        let (plan, migrationPlans) = prepare(schemas: schemas, output: output)
-        var outcome = CheckOutcome(diagnostics: plan.diagnostics, stale: [], files: plan.files.count)
-        guard !plan.hasErrors else { return outcome }
+        return check([PreparedModels(prepare(schemas: schemas, output: output))], output: output, databases: databases)
+    }
+
+    /// Renders `prepared` (file paths relative to `output`) and compares it with disk, as
+    /// ``check(schemas:output:databases:)`` does: for each plan, its `strata.lock` files, its
+    /// files in listing order, then the generated files in its `outputFolder` that no longer
+    /// belong. Nothing is compared when any plan has an error.
+    package static func check(
+        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases
+    ) -> CheckOutcome {
+        let locks = prepared.flatMap(\.plan.files)
+        var outcome = CheckOutcome(diagnostics: prepared.flatMap(\.plan.diagnostics), stale: [], files: locks.count)
+        guard !outcome.hasErrors else { return outcome }
         Allocator.releaseFreedMemory()
-        var sink = ComparingSink(output: output, wanted: Set(plan.files.map(\.path)))
-        outcome.stale = plan.files.compactMap { staleFile(at: $0.path, shouldHold: $0.contents) }
-        for (history, plans) in zip(plan.histories, migrationPlans) {
-            sink.rendered = 0
-            sink.stale = []
-            Generator.render(for: history, plans: plans, databases: databases, into: &sink)
-            outcome.files += sink.rendered
-            outcome.stale += Generator.inListingOrder(sink.stale, model: history.model, path: \.relativePath).map(\.file)
+        var sink = ComparingSink(output: output, wanted: Set(locks.map(\.path)))
+        for model in prepared {
+            outcome.stale += model.plan.files.compactMap { staleFile(at: $0.path, shouldHold: $0.contents) }
+            for (history, plans) in zip(model.plan.histories, model.migrationPlans) {
+                sink.rendered = 0
+                sink.stale = []
+                Generator.render(for: history, plans: plans, databases: databases, into: &sink)
+                outcome.files += sink.rendered
+                outcome.stale += Generator.inListingOrder(sink.stale, model: history.model, path: \.relativePath).map(\.file)
+            }
         }
-        outcome.stale += extraFiles(wanted: sink.wanted, root: output).map(extraFile)
+        for model in prepared {
+            outcome.stale += extraFiles(wanted: sink.wanted, root: model.plan.outputFolder).map(extraFile)
+        }
         return outcome
     }
 

@@ -115,29 +115,58 @@ public enum Workspace {
         report: ([Diagnostic]) -> Void = { _ in }
     ) throws -> GenerateOutcome {
         Allocator.limitRetainedMemory()
-        let (plan, migrationPlans) = prepare(schemas: schemas, output: output)
-        report(plan.diagnostics)
-        var outcome = GenerateOutcome(diagnostics: plan.diagnostics, changed: [], files: plan.files.count)
-        guard !plan.hasErrors else { return outcome }
+        let prepared = PreparedModels(prepare(schemas: schemas, output: output))
+        report(prepared.plan.diagnostics)
+        return try generate([prepared], output: output, databases: databases)
+    }
+
+    /// A plan without its outputs and the migration plans of its histories, from
+    /// ``prepare(schemas:output:only:)``: what ``generate(_:output:databases:)`` and
+    /// ``check(_:output:databases:)`` render. The plan's `outputFolder` is the folder whose
+    /// generated files that no longer belong are removed (or reported).
+    package struct PreparedModels: Sendable {
+        /// The plan: diagnostics, `strata.lock` files, histories, output folder.
+        package var plan: GenerationPlan
+        /// The migration plans of each history, in the order of `plan.histories`.
+        package var migrationPlans: [[MigrationPlan]]
+
+        package init(_ prepared: (GenerationPlan, [[MigrationPlan]])) {
+            (plan, migrationPlans) = prepared
+        }
+    }
+
+    /// Renders and writes `prepared` (file paths relative to `output`) in one transaction, as
+    /// ``generate(schemas:output:databases:report:)`` does; nothing is written when any plan has
+    /// an error. Generated files that no longer belong are removed from each plan's
+    /// `outputFolder`.
+    package static func generate(
+        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases
+    ) throws -> GenerateOutcome {
+        let locks = prepared.flatMap(\.plan.files)
+        var outcome = GenerateOutcome(diagnostics: prepared.flatMap(\.plan.diagnostics), changed: [], files: locks.count)
+        guard !outcome.hasErrors else { return outcome }
         // The parsed YAML is gone: its memory goes back to the system before rendering, which
         // would otherwise peak on top of it.
         Allocator.releaseFreedMemory()
-        var sink = StagingSink(output: output, wanted: Set(plan.files.map(\.path)))
+        var sink = StagingSink(output: output, wanted: Set(locks.map(\.path)))
         do {
-            for file in plan.files { try sink.stage(file) }
+            for file in locks { try sink.stage(file) }
             outcome.changed = sink.changed
-            for (history, plans) in zip(plan.histories, migrationPlans) {
-                sink.changed = []
-                sink.rendered = []
-                try Generator.render(for: history, plans: plans, databases: databases, into: &sink)
-                outcome.files += sink.rendered.count
-                let order = Generator.inListingOrder(sink.rendered, model: history.model) { $0 }.map {
-                    SchemaLoader.join(output, $0)
+            for model in prepared {
+                for (history, plans) in zip(model.plan.histories, model.migrationPlans) {
+                    sink.changed = []
+                    sink.rendered = []
+                    try Generator.render(for: history, plans: plans, databases: databases, into: &sink)
+                    outcome.files += sink.rendered.count
+                    let order = Generator.inListingOrder(sink.rendered, model: history.model) { $0 }.map {
+                        SchemaLoader.join(output, $0)
+                    }
+                    outcome.changed += order.filter(Set(sink.changed).contains)
                 }
-                outcome.changed += order.filter(Set(sink.changed).contains)
             }
-            let removals = extraFiles(
-                wanted: sink.wanted, root: output, excluding: sink.transaction.stagedPaths)
+            let removals = prepared.flatMap {
+                extraFiles(wanted: sink.wanted, root: $0.plan.outputFolder, excluding: sink.transaction.stagedPaths)
+            }
             try sink.transaction.finish(removals: removals, isOurs: isOurs)
             outcome.changed += removals
         } catch {

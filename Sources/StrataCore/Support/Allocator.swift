@@ -4,12 +4,12 @@
 
 /// The C allocator, for what `generate` asks of it to keep its peak memory within its bound
 /// (20 times the input above a small model's; see the schema reference's limits).
-enum Allocator {
+package enum Allocator {
     /// Asks glibc to keep one arena for every thread and to give freed memory at the top of the
     /// heap back at once: `generate` renders on every core, and one arena per thread otherwise
     /// keeps each thread's freed memory to itself. Called before any thread is started; on other
     /// C libraries (Darwin's), nothing.
-    static func limitRetainedMemory() {
+    package static func limitRetainedMemory() {
         #if canImport(Glibc)
             // `mallopt`'s parameters (`<malloc.h>`): M_TRIM_THRESHOLD, M_TOP_PAD, M_ARENA_MAX.
             guard let symbol = dlsym(nil, "mallopt") else { return }
