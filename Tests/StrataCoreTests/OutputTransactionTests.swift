@@ -52,6 +52,29 @@ import Testing
         #expect(Self.leftovers(root).isEmpty)
     }
 
+    @Test("a failure removes the folders it created, and a file where a folder should be is named, however deep")
+    func failureRemovesTheFoldersItCreated() throws {
+        let root = try CommandLineContractTests.todoCopy()
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
+        // The Swift files come first, into folders of their own; then the SQL folder is a file.
+        let model = root.appendingPathComponent("Generated/MyTODO")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try "in the way".write(to: model.appendingPathComponent("sqlite"), atomically: true, encoding: .utf8)
+        let failed = try CLITests.strata(["generate"], in: root)
+        #expect(failed.status == 2)
+        #expect(failed.stderr == "error: cannot write Generated/MyTODO/sqlite: a file is where a folder should be; nothing was changed\n")
+        #expect(!exists("Generated/MyTODO/Swift"), "the folder made for the Swift files is removed again")
+        #expect(exists("Generated/MyTODO/sqlite"))
+        #expect(Self.leftovers(root).isEmpty)
+        // A file two levels up from a generated file: named, not a file-system error code.
+        try FileManager.default.removeItem(at: model)
+        try "in the way".write(to: model, atomically: true, encoding: .utf8)
+        let blocked = try CLITests.strata(["generate"], in: root)
+        #expect(blocked.status == 2)
+        #expect(blocked.stderr == "error: cannot write Generated/MyTODO: a file is where a folder should be; nothing was changed\n")
+        #expect(TestPaths.files(under: root.appendingPathComponent("Generated")) == ["MyTODO"])
+    }
+
     @Test("a directory at a generated file's path is an error, and the directory and its files stay")
     func directoryIsNeverRemoved() throws {
         let root = try Self.generatedCopy()

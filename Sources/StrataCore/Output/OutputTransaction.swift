@@ -13,7 +13,8 @@ public struct OutputWriteError: Error, CustomStringConvertible, Equatable {
 /// Writes `generate`'s files as one transaction on the file system: every target is checked,
 /// every new content is staged next to its target, and only then are the targets replaced (the
 /// old files kept aside until the end). On any failure, what was replaced is put back, what was
-/// staged is removed, and an ``OutputWriteError`` names the path: all files or none.
+/// staged is removed with the folders created for it, and an ``OutputWriteError`` names the
+/// path: all files or none.
 ///
 /// A directory, or a file that Strata did not write (no generated header), at a target's path is
 /// never replaced or removed: it is an error before anything is written.
@@ -30,6 +31,8 @@ struct OutputTransaction {
     /// Targets replaced or removed so far, with where their old content was put aside (nil for
     /// targets that did not exist).
     private var replaced: [(final: String, saved: String?, placed: Bool)] = []
+    /// Folders created so far, outermost first.
+    private var createdFolders: [String] = []
 
     /// Writes `writes` and removes `removals` (generated files that no longer belong), all or nothing.
     static func run(writes: [Write], removals: [String], isOurs: (String) -> Bool) throws {
@@ -128,19 +131,32 @@ struct OutputTransaction {
         staged.append((temporary, write.path))
     }
 
-    /// Creates the folder of `path` if needed; a file in its place is an error.
-    private func makeFolder(of path: String) throws {
-        let folder = SchemaLoader.parent(of: path)
-        if !folder.isEmpty {
+    /// Creates the folder of `path` and any missing folder above it, each recorded so that a roll
+    /// back removes it again; a file in the place of any of them is an error naming it.
+    private mutating func makeFolder(of path: String) throws {
+        // The missing folders, innermost first, up to the first one that exists.
+        var missing: [String] = []
+        var folder = SchemaLoader.parent(of: path)
+        while !folder.isEmpty {
             var isDirectory: ObjCBool = false
-            if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw OutputWriteError(path: folder, reason: "a file is where a folder should be")
+            if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    throw OutputWriteError(path: folder, reason: "a file is where a folder should be")
+                }
+                break
             }
+            missing.append(folder)
+            let parent = SchemaLoader.parent(of: folder)
+            if parent == folder { break }
+            folder = parent
+        }
+        for folder in missing.reversed() {
             do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: false)
             } catch {
                 throw OutputWriteError(path: folder, reason: Self.reason(error))
             }
+            createdFolders.append(folder)
         }
     }
 
@@ -175,13 +191,16 @@ struct OutputTransaction {
         }
     }
 
-    /// Puts back what was replaced, newest first, and removes what was staged.
+    /// Puts back what was replaced, newest first, and removes what was staged and the folders
+    /// created for it.
     func rollBack() {
         for item in replaced.reversed() {
             if item.placed { try? manager.removeItem(atPath: item.final) }
             if let saved = item.saved { try? manager.moveItem(atPath: saved, toPath: item.final) }
         }
         for item in staged { try? manager.removeItem(atPath: item.temporary) }
+        // The folders it created, innermost first, each only if empty (`rmdir` removes nothing else).
+        for folder in createdFolders.reversed() { _ = rmdir(folder) }
     }
 
     /// Calls `body` with the UTF-8 bytes of `text` as `Data`, without copying them.
