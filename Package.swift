@@ -145,7 +145,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // Test helpers shared by the database tests: a throwaway PostgreSQL server.
+        // Test helpers shared by the tests: a throwaway PostgreSQL server, temporary files removed at exit.
         .target(
             name: "StrataTestSupport",
             dependencies: ["StrataDatabase", .product(name: "Yams", package: "Yams")],
@@ -189,7 +189,7 @@ let package = Package(
         // Runtime: the migration ledger, column coding, the filter/sort DSL (no generated code).
         .testTarget(
             name: "StrataRuntimeTests",
-            dependencies: ["StrataSQLite", "StrataDateSamples"]
+            dependencies: ["StrataSQLite", "StrataDateSamples", "StrataTestSupport"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
         // autoincremented keys, keyword names) and the Blog one (joins), compiled and exercised. Regenerate with
@@ -206,7 +206,10 @@ let package = Package(
         // (every mapping of `strata import coredata`) and the TODO app's, compiled and exercised.
         .testTarget(
             name: "ImportedCoreDataModelTests",
-            dependencies: ["StrataSQLite", "StrataCore", "StrataCoreDataStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "StrataSQLite", "StrataCore", "StrataCoreDataStore", "StrataTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: [
                 "Schemas", "Generated/Library/sqlite", "Generated/Library/postgres", "Generated/MyTODO/sqlite",
                 "Generated/MyTODO/postgres",
@@ -261,7 +264,7 @@ let package = Package(
         // The benchmark's synthetic models are valid and change the way they claim (no timing here).
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataCore"]
+            dependencies: ["StrataBench", "StrataCore", "StrataTestSupport"]
         ),
     ]
 )

@@ -65,7 +65,7 @@ struct DateRoundTripTests {
 
     /// A Shop v1 database as Strata 0.5 wrote it: the v1 SQL, its ledger row, Dates in seconds since 1970.
     static func legacyDatabase(_ dates: [Date]) throws -> (path: String, folder: URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-dates-\(UUID().uuidString)")
+        let folder = TestScratch.path("strata-dates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("shop.sqlite").path
         let migration = try #require(ShopMigrations.all.first)

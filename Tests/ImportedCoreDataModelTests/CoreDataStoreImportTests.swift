@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StrataCoreDataStore
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// Moving the rows of the TODO app's Core Data store into a Strata database, with the runtime API
@@ -14,7 +15,7 @@ import Testing
     let importer: CoreDataStoreImporter
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-store-\(UUID().uuidString)")
+        folder = TestScratch.path("strata-store")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let mapping = try Data(
             contentsOf: ImportedCoreDataModelTests.folder.appendingPathComponent("Schemas/MyTODO/coredata-mapping.json")

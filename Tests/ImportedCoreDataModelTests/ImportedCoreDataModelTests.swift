@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// The Swift generated from imported Core Data models compiles (this target) and works: the
@@ -26,8 +27,7 @@ import Testing
     func schemasAreCurrent(bundle: String, model: String, options: CoreDataImporter.Options) throws {
         let outcome = CoreDataImporter.run(
             Self.root.appendingPathComponent("Tests/Fixtures/CoreData/\(bundle)").path, options: options)
-        let schemas = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "strata-import-\(UUID().uuidString)")
+        let schemas = TestScratch.path("strata-import")
         let (written, _) = try CoreDataImporter.write(outcome, schemas: schemas.path)
         for path in written {
             let name = URL(fileURLWithPath: path).lastPathComponent

@@ -2,6 +2,7 @@ import Foundation
 import MyTODO
 import MyTODOV1
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// The test the tutorial promised and never showed: a store written by the v1 app, opened by
@@ -10,7 +11,7 @@ import Testing
 @Suite("TODO app: a v1 database opened by v3 code")
 struct ModelVersionTests {
     private func temporaryDatabasePath() throws -> (folder: URL, path: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytodo-\(UUID().uuidString)")
+        let folder = TestScratch.path("mytodo")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return (folder, folder.appendingPathComponent("MyTODO.sqlite").path)
     }

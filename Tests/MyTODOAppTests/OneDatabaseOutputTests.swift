@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// The Swift that a target naming one database gets (the committed `Generated/MyTODO/Swift`
@@ -30,7 +31,7 @@ struct OneDatabaseOutputTests {
             #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains(other), "\(path)")
         }
         // The named queries as the app calls them, on that database alone.
-        let use = FileManager.default.temporaryDirectory.appendingPathComponent("use-\(UUID().uuidString).swift")
+        let use = TestScratch.path("use", suffix: ".swift")
         defer { try? FileManager.default.removeItem(at: use) }
         let call =
             backend == .sqlite

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataTestSupport
 import Testing
 
 /// Wrong uses of the generated filter API are compile errors. The test type-checks two small
@@ -53,7 +54,7 @@ struct TypeSafetyTests {
 
     private static func typeCheck(_ body: String) throws -> (status: Int32, output: String) {
         let arguments = try #require(compilerArguments(), "the MyTODO module was not found next to the test bundle")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("snippet-\(UUID().uuidString).swift")
+        let file = TestScratch.path("snippet", suffix: ".swift")
         defer { try? FileManager.default.removeItem(at: file) }
         let source = """
             import MyTODO

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 @testable import StrataBench
@@ -7,7 +8,7 @@ import Testing
 /// timing here: benchmarks are `strata-bench`.
 @Suite struct CompilePackageTests {
     @Test func threeTargetsEachWithItsDatabasesCode() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("strata-compile-\(UUID().uuidString)").path
+        let work = TestScratch.path("strata-compile").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let benchmark = CompileBenchmark(root: "/strata", work: work, entities: 3)
         let lines = try benchmark.writePackage()

@@ -1,6 +1,7 @@
 import Foundation
 import StrataBench
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// The generator benchmark's synthetic model: valid, deterministic, and changing the way its
@@ -8,7 +9,7 @@ import Testing
 @Suite struct SyntheticModelTests {
     /// A small model loads without diagnostics and generates every output.
     @Test func smallModelIsValidAndGenerates() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-tests-\(UUID().uuidString)").path
+        let directory = TestScratch.path("strata-bench-tests").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try SyntheticModel(entities: 3).write(into: directory)
 
@@ -25,7 +26,7 @@ import Testing
 
     /// Each version changes every entity: an added column, a rename, a widening, an index.
     @Test func versionsDifferRealistically() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-tests-\(UUID().uuidString)").path
+        let directory = TestScratch.path("strata-bench-tests").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try SyntheticModel(entities: 2).write(into: directory)
         let plan = Workspace.plan(schemas: directory, output: "Generated")

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// Paths of the package and its fixtures, found from this file's location.
 enum TestPaths {
@@ -16,7 +17,7 @@ enum TestPaths {
 
     /// A new empty temporary folder.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-tests-\(UUID().uuidString)")
+        let url = TestScratch.path("strata-tests")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

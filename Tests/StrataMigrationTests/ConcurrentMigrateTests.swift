@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StrataTestSupport
 import Testing
 
 /// `strata migrate` next to another writer: it waits (saying so), then applies what is still
@@ -9,7 +10,7 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Schemas").path
 
     static func temporaryDatabase() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-\(UUID().uuidString).sqlite").path
+        TestScratch.path("concurrent", suffix: ".sqlite").path
     }
 
     /// Starts `strata migrate` on `database` without waiting for it.

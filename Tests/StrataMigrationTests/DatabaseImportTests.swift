@@ -11,7 +11,7 @@ import Testing
 @Suite struct DatabaseImportTests {
     /// A new temporary folder.
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-import-\(UUID().uuidString)")
+        let url = TestScratch.path("strata-import")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -3,6 +3,7 @@ import GRDB
 import StrataCore
 import StrataDatabase
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// Models for the migration tests: the repository's own and the fixtures.
@@ -19,7 +20,7 @@ enum Models {
 
     /// A model written to a temporary folder from YAML texts, one per version.
     static func temporary(_ name: String, versions: [String]) throws -> (history: SchemaHistory, folder: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-migration-\(UUID().uuidString)")
+        let folder = TestScratch.path("strata-migration")
         let model = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         for (offset, text) in versions.enumerated() {

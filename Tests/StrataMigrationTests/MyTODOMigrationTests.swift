@@ -10,7 +10,7 @@ import Testing
 @Suite struct MyTODOMigrationTests {
     @Test func sqliteFileWrittenAtV1KeepsEveryItemThroughV3() throws {
         let history = try Models.load("MyTODO", in: Models.schemas)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytodo-\(UUID().uuidString).sqlite").path
+        let path = TestScratch.path("mytodo", suffix: ".sqlite").path
         let migrator = Models.migrator(history)
         let queue = try DatabaseQueue(path: path)
         #expect(try migrator.migrate(queue, to: 1).map(\.version) == [1])

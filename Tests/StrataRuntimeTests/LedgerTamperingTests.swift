@@ -1,5 +1,6 @@
 import Foundation
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// A ledger written by something other than Strata is a refusal naming the row and column, and
@@ -15,7 +16,7 @@ struct LedgerTamperingTests {
 
     /// A database file at v1 whose ledger row is then changed by `tamper`.
     static func tamperedFile(_ tamper: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).sqlite").path
+        let path = TestScratch.path("ledger", suffix: ".sqlite").path
         let queue = try DatabaseQueue(path: path)
         _ = try migrator.migrate(queue, to: 1)
         try queue.write { db in try db.execute(sql: tamper) }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// A small model with three versions, written by hand: what generated `<Model>Migrations` hold.
@@ -164,7 +165,7 @@ struct MigratorTests {
 
     @Test("a database file opened as a pool (WAL) migrates the same way")
     func migratesPool() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString)")
+        let folder = TestScratch.path("strata")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notes.sqlite").path

@@ -25,9 +25,7 @@ import Testing
             try Test.cancel("skipped: the sqlite3 command-line client is not installed")
         }
         let path = SQLTestModels.generated.appendingPathComponent("MyTODO/sqlite/\(file)").path
-        let database = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "strata-\(UUID().uuidString).sqlite"
-        ).path
+        let database = TestScratch.path("strata", suffix: ".sqlite").path
         defer { try? FileManager.default.removeItem(atPath: database) }
         let script = try String(contentsOfFile: path, encoding: .utf8)
         let result = try ProcessRunner.run([sqlite3, "-bail", "-batch", database], input: script)

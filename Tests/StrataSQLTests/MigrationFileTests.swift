@@ -23,7 +23,7 @@ import Testing
     }
 
     static func temporaryDatabase() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString).sqlite").path
+        TestScratch.path("strata", suffix: ".sqlite").path
     }
 
     static func expectLatestSchema(_ database: String, _ history: SchemaHistory, _ how: String) throws {
