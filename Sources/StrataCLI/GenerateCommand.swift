@@ -9,7 +9,7 @@ package struct Generate: ParsableCommand {
             and writes nothing at all when any schema has an error (exit status 1). A model's named \
             queries (<Model>/queries/*.sql) are prepared on an in-memory SQLite database of its latest \
             version: one that does not compile is an error at its line. Exit status 2 when a file \
-            cannot be written.
+            cannot be written, 130 when Ctrl-C stops it: either way nothing is written.
             """
     )
 
@@ -20,6 +20,8 @@ package struct Generate: ParsableCommand {
 
     package func run() throws {
         // Rendered and staged a file at a time: the output is many times the schemas' size.
+        // Ctrl-C stops it before its next file and puts back what it wrote.
+        Interruption.noteSignals()
         let outcome = try Workspace.generate(
             schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases,
             report: { Console.report($0) })

@@ -50,6 +50,7 @@ package struct BuildPlugin: ParsableCommand {
         guard missing.isEmpty else {
             throw CouldNotRun("internal error: the generator did not render \(missing.sorted().joined(separator: ", ")), which OutputLayout declares")
         }
+        Interruption.noteSignals()
         try Workspace.write(plan)
     }
 }
@@ -106,6 +107,7 @@ package struct GenerateModels: ParsableCommand {
             print("\(outcome.files) generated files are current.")
             return
         }
+        Interruption.noteSignals()
         let outcome = try Workspace.generate(prepared, output: outputOptions.output, databases: outputOptions.databases)
         let changed = outcome.changed
         print(changed.isEmpty ? "\(outcome.files) generated files are up to date." : changed.map { "wrote \($0)" }.joined(separator: "\n"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrataCore
 
 /// The exit statuses of every Strata command (`strata`, `strata-generator`), one contract:
 ///
@@ -62,7 +63,9 @@ package enum CommandRunner {
     static func report(_ error: any Error, root: any ParsableCommand.Type) -> Int32 {
         if let code = error as? ExitCode { return code.rawValue }
         let status = status(for: error, root: root)
-        guard status == StrataExitCode.couldNotRun.rawValue else { root.exit(withError: error) }
+        guard status == StrataExitCode.couldNotRun.rawValue || error is OutputInterrupted else {
+            root.exit(withError: error)
+        }
         Console.error(String(describing: error))
         return status
     }
@@ -71,6 +74,8 @@ package enum CommandRunner {
     package static func status(for error: any Error, root: any ParsableCommand.Type) -> Int32 {
         if let code = error as? ExitCode { return code.rawValue }
         if error is CouldNotRun { return StrataExitCode.couldNotRun.rawValue }
+        // Stopped by a signal, after putting everything back: 128 + its number, as a shell expects.
+        if let interrupted = error as? OutputInterrupted { return interrupted.exitStatus }
         let code = root.exitCode(for: error)
         // ArgumentParser gives its own errors 0 (help, version) or 64; anything else it would call
         // a failure is an error of the command's work: it could not run.

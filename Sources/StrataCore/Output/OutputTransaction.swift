@@ -17,12 +17,18 @@ public struct OutputWriteError: Error, CustomStringConvertible, Equatable {
 /// path: all files or none.
 ///
 /// A directory, or a file that Strata did not write (no generated header), at a target's path is
-/// never replaced or removed: it is an error before anything is written.
-struct OutputTransaction {
+/// never replaced or removed: it is an error before anything is written. A signal noted by
+/// ``Interruption`` (Ctrl-C) stops it before its next file, and it rolls back the same way.
+package struct OutputTransaction {
     /// A file to write: its path and text (written as UTF-8 without a copy).
-    struct Write {
-        var path: String
-        var contents: String
+    package struct Write {
+        package var path: String
+        package var contents: String
+
+        package init(path: String, contents: String) {
+            self.path = path
+            self.contents = contents
+        }
     }
 
     private let manager = FileManager.default
@@ -33,10 +39,21 @@ struct OutputTransaction {
     private var replaced: [(final: String, saved: String?, placed: Bool)] = []
     /// Folders created so far, outermost first.
     private var createdFolders: [String] = []
+    /// The signal that stops the transaction before its next file, if one arrived.
+    private let interruption: () -> Int32?
+
+    /// A transaction that stops, and rolls back, once `interruption` names a signal (by default,
+    /// one that ``Interruption`` noted); it is asked before each file is staged or put in place.
+    package init(interruption: @escaping () -> Int32? = { Interruption.received }) {
+        self.interruption = interruption
+    }
 
     /// Writes `writes` and removes `removals` (generated files that no longer belong), all or nothing.
-    static func run(writes: [Write], removals: [String], isOurs: (String) -> Bool) throws {
-        var transaction = OutputTransaction()
+    package static func run(
+        writes: [Write], removals: [String], isOurs: (String) -> Bool,
+        interruption: @escaping () -> Int32? = { Interruption.received }
+    ) throws {
+        var transaction = OutputTransaction(interruption: interruption)
         do {
             try transaction.check(writes.map(\.path) + removals, isOurs: isOurs)
             for write in writes { try transaction.stage(write) }
@@ -58,6 +75,7 @@ struct OutputTransaction {
     /// part with the file on disk as it goes: a large file is never held whole. Returns false,
     /// with nothing staged, when the text is the file's.
     mutating func add(path: String, isOurs: (String) -> Bool, parts: inout GeneratedParts) throws -> Bool {
+        try stopIfInterrupted()
         try check([path], isOurs: isOurs)
         try makeFolder(of: path)
         let temporary = Self.sibling(of: path, suffix: "strata-tmp")
@@ -72,6 +90,7 @@ struct OutputTransaction {
         defer { try? current?.close() }
         do {
             while let text = parts.next() {
+                try stopIfInterrupted()
                 try Self.withBytes(of: text) { bytes in
                     try output.write(contentsOf: bytes)
                     if let reader = current, try reader.read(upToCount: bytes.count) ?? Data() != bytes {
@@ -85,6 +104,8 @@ struct OutputTransaction {
                 return false
             }
         } catch let error as OutputWriteError {
+            throw error
+        } catch let error as OutputInterrupted {
             throw error
         } catch {
             throw OutputWriteError(path: path, reason: Self.reason(error))
@@ -121,6 +142,7 @@ struct OutputTransaction {
     }
 
     private mutating func stage(_ write: Write) throws {
+        try stopIfInterrupted()
         try makeFolder(of: write.path)
         let temporary = Self.sibling(of: write.path, suffix: "strata-tmp")
         do {
@@ -163,6 +185,7 @@ struct OutputTransaction {
     /// Puts the current file at `final` aside and moves `temporary` there (or, without one, just
     /// puts the file aside: a removal).
     private mutating func replace(_ final: String, with temporary: String?) throws {
+        try stopIfInterrupted()
         var saved: String?
         if manager.fileExists(atPath: final) {
             let aside = Self.sibling(of: final, suffix: "strata-old")
@@ -182,6 +205,11 @@ struct OutputTransaction {
         }
         replaced[replaced.count - 1].placed = true
         staged.removeAll { $0.temporary == temporary }
+    }
+
+    /// Throws ``OutputInterrupted`` once a signal arrived: the caller rolls back.
+    private func stopIfInterrupted() throws {
+        if let signal = interruption() { throw OutputInterrupted(signal: signal) }
     }
 
     /// Every file is in place: the old contents put aside are removed.
