@@ -72,9 +72,7 @@ public enum MigrationPlanner {
                             at: new.typeLocation)
                     }
                 } else {
-                    bag.error(
-                        "the type of '\(entityName).\(new.name)' changes from \(old.type) to \(new.type), and no lossless conversion is known: give it a 'transform' that computes the new value",
-                        at: new.typeLocation)
+                    bag.error(refusedTypeChange(of: "\(entityName).\(new.name)", old, new, from: from, to: to), at: new.typeLocation)
                 }
             case .enumCasesRemoved(let name, let cases):
                 let spelled = cases.map { "\(name).\($0.name)" }
@@ -155,6 +153,22 @@ public enum MigrationPlanner {
             "index '\(index.name)' is 'concurrently': PostgreSQL builds it before the version's transaction, on table '\(old.table)' as it is at version \(from.version), but \(problem); add it in a later version, or without 'concurrently'",
             at: index.location)
         return nil
+    }
+
+    /// The error for a type change that has no lossless conversion. A field that keeps its type's
+    /// name says what changed under it: its enum's raw type, or the key type of the entity it references.
+    private static func refusedTypeChange(of field: String, _ old: Field, _ new: Field, from: Schema, to: Schema) -> String {
+        let fix = "give it a 'transform' that computes the new value"
+        if old.type == new.type, let before = from.storageType(of: old), let after = to.storageType(of: new) {
+            let cause: String
+            switch new.type {
+            case .enumeration(let name): cause = "the raw type of enum \(name) changes"
+            case .reference(let name): cause = "the key of \(name) changes type"
+            case .scalar: cause = "its type changes"
+            }
+            return "\(cause), so '\(field)' stores \(after.name) instead of \(before.name), and no lossless conversion is known: \(fix)"
+        }
+        return "the type of '\(field)' changes from \(old.type) to \(new.type), and no lossless conversion is known: \(fix)"
     }
 
     /// An enum to its raw type, or to an enum holding every old raw value, keeps every value; raw values
