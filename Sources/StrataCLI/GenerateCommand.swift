@@ -53,6 +53,7 @@ package struct Check: ParsableCommand {
 
     package func run() throws {
         // Compared a file at a time as it is rendered, like generate: the output is never held whole.
+        try outputOptions.requireFolder()
         let outcome = Workspace.check(
             schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
         let findings = outcome.stale

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import StrataCore
 
@@ -22,6 +23,15 @@ package struct OutputOptions: ParsableArguments {
     package var databases: [SQLDialect] = SQLDialect.allCases
 
     package init() {}
+
+    /// Throws when a file is where the output folder should be: nothing can be compared with it
+    /// (and every generated file would be reported missing, in full).
+    package func requireFolder() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CouldNotRun("cannot read \(output): a file is where the output folder should be")
+        }
+    }
 }
 
 /// `--format text|json`, for the commands a tool may read.

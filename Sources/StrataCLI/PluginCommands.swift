@@ -97,6 +97,7 @@ package struct GenerateModels: ParsableCommand {
         Console.report(prepared.flatMap(\.plan.diagnostics))
         guard !prepared.contains(where: \.plan.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
         if check {
+            try outputOptions.requireFolder()
             let outcome = Workspace.check(prepared, output: outputOptions.output, databases: outputOptions.databases)
             for finding in outcome.stale { print(finding.diff, terminator: "") }
             guard outcome.stale.isEmpty else {

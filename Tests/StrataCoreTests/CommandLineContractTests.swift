@@ -64,6 +64,13 @@ import Testing
         let generate = try CLITests.strata(["generate"], in: root)
         #expect(generate.status == 2, "\(generate.stderr)")
         #expect(generate.stderr.contains("error: "))
+        // …nor compared with: one line, not every generated file reported missing in full.
+        for format in ["text", "json"] {
+            let check = try CLITests.strata(["check", "--format", format], in: root)
+            #expect(check.status == 2, "\(check.stderr)")
+            #expect(check.stdout.isEmpty)
+            #expect(check.stderr == "error: cannot read Generated: a file is where the output folder should be\n")
+        }
         // A file that is not a SQLite database.
         try String(repeating: "not a database ", count: 100).write(
             to: root.appendingPathComponent("notes.sqlite"), atomically: true, encoding: .utf8)
