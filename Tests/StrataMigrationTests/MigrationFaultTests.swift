@@ -6,6 +6,12 @@ import StrataSQLite
 import StrataTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A migration that fails half-way leaves the database exactly at the previous version, and says why.
 @Suite struct MigrationFaultTests {
     static let versions = [
@@ -110,6 +116,57 @@ import Testing
         #expect(failed.status == 4, "\(failed.stderr)")
         #expect(failed.stderr.contains("the migration failed and was rolled back"), "\(failed.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+    }
+
+    @Test("strata migrate killed (SIGKILL) while a rebuild copies its rows leaves the database at the version before")
+    func killedMidRebuildLeavesSQLiteAtTheVersionBefore() throws {
+        let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
+        let database = URL(fileURLWithPath: folder).appendingPathComponent("killed.sqlite").path
+        #expect(try CLI.strata(["migrate", "--database", database, "--schemas", folder, "--to", "1"]).status == 0)
+        // Enough rows that copying them into the rebuilt table (v2 makes email unique) takes a while.
+        let rows = 400_000
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in
+            let insert = try db.makeStatement(sql: #"INSERT INTO "customer" ("email", "name") VALUES (?, ?)"#)
+            for row in 0..<rows { try insert.execute(arguments: ["c\(row)@example.com", "customer \(row)"]) }
+        }
+        func state(_ queue: DatabaseQueue) throws -> (schema: String, rows: Int, sum: Int) {
+            try queue.read { db in
+                (
+                    try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+                        .joined(separator: "\n"),
+                    try Int.fetchOne(db, sql: #"SELECT count(*) FROM "customer""#) ?? -1,
+                    try Int.fetchOne(db, sql: #"SELECT sum(length("email") + "id") FROM "customer""#) ?? -1
+                )
+            }
+        }
+        let before = try state(queue)
+        try queue.close()
+
+        let running = try CLI.start(["migrate", "--database", database, "--schemas", folder])
+        var stderr = ""
+        while !stderr.contains("copying the rows of customer") {
+            let chunk = running.stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stderr += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(stderr.contains("Shop: v2: copying the rows of customer into its rebuilt table…"), "\(stderr)")
+        kill(running.process.processIdentifier, SIGKILL)
+        let killed = CLI.finish(running)
+        #expect(running.process.terminationReason == .uncaughtSignal, "it finished before the kill: \(killed.stderr)")
+
+        // Opening it again rolls the unfinished transaction back: version 1, every row, no rebuilt table.
+        let reopened = try DatabaseQueue(path: database)
+        #expect(try Models.migrator(try Models.load("Shop", in: folder)).currentVersion(in: reopened) == 1)
+        let after = try state(reopened)
+        #expect(after.schema == before.schema)
+        #expect(after.rows == rows && after.sum == before.sum)
+        #expect(try reopened.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        try reopened.close()
+        // And the same migration then goes through.
+        let again = try CLI.strata(["migrate", "--database", database, "--schemas", folder])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("migrated from version 1 to 2"), "\(again.stdout)")
     }
 
     @Test func dryRunPrintsTheSQLAndCreatesNothing() throws {
