@@ -4,6 +4,12 @@ import StrataDatabase
 import StrataTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `strata migrate --postgres` on the test suite's PostgreSQL server, through the real
 /// executable: the TODO app's v1 database carrying rows to v3, refusals that leave the database
 /// as `pg_dump` saw it, two deployers at once, a failing version rolled back, and the exit
@@ -216,6 +222,53 @@ import Testing
             try await session.execute(#"UPDATE "customer" SET "email" = 'a2@x' WHERE "name" = 'A again'"#)
             let fixed = try Self.migrate(url, schemas: folder)
             #expect(fixed.status == 0, "\(fixed.stderr)")
+        }
+    }
+
+    @Test("strata migrate killed (SIGKILL) inside its transaction leaves the database as pg_dump saw it")
+    func killedInsideItsTransactionLeavesTheDatabaseAsItWas() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let (_, folder) = try Models.temporary("Shop", versions: MigrationFaultTests.versions)
+        try await server.withDatabase { session in
+            let url = session.url.description
+            let first = try Self.migrate(url, schemas: folder, ["--to", "1"])
+            #expect(first.status == 0, "\(first.stderr)")
+            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('b@x', 'B')"#)
+            let dump = try server.dump(database: session.url.database)
+            // Another connection holds a lock on the table: v2's first ALTER waits for it, inside
+            // the migration's transaction, where the process is then killed.
+            let holder = try await PostgresSession.connect(to: session.url)
+            try await holder.execute("BEGIN")
+            try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
+            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder])
+            func count(_ condition: String) async throws -> String? {
+                try await session.textRows(
+                    sql: "SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND \(condition)"
+                ).first?.first ?? nil
+            }
+            var waited = false
+            for _ in 0..<600 where !waited {
+                waited = try await count("wait_event_type = 'Lock'") == "1"
+                if !waited { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(waited, "migrate never waited for the table lock")
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = CLI.finish(running)
+            #expect(running.process.terminationReason == .uncaughtSignal)
+            // The lock released, the server finds the client gone and rolls its transaction back.
+            try await holder.execute("ROLLBACK")
+            try await holder.close()
+            var ended = false
+            for _ in 0..<600 where !ended {
+                ended = try await count("pid <> pg_backend_pid()") == "0"
+                if !ended { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(ended, "the killed migrate's connection stayed")
+            #expect(try server.dump(database: session.url.database) == dump)
+
+            let again = try Self.migrate(url, schemas: folder)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try await Self.ledger(session).count == 2)
         }
     }
 
