@@ -200,16 +200,25 @@ import Testing
         }
     }
 
-    @Test func aFailingMigrationIsRolledBackAndExits4() async throws {
+    /// The Shop model at v1 in a new database of the test server, holding `customers` (SQL
+    /// values), with its `pg_dump`: `body` gets the session, the schemas folder and the dump.
+    static func withShopAtV1(
+        customers: String,
+        _ body: (TestPostgresServer, PostgresSession, _ folder: String, _ dump: String) async throws -> Void
+    ) async throws {
         let server = try await TestPostgresServer.forTest()
         let (_, folder) = try Models.temporary("Shop", versions: MigrationFaultTests.versions)
         try await server.withDatabase { session in
-            let url = session.url.description
-            let first = try Self.migrate(url, schemas: folder, ["--to", "1"])
+            let first = try Self.migrate(session.url.description, schemas: folder, ["--to", "1"])
             #expect(first.status == 0, "\(first.stderr)")
-            try await session.execute(
-                #"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('a@x', 'A again')"#)
-            let dump = try server.dump(database: session.url.database)
+            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES "# + customers)
+            try await body(server, session, folder, try server.dump(database: session.url.database))
+        }
+    }
+
+    @Test func aFailingMigrationIsRolledBackAndExits4() async throws {
+        try await Self.withShopAtV1(customers: "('a@x', 'A'), ('a@x', 'A again')") { server, session, folder, dump in
+            let url = session.url.description
             let failed = try Self.migrate(url, schemas: folder)
             #expect(failed.status == 4, "\(failed.stderr)")
             #expect(failed.stderr.contains("migrating Shop to v2 failed and v2 was rolled back"), "\(failed.stderr)")
@@ -227,14 +236,8 @@ import Testing
 
     @Test("strata migrate killed (SIGKILL) inside its transaction leaves the database as pg_dump saw it")
     func killedInsideItsTransactionLeavesTheDatabaseAsItWas() async throws {
-        let server = try await TestPostgresServer.forTest()
-        let (_, folder) = try Models.temporary("Shop", versions: MigrationFaultTests.versions)
-        try await server.withDatabase { session in
+        try await Self.withShopAtV1(customers: "('a@x', 'A'), ('b@x', 'B')") { server, session, folder, dump in
             let url = session.url.description
-            let first = try Self.migrate(url, schemas: folder, ["--to", "1"])
-            #expect(first.status == 0, "\(first.stderr)")
-            try await session.execute(#"INSERT INTO "customer" ("email", "name") VALUES ('a@x', 'A'), ('b@x', 'B')"#)
-            let dump = try server.dump(database: session.url.database)
             // Another connection holds a lock on the table: v2's first ALTER waits for it, inside
             // the migration's transaction, where the process is then killed.
             let holder = try await PostgresSession.connect(to: session.url)
