@@ -66,7 +66,7 @@ public enum ChildTask {
                     peak: outcome.peakResidentBytes
                 ).line)
         case ("parse", 1):
-            try GeneratorBenchmark.parseOnly(folder: rest[0])
+            try GeneratorBenchmark.parseOnly(folder: rest[0], with: .generator)
         case ("fetch", 2):
             guard let implementation = FetchProbe.Implementation(rawValue: rest[0]) else {
                 throw Failure(description: "child fetch: unknown implementation \(rest[0])")
