@@ -40,8 +40,9 @@ package struct Check: ParsableCommand {
         abstract: "Verify that Generated/ and strata.lock are current and that frozen versions are unchanged.",
         discussion: """
             Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file, or with \
-            the diagnostics of the schemas. With --format json: one object, {"current", "files", \
-            "diagnostics", "stale": [{"path", "kind", "diff"}]}.
+            the diagnostics of the schemas; a missing or extra file longer than 200 lines shows its \
+            first 200. With --format json: one object, {"current", "files", "diagnostics", \
+            "stale": [{"path", "kind", "diff"}]}, every diff whole.
             """
     )
 
@@ -73,14 +74,8 @@ package struct Check: ParsableCommand {
             print(output.rendered)
         case .text:
             Console.report(outcome.diagnostics)
-            for finding in findings {
-                print(finding.diff, terminator: "")
-            }
-            if !findings.isEmpty {
-                for finding in findings { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
-                Console.error(
-                    "generated files are not current: run `\(Regeneration.current.command)` and commit the result")
-            } else if current {
+            Console.report(findings)
+            if current {
                 print("Generated/ and strata.lock are current (\(outcome.files) files).")
             }
         }

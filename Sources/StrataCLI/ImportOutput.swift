@@ -3,9 +3,10 @@ import StrataCore
 /// How every `strata import` command that writes schemas ends: the diagnostics on standard
 /// error, `wrote <path>` for each file on standard output, and the exit status of the contract.
 package enum ImportOutput {
-    /// Reports `diagnostics` (the importer's), runs `write`, and reports what it wrote or why it
-    /// wrote nothing: exit status 1 for problems (errors among `diagnostics`, or lint's), 2 for
-    /// a file that cannot be written.
+    /// Reports `diagnostics` (the importer's), runs `write` noting Ctrl-C (``Interruption``), and
+    /// reports what it wrote or why it wrote nothing: exit status 1 for problems (errors among
+    /// `diagnostics`, or lint's), 2 for a file that cannot be written, 128 + the signal's number
+    /// when a signal stopped the write.
     package static func finish(
         _ diagnostics: [Diagnostic],
         write: () throws(ImportedModelWriter.Failure) -> (written: [String], warnings: [Diagnostic])
@@ -14,6 +15,7 @@ package enum ImportOutput {
             Console.report(diagnostics)
             throw StrataExitCode.problemsFound.exitCode
         }
+        Interruption.noteSignals()
         do {
             let (written, warnings) = try write()
             Console.report(diagnostics + warnings)
@@ -26,6 +28,9 @@ package enum ImportOutput {
             case .io(let message):
                 Console.report(diagnostics)
                 throw CouldNotRun(message)
+            case .interrupted(let stop):
+                Console.report(diagnostics)
+                throw stop
             }
         }
     }

@@ -99,12 +99,8 @@ package struct GenerateModels: ParsableCommand {
         if check {
             try outputOptions.requireFolder()
             let outcome = Workspace.check(prepared, output: outputOptions.output, databases: outputOptions.databases)
-            for finding in outcome.stale { print(finding.diff, terminator: "") }
-            guard outcome.stale.isEmpty else {
-                for finding in outcome.stale { Console.error("\(finding.path) is \(finding.kind.rawValue)") }
-                Console.error("generated files are not current: run `\(Regeneration.current.command)` and commit the result")
-                throw StrataExitCode.problemsFound.exitCode
-            }
+            Console.report(outcome.stale)
+            guard outcome.stale.isEmpty else { throw StrataExitCode.problemsFound.exitCode }
             print("\(outcome.files) generated files are current.")
             return
         }

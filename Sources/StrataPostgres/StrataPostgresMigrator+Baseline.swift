@@ -25,7 +25,7 @@ extension StrataPostgresMigrator {
     public func baseline(
         _ connection: PostgresConnection, at version: Int, to target: Int? = nil,
         checkSchema: () async throws -> Void, waiting: @Sendable () -> Void = {},
-        progress: (StrataMigrationProgress) -> Void = { _ in }
+        progress: (StrataMigrationProgress) throws -> Void = { _ in }
     ) async throws -> (recorded: [StrataMigration], applied: [StrataMigration]) {
         try await locked(connection, waiting: waiting) {
             try await run("BEGIN", connection)

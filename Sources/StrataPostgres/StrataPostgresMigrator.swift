@@ -65,14 +65,17 @@ public struct StrataPostgresMigrator: Sendable {
     /// - Parameters:
     ///   - waiting: called once when another session holds the model's migration lock, before
     ///     this one waits for it.
-    ///   - progress: told before and after each version, and before each of its statements.
+    ///   - progress: told before and after each version, and before each of its statements. An
+    ///     error it throws stops the migration: the version being applied is rolled back (its
+    ///     concurrent index builds dropped), the versions before it stay applied, and the error is
+    ///     rethrown as it is (how `strata migrate` stops on Ctrl-C, after the running statement).
     /// - Throws: ``StrataMigrationError`` for a refused database (nothing written),
     ///   ``StrataPostgresMigrationFailure`` for a version that failed (earlier versions of the run
     ///   stay applied), or PostgresNIO's error when the connection fails outside a version.
     @discardableResult
     public func migrate(
         _ connection: PostgresConnection, to target: Int? = nil, waiting: @Sendable () -> Void = {},
-        progress: (StrataMigrationProgress) -> Void = { _ in }
+        progress: (StrataMigrationProgress) throws -> Void = { _ in }
     ) async throws -> [StrataMigration] {
         try await locked(connection, waiting: waiting) {
             try await migrateLocked(connection, to: target, progress: progress)
@@ -98,16 +101,16 @@ public struct StrataPostgresMigrator: Sendable {
 
     /// Applies the pending migrations up to `target`; the caller holds the lock.
     func migrateLocked(
-        _ connection: PostgresConnection, to target: Int?, progress: (StrataMigrationProgress) -> Void
+        _ connection: PostgresConnection, to target: Int?, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> [StrataMigration] {
         let pending = try await pending(connection, to: target)
         var applied: [StrataMigration] = []
         for (offset, migration) in pending.enumerated() {
-            progress(.willApply(migration, position: offset + 1, count: pending.count))
+            try progress(.willApply(migration, position: offset + 1, count: pending.count))
             let start = ContinuousClock.now
             if try await apply(migration, connection, progress: progress) {
                 applied.append(migration)
-                progress(.didApply(migration, duration: ContinuousClock.now - start))
+                try progress(.didApply(migration, duration: ContinuousClock.now - start))
             }
         }
         return applied
@@ -118,8 +121,15 @@ public struct StrataPostgresMigrator: Sendable {
     /// ledger already records it. A failure drops the indexes this run built, so that the
     /// database is left at the previous version.
     private func apply(
-        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) -> Void
+        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
+        /// An error `progress` threw, rethrown as it is once the version is rolled back.
+        struct Stopped: Error {
+            var error: any Error
+        }
+        func tell(_ statement: String) throws {
+            do { try progress(.willRun(migration, statement: statement)) } catch { throw Stopped(error: error) }
+        }
         let statements: [String]
         do {
             statements = try SQLScriptSplitter.statements(migration.sql, dialect: .postgres)
@@ -134,12 +144,13 @@ public struct StrataPostgresMigrator: Sendable {
             do {
                 // An index of that name built beforehand (by hand, ahead of the deploy) is kept as it is.
                 if try await indexExists(build.indexName, connection) { continue }
-                progress(.willRun(migration, statement: build.statement))
+                try tell(build.statement)
                 built.append(build)
                 try await run(build.statement, connection)
             } catch {
                 // A failed concurrent build leaves an invalid index behind: drop it with the others.
                 let cleaned = await drop(built, connection)
+                if let stopped = error as? Stopped, cleaned { throw stopped.error }
                 throw StrataPostgresMigrationFailure(
                     model: model, version: migration.version, statement: build.statement,
                     message: PostgresServerMessage(error), rolledBack: cleaned)
@@ -158,7 +169,7 @@ public struct StrataPostgresMigrator: Sendable {
             try await PostgresMigrationLedger.create(connection, logger: logger)
             for statement in rest {
                 current = statement
-                progress(.willRun(migration, statement: statement))
+                try tell(statement)
                 try await run(statement, connection)
             }
             current = nil
@@ -169,6 +180,7 @@ public struct StrataPostgresMigrator: Sendable {
             let rolledBack = (try? await run("ROLLBACK", connection)) != nil
             let cleaned = await drop(built, connection)
             if error is StrataMigrationError, rolledBack, cleaned { throw error }
+            if let stopped = error as? Stopped, rolledBack, cleaned { throw stopped.error }
             throw StrataPostgresMigrationFailure(
                 model: model, version: migration.version, statement: current, message: PostgresServerMessage(error),
                 rolledBack: rolledBack && cleaned)

@@ -59,10 +59,13 @@ public struct StrataMigrator: Sendable {
 
     /// Applies every pending migration up to `target` (default: the latest version), each in its
     /// own transaction, and returns the ones applied.
-    /// `progress` is told before and after each version, as it goes.
+    /// `progress` is told before and after each version, and before each of its statements, as
+    /// it goes. An error it throws stops the migration: the version being applied is rolled back,
+    /// the versions before it stay applied, and the error is rethrown (how `strata migrate` stops
+    /// on Ctrl-C; `writer.interrupt()` stops a statement that runs long).
     @discardableResult
     public func migrate(
-        _ writer: some DatabaseWriter, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+        _ writer: some DatabaseWriter, to target: Int? = nil, progress: (StrataMigrationProgress) throws -> Void = { _ in }
     ) throws -> [StrataMigration] {
         try writer.writeWithoutTransaction { db in try migrate(db, to: target, progress: progress) }
     }
@@ -83,25 +86,25 @@ public struct StrataMigrator: Sendable {
     }
 
     /// Applies every pending migration on a connection that is not inside a transaction;
-    /// `progress` is told before and after each version, as it goes.
+    /// `progress` is told as it goes, and may stop it, as in the `DatabaseWriter` variant.
     @discardableResult
     public func migrate(
-        _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) -> Void = { _ in }
+        _ db: Database, to target: Int? = nil, progress: (StrataMigrationProgress) throws -> Void = { _ in }
     ) throws -> [StrataMigration] {
         let pending = try pending(db, to: target)
         if try pendingDateConversion(db) != nil {
             let start = ContinuousClock.now
             if let conversion = try convertDates(db) {
-                progress(.didConvertDates(conversion, duration: ContinuousClock.now - start))
+                try progress(.didConvertDates(conversion, duration: ContinuousClock.now - start))
             }
         }
         var applied: [StrataMigration] = []
         for (offset, migration) in pending.enumerated() {
-            progress(.willApply(migration, position: offset + 1, count: pending.count))
+            try progress(.willApply(migration, position: offset + 1, count: pending.count))
             let start = ContinuousClock.now
             if try apply(migration, db, progress: progress) {
                 applied.append(migration)
-                progress(.didApply(migration, duration: ContinuousClock.now - start))
+                try progress(.didApply(migration, duration: ContinuousClock.now - start))
             }
         }
         return applied
@@ -112,7 +115,7 @@ public struct StrataMigrator: Sendable {
     /// Runs one migration in an immediate transaction. Returns false when another connection
     /// applied it in the meantime.
     private func apply(
-        _ migration: StrataMigration, _ db: Database, progress: (StrataMigrationProgress) -> Void
+        _ migration: StrataMigration, _ db: Database, progress: (StrataMigrationProgress) throws -> Void
     ) throws -> Bool {
         try inImmediateTransactionWithoutForeignKeys(db, version: migration.version) {
             // Another process may have migrated between our check and this write lock.
@@ -126,7 +129,7 @@ public struct StrataMigrator: Sendable {
             // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
             let statements = try db.allStatements(sql: migration.sql)
             while let statement = try statements.next() {
-                progress(.willRun(migration, statement: statement.sql))
+                try progress(.willRun(migration, statement: statement.sql))
                 try statement.execute()
             }
             try MigrationLedger.record(migration, model: model, db)

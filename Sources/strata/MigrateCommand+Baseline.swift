@@ -39,7 +39,7 @@ extension Migrate {
             outcome.pending = try Self.pending(after: version, to: to, migrator.plan)
             outcome.to = outcome.pending.last?.version ?? version
         } else {
-            let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
+            let queue = try Self.openForMigration(database)
             outcome.recorded = try migrator.baseline(queue, at: version, checkSchema: check)
             outcome.from = version
             outcome.applied = try migrator.migrate(queue, to: to, progress: Self.reportProgress(model: history.model))

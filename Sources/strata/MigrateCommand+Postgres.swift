@@ -44,6 +44,16 @@ extension Migrate {
         into outcome: inout Outcome
     ) async -> StrataExitCode {
         let connection = session.connection
+        if !dryRun {
+            // PostgresNIO cannot cancel a running query: stop before the next statement, or end
+            // at once on a second signal (the server then rolls the open transaction back).
+            Interruption.onSignal { _ in
+                var stream = StandardError()
+                print(
+                    "\(name): stopping after the running statement (press Ctrl-C again to end strata now; the server rolls the version back)",
+                    to: &stream)
+            }
+        }
         do {
             if let baseline {
                 try await baselinePostgres(
@@ -64,6 +74,10 @@ extension Migrate {
                 outcome.from = now - outcome.applied.count
             }
             return .success
+        } catch where Interruption.received != nil {
+            let version = try? await migrator.currentVersion(connection)
+            Self.stop(&outcome, by: Interruption.received ?? SIGINT, database: name, model: migrator.model, at: version)
+            return .migrationFailed
         } catch let error as StrataMigrationError {
             outcome.refuse(error, database: name)
             return .problemsFound

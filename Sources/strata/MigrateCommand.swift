@@ -34,7 +34,10 @@ struct Migrate: AsyncParsableCommand {
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
             cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials; \
             4 a migration failed and was rolled back (the database is at the previous version); \
-            64 usage. With --format json: one object, {"database", "model", "from", "to", "dryRun", \
+            64 usage; 130 (128 + the signal's number) stopped by Ctrl-C, SIGTERM or SIGHUP: the \
+            version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
+            running statement; a second Ctrl-C ends strata at once, and the server rolls back).\
+             With --format json: one object, {"database", "model", "from", "to", "dryRun", \
             "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
             {"version", "statements"} or null, "baseline": N or null, "recorded": [{"version", \
             "checksum"}] (the versions the baseline records), "schemaDifferences": [text], "error"}.
@@ -71,7 +74,13 @@ struct Migrate: AsyncParsableCommand {
         /// The conversion of a Strata 0.5 database's Dates that a dry run would run first.
         var dateConversion: StrataDateConversion?
         var error: String?
+        /// The signal that stopped the run (then `error` says where the database is).
+        var signal: Int32?
     }
+
+    /// What a progress callback throws once a signal was noted: the migrator rolls back the
+    /// version it is applying and rethrows it.
+    struct Stopped: Error {}
 
     /// The PostgreSQL URL to migrate: `--postgres`, else `STRATA_POSTGRES_URL` when no
     /// `--database` is given.
@@ -95,6 +104,9 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas, format: formatOptions.format)
+        // Ctrl-C rolls back the version being applied and says so, instead of leaving it to the
+        // database's journal (which is as safe, and silent).
+        if !dryRun { Interruption.noteSignals() }
         let name: String
         let result: (outcome: Outcome, status: StrataExitCode)
         if let text = postgresURL {
@@ -106,12 +118,26 @@ struct Migrate: AsyncParsableCommand {
             result = migrateSQLite(history, database: name)
         }
         report(result.outcome, model: history.model, database: name)
+        // 128 + the signal's number, as a shell expects of a process a signal stopped.
+        if let signal = result.outcome.signal { throw ExitCode(128 + signal) }
         if result.status != .success { throw result.status.exitCode }
     }
 
-    /// Tells `progress` events of a migration on standard error.
-    static func reportProgress(model: String) -> (StrataMigrationProgress) -> Void {
+    /// Records, in `outcome`, that `signal` stopped the run with the database at `version` (when
+    /// it could be read).
+    static func stop(_ outcome: inout Outcome, by signal: Int32, database: String, model: String, at version: Int?) {
+        outcome.signal = signal
+        outcome.error =
+            "\(database): interrupted (\(Interruption.name(of: signal))): "
+            + (version.map { "the database is at version \($0) of \(model)" } ?? "the versions applied before the signal stay applied")
+            + "; no version was left half-applied"
+    }
+
+    /// Tells `progress` events of a migration on standard error; throws ``Stopped`` once a signal
+    /// was noted, which stops the migration before its next statement.
+    static func reportProgress(model: String) -> (StrataMigrationProgress) throws -> Void {
         { event in
+            if Interruption.received != nil { throw Stopped() }
             var stream = StandardError()
             switch event {
             case .willApply(let migration, let position, let count):
@@ -145,11 +171,19 @@ struct Migrate: AsyncParsableCommand {
                 var stream = StandardError()
                 print("\(database): another process is writing to the database; waiting for it to finish…", to: &stream)
             }
-            guard Double(attempts) * interval < waitLimit else { return false }
+            guard Double(attempts) * interval < waitLimit, Interruption.received == nil else { return false }
             Thread.sleep(forTimeInterval: interval)
             return true
         }
         return configuration
+    }
+
+    /// The SQLite database to migrate, opened with ``configuration(database:)``; a signal
+    /// interrupts the statement it runs (`sqlite3_interrupt`), which rolls its version back.
+    static func openForMigration(_ database: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: database, configuration: configuration(database: database))
+        Interruption.onSignal { _ in queue.interrupt() }
+        return queue
     }
 
     /// Migrates the SQLite file `database`.
@@ -167,13 +201,18 @@ struct Migrate: AsyncParsableCommand {
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
             } else {
-                let queue = try DatabaseQueue(path: database, configuration: Self.configuration(database: database))
+                let queue = try Self.openForMigration(database)
                 let before = try migrator.currentVersion(in: queue)
                 outcome.from = before
                 outcome.applied = try migrator.migrate(
                     queue, to: to, progress: Self.reportProgress(model: history.model))
                 outcome.to = outcome.applied.last?.version ?? before
             }
+        } catch where Interruption.received != nil {
+            // The version being applied was rolled back (its statement interrupted, or stopped
+            // before the next one): read where the database is.
+            let version = try? migrator.currentVersion(in: DatabaseQueue(path: database))
+            Self.stop(&outcome, by: Interruption.received ?? SIGINT, database: database, model: history.model, at: version)
         } catch let error as StrataMigrationError {
             outcome.refuse(error, database: database)
             if case .foreignKeyViolation = error { status = .migrationFailed } else { status = .problemsFound }

@@ -99,6 +99,37 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: userFile.path), "files without Strata's header are the user's")
     }
 
+    /// In text, a long missing or extra file shows its first lines and how many more there are;
+    /// a stale file's diff, and every diff in JSON (`diff` itself), stay whole.
+    @Test func longMissingAndExtraFilesAreCutShortInText() throws {
+        func numbered(_ count: Int) -> String { (1...count).map { "line \($0)\n" }.joined() }
+        func missing(_ lines: Int) -> StaleFile {
+            StaleFile(
+                kind: .missing, path: "G/a.swift",
+                diff: UnifiedDiff.render(old: "", new: numbered(lines), oldPath: "/dev/null", newPath: "G/a.swift"))
+        }
+        let long = missing(250)
+        let text = long.textDiff(limit: 200)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 3 + 200 + 1)
+        #expect(lines.prefix(3) == ["--- /dev/null", "+++ G/a.swift", "@@ -0,0 +1,250 @@"])
+        #expect(lines[202] == "+line 200")
+        #expect(lines.last == "\\ 50 more lines not shown: the file is missing; `generate` writes it")
+        #expect(long.diff.hasSuffix("+line 250\n"), "the finding itself keeps the whole diff")
+        // At the limit nothing is cut; one past it, one line is.
+        #expect(missing(200).textDiff(limit: 200) == missing(200).diff)
+        #expect(missing(201).textDiff(limit: 200).hasSuffix("+line 200\n\\ 1 more line not shown: the file is missing; `generate` writes it\n"))
+
+        let extra = StaleFile(
+            kind: .extra, path: "G/old.swift",
+            diff: UnifiedDiff.render(old: numbered(300), new: "", oldPath: "G/old.swift", newPath: "/dev/null"))
+        #expect(extra.textDiff(limit: 10).hasSuffix("-line 10\n\\ 290 more lines not shown: the file no longer belongs; `generate` removes it\n"))
+        let stale = StaleFile(
+            kind: .stale, path: "G/a.swift",
+            diff: UnifiedDiff.render(old: numbered(300), new: "", oldPath: "G/a.swift", newPath: "G/a.swift"))
+        #expect(stale.textDiff(limit: 10) == stale.diff)
+    }
+
     @Test func anErrorInOneModelWritesNothingForAnyModel() throws {
         let sandbox = try Sandbox()
         let other = sandbox.url("Schemas/Broken")

@@ -84,6 +84,25 @@ import Testing
         #expect(verify.status == 2, "\(verify.stderr)")
     }
 
+    /// Before the first `generate`, `check` in text shows each missing file's first 200 lines,
+    /// not every generated file in full; the JSON keeps the whole diffs.
+    @Test func checkCutsLongMissingFilesShortInText() throws {
+        // 30 entities: several generated files are longer than 200 lines (MyTODO's are not).
+        let root = try TestPaths.temporaryFolder()
+        try InterruptionTests.largeModel(in: root, entities: 30)
+        let text = try CLITests.strata(["check"], in: root)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("--- /dev/null\n+++ Generated/Large/Swift/LargeModels.swift\n@@ -0,0 +1,"))
+        let notShown = text.stdout.split(separator: "\n").filter { $0.hasPrefix("\\ ") }
+        #expect(notShown.count >= 3, "\(notShown)")
+        #expect(notShown.allSatisfy { $0.hasSuffix(" more lines not shown: the file is missing; `generate` writes it") })
+        #expect(text.stderr.contains("error: Generated/Large/Swift/LargeModels.swift is missing\n"))
+        let json = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))
+        let diffs = try #require(json["stale"] as? [[String: Any]]).compactMap { $0["diff"] as? String }
+        #expect(!diffs.joined().contains("not shown"))
+        #expect(text.stdout.utf8.count < diffs.joined().utf8.count)
+    }
+
     @Test func checkSpeaksJSON() throws {
         let root = try Self.todoCopy()
         let missing = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))

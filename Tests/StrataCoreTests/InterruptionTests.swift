@@ -60,6 +60,52 @@ import Testing
         #expect(OutputTransactionTests.leftovers(root).isEmpty)
     }
 
+    @Test("a signal before an import's model folder is moved into place writes nothing, not even the staging folder")
+    func anInterruptedImportWritesNothing() throws {
+        let root = try TestPaths.temporaryFolder()
+        let schemas = root.appendingPathComponent("Schemas").path
+        let versions = (1...2).map { version in
+            ImportedSchema(
+                model: "Shop", version: version,
+                entities: [
+                    ImportedEntity(
+                        name: "Customer",
+                        fields: [ImportedField(name: "id", type: "UUID"), ImportedField(name: "name", type: "String")])
+                ])
+        }
+        // Before staging, after each of the two files, after lint, before the move: five points.
+        for after in 0..<5 {
+            let signaller = Signaller(after: after)
+            do {
+                _ = try ImportedModelWriter.write(
+                    model: "Shop", versions: versions, schemas: schemas, interruption: signaller.answer)
+                Issue.record("stopped after \(after) steps: the import went through")
+            } catch {
+                guard case .interrupted(let stop) = error else {
+                    Issue.record("stopped after \(after) steps: \(error)")
+                    continue
+                }
+                #expect(stop.exitStatus == 130)
+                #expect(stop.description == "interrupted (SIGINT): nothing was written; '\(schemas)/Shop' was not created")
+            }
+            // The Schemas folder did not exist: it is gone again, staging folder and all.
+            #expect(!FileManager.default.fileExists(atPath: schemas), "stopped after \(after) steps")
+        }
+        // The same with a Schemas folder that exists: only its hidden staging folder came and went.
+        try FileManager.default.createDirectory(atPath: schemas, withIntermediateDirectories: true)
+        for after in 0..<5 {
+            #expect(throws: ImportedModelWriter.Failure.self) {
+                try ImportedModelWriter.write(
+                    model: "Shop", versions: versions, schemas: schemas, interruption: Signaller(after: after).answer)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: schemas).isEmpty, "stopped after \(after) steps")
+        }
+        let written = try ImportedModelWriter.write(
+            model: "Shop", versions: versions, schemas: schemas, interruption: Signaller(after: 5).answer)
+        #expect(written.written == ["\(schemas)/Shop/v1.yaml", "\(schemas)/Shop/v2.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: schemas) == ["Shop"])
+    }
+
     /// A model large enough that `generate` is still writing when the test sees its first staged file.
     static func largeModel(in root: URL, entities: Int) throws {
         var yaml = "model: Large\nversion: 1\n\nentities:\n"

@@ -118,8 +118,12 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
     }
 
-    @Test("strata migrate killed (SIGKILL) while a rebuild copies its rows leaves the database at the version before")
-    func killedMidRebuildLeavesSQLiteAtTheVersionBefore() throws {
+    /// SIGKILL: nothing in strata runs, SQLite's journal rolls back on the next open. SIGINT
+    /// (Ctrl-C): strata interrupts the statement, rolls the version back itself and says so.
+    @Test(
+        "strata migrate stopped while a rebuild copies its rows leaves the database at the version before",
+        arguments: [SIGKILL, SIGINT])
+    func stoppedMidRebuildLeavesSQLiteAtTheVersionBefore(signal: Int32) throws {
         let (_, folder) = try Models.temporary("Shop", versions: Self.versions)
         let database = URL(fileURLWithPath: folder).appendingPathComponent("killed.sqlite").path
         #expect(try CLI.strata(["migrate", "--database", database, "--schemas", folder, "--to", "1"]).status == 0)
@@ -151,9 +155,18 @@ import Testing
             stderr += String(decoding: chunk, as: UTF8.self)
         }
         #expect(stderr.contains("Shop: v2: copying the rows of customer into its rebuilt table…"), "\(stderr)")
-        kill(running.process.processIdentifier, SIGKILL)
-        let killed = CLI.finish(running)
-        #expect(running.process.terminationReason == .uncaughtSignal, "it finished before the kill: \(killed.stderr)")
+        kill(running.process.processIdentifier, signal)
+        let stopped = CLI.finish(running)
+        if signal == SIGKILL {
+            #expect(running.process.terminationReason == .uncaughtSignal, "it finished before the kill: \(stopped.stderr)")
+        } else {
+            #expect(stopped.status == 130, "\(stopped.stderr)")
+            #expect(
+                stopped.stderr.hasSuffix(
+                    "error: \(database): interrupted (SIGINT): the database is at version 1 of Shop; no version was left half-applied\n"
+                ), "\(stopped.stderr)")
+            #expect(!stopped.stdout.contains("migrated"), "\(stopped.stdout)")
+        }
 
         // Opening it again rolls the unfinished transaction back: version 1, every row, no rebuilt table.
         let reopened = try DatabaseQueue(path: database)

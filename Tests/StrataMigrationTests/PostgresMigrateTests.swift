@@ -275,6 +275,50 @@ import Testing
         }
     }
 
+    @Test("Ctrl-C during strata migrate --postgres stops before the next statement and rolls the version back")
+    func interruptedStopsBeforeTheNextStatementAndRollsBack() async throws {
+        try await Self.withShopAtV1(customers: "('a@x', 'A'), ('b@x', 'B')") { server, session, folder, dump in
+            let url = session.url.description
+            // v2 adds a column, then a unique constraint: its first ALTER waits for this lock.
+            let holder = try await PostgresSession.connect(to: session.url)
+            try await holder.execute("BEGIN")
+            try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
+            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder])
+            var waited = false
+            for _ in 0..<600 where !waited {
+                waited =
+                    try await session.textRows(
+                        sql: "SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                    ).first?.first == "1"
+                if !waited { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(waited, "migrate never waited for the table lock")
+            kill(running.process.processIdentifier, SIGINT)
+            // It says it stops after the running statement, which goes on once the lock is free.
+            var stderr = ""
+            while !stderr.contains("stopping after the running statement") {
+                let chunk = running.stderr.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                stderr += String(decoding: chunk, as: UTF8.self)
+            }
+            try await holder.execute("ROLLBACK")
+            try await holder.close()
+            let stopped = CLI.finish(running)
+            stderr += stopped.stderr
+            #expect(stopped.status == 130, "\(stderr)")
+            #expect(stderr.contains("press Ctrl-C again to end strata now"), "\(stderr)")
+            #expect(
+                stderr.hasSuffix(
+                    "error: \(url): interrupted (SIGINT): the database is at version 1 of Shop; no version was left half-applied\n"),
+                "\(stderr)")
+            // The added column was rolled back with the rest of v2; the lock is released.
+            #expect(try server.dump(database: session.url.database) == dump)
+            let again = try Self.migrate(url, schemas: folder)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try await Self.ledger(session).count == 2)
+        }
+    }
+
     /// Shop v1, and a v2 adding an index marked `concurrently` (`index` is its YAML).
     static func concurrentShop(index: String, extraField: String = "") throws -> String {
         let v2 = """

@@ -7,10 +7,11 @@ import Foundation
     import Darwin
 #endif
 
-/// Ctrl-C (SIGINT), SIGTERM and SIGHUP while `generate` writes: once ``noteSignals()`` was
-/// called, such a signal no longer ends the process at once. It is noted, the output transaction
-/// stops before its next file and puts back everything it wrote (``OutputInterrupted``), and the
-/// command exits with 128 + the signal's number. A second signal ends the process as usual.
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP while `generate` or an import writes: once
+/// ``noteSignals()`` was called, such a signal no longer ends the process at once. It is noted,
+/// the output transaction (or ``ImportedModelWriter``) stops before its next file and puts back
+/// everything it wrote (``OutputInterrupted``), and the command exits with 128 + the signal's
+/// number. A second signal ends the process as usual.
 public enum Interruption {
     /// The signals noted.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -26,7 +27,12 @@ public enum Interruption {
                 source.setEventHandler {
                     // The next one ends the process, as if Strata had not been listening.
                     for number in signals { signal(number, SIG_DFL) }
-                    Self.state.withLock { $0.received = $0.received ?? number }
+                    let actions = Self.state.withLock { state -> [@Sendable (Int32) -> Void] in
+                        guard state.received == nil else { return [] }
+                        state.received = number
+                        return state.actions
+                    }
+                    for action in actions { action(number) }
                 }
                 source.resume()
                 state.sources.append(source)
@@ -34,13 +40,31 @@ public enum Interruption {
         }
     }
 
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`, or "signal N".
+    public static func name(of signal: Int32) -> String {
+        [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
+    }
+
     /// The first signal noted, if any.
     public static var received: Int32? { state.withLock { $0.received } }
 
-    /// The signal sources (kept alive here, touched only behind the lock) and the first signal.
+    /// Runs `action` when the first signal is noted (on a background queue): for work that
+    /// waits on something a question between steps cannot reach, such as a long SQLite statement
+    /// (`DatabaseWriter.interrupt()`). Runs it at once when a signal was already noted.
+    public static func onSignal(_ action: @escaping @Sendable (Int32) -> Void) {
+        let received = state.withLock { state -> Int32? in
+            if state.received == nil { state.actions.append(action) }
+            return state.received
+        }
+        if let received { action(received) }
+    }
+
+    /// The signal sources (kept alive here, touched only behind the lock), the first signal, and
+    /// what to run when it comes.
     private struct State: @unchecked Sendable {
         var sources: [any DispatchSourceSignal] = []
         var received: Int32?
+        var actions: [@Sendable (Int32) -> Void] = []
     }
 
     private static let state = LockedValue(State())
@@ -50,12 +74,19 @@ public enum Interruption {
 public struct OutputInterrupted: Error, CustomStringConvertible, Sendable {
     /// The signal's number.
     public var signal: Int32
+    /// What is as it was, for the message: by default, `generate`'s output.
+    public var unchanged: String
+
+    /// A write stopped by `signal`, after which `unchanged` says what was left as it was.
+    public init(signal: Int32, unchanged: String = "the generated files and strata.lock are as they were") {
+        self.signal = signal
+        self.unchanged = unchanged
+    }
 
     /// The exit status a shell expects of a process that a signal stopped: 128 + its number.
     public var exitStatus: Int32 { 128 + signal }
 
     public var description: String {
-        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
-        return "interrupted (\(name)): nothing was written; the generated files and strata.lock are as they were"
+        "interrupted (\(Interruption.name(of: signal))): nothing was written; \(unchanged)"
     }
 }

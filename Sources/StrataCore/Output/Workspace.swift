@@ -25,6 +25,13 @@ public struct StaleFile: Sendable, Equatable {
     public var path: String
     /// A unified diff from what is on disk to what should be.
     public var diff: String
+
+    /// A finding of `kind` for the file at `path`, with its diff.
+    public init(kind: Kind, path: String, diff: String) {
+        self.kind = kind
+        self.path = path
+        self.diff = diff
+    }
 }
 
 /// Reads schemas, plans outputs, and writes or checks them. Used by the CLI and the command plugin.
