@@ -234,27 +234,38 @@ import Testing
         }
     }
 
+    /// Starts `strata migrate --postgres` on Shop at v1 while another connection (returned, to
+    /// end its transaction) holds a lock on the customer table, and returns once v2's first
+    /// ALTER waits for it, inside the migration's transaction.
+    static func migrateWaitingForALock(
+        _ session: PostgresSession, folder: String
+    ) async throws -> (holder: PostgresSession, running: CLI.Running) {
+        let holder = try await PostgresSession.connect(to: session.url)
+        try await holder.execute("BEGIN")
+        try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
+        let running = try CLI.start(["migrate", "--postgres", session.url.description, "--schemas", folder])
+        var waited = false
+        for _ in 0..<600 where !waited {
+            waited = try await sessions(session, where: "wait_event_type = 'Lock'") == "1"
+            if !waited { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(waited, "migrate never waited for the table lock")
+        return (holder, running)
+    }
+
+    /// How many sessions of the test database match `condition` (SQL over `pg_stat_activity`).
+    static func sessions(_ session: PostgresSession, where condition: String) async throws -> String? {
+        try await session.textRows(
+            sql: "SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND \(condition)"
+        ).first?.first ?? nil
+    }
+
     @Test("strata migrate killed (SIGKILL) inside its transaction leaves the database as pg_dump saw it")
     func killedInsideItsTransactionLeavesTheDatabaseAsItWas() async throws {
         try await Self.withShopAtV1(customers: "('a@x', 'A'), ('b@x', 'B')") { server, session, folder, dump in
             let url = session.url.description
-            // Another connection holds a lock on the table: v2's first ALTER waits for it, inside
-            // the migration's transaction, where the process is then killed.
-            let holder = try await PostgresSession.connect(to: session.url)
-            try await holder.execute("BEGIN")
-            try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
-            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder])
-            func count(_ condition: String) async throws -> String? {
-                try await session.textRows(
-                    sql: "SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND \(condition)"
-                ).first?.first ?? nil
-            }
-            var waited = false
-            for _ in 0..<600 where !waited {
-                waited = try await count("wait_event_type = 'Lock'") == "1"
-                if !waited { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(waited, "migrate never waited for the table lock")
+            // Killed inside the migration's transaction, where v2's first ALTER waits.
+            let (holder, running) = try await Self.migrateWaitingForALock(session, folder: folder)
             kill(running.process.processIdentifier, SIGKILL)
             _ = CLI.finish(running)
             #expect(running.process.terminationReason == .uncaughtSignal)
@@ -263,7 +274,7 @@ import Testing
             try await holder.close()
             var ended = false
             for _ in 0..<600 where !ended {
-                ended = try await count("pid <> pg_backend_pid()") == "0"
+                ended = try await Self.sessions(session, where: "pid <> pg_backend_pid()") == "0"
                 if !ended { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(ended, "the killed migrate's connection stayed")
@@ -279,20 +290,8 @@ import Testing
     func interruptedStopsBeforeTheNextStatementAndRollsBack() async throws {
         try await Self.withShopAtV1(customers: "('a@x', 'A'), ('b@x', 'B')") { server, session, folder, dump in
             let url = session.url.description
-            // v2 adds a column, then a unique constraint: its first ALTER waits for this lock.
-            let holder = try await PostgresSession.connect(to: session.url)
-            try await holder.execute("BEGIN")
-            try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
-            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder])
-            var waited = false
-            for _ in 0..<600 where !waited {
-                waited =
-                    try await session.textRows(
-                        sql: "SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                    ).first?.first == "1"
-                if !waited { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(waited, "migrate never waited for the table lock")
+            // v2 adds a column, then a unique constraint: the signal comes while its first ALTER waits.
+            let (holder, running) = try await Self.migrateWaitingForALock(session, folder: folder)
             kill(running.process.processIdentifier, SIGINT)
             // It says it stops after the running statement, which goes on once the lock is free.
             var stderr = ""
