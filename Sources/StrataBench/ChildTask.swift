@@ -65,13 +65,21 @@ public enum ChildTask {
                     status: outcome.status, seconds: outcome.seconds, cpuSeconds: outcome.cpuSeconds,
                     peak: outcome.peakResidentBytes
                 ).line)
+        case ("write-fetch-database", 2):
+            // The memory section's 100,000-row database, kept for profiling `child fetch` on it.
+            guard let rows = Int(rest[0]), rows > 0 else {
+                throw Failure(description: "write-fetch-database: rows must be a positive number")
+            }
+            try FetchProbe.makeDatabase(at: rest[1], rows: rows)
         case ("parse", 1):
             try GeneratorBenchmark.parseOnly(folder: rest[0], with: .generator)
-        case ("fetch", 2):
+        case ("fetch", 2), ("fetch", 3):
+            // `fetch <implementation> <database> [times]`: times > 1 for profiling the fetch itself.
             guard let implementation = FetchProbe.Implementation(rawValue: rest[0]) else {
                 throw Failure(description: "child fetch: unknown implementation \(rest[0])")
             }
-            let count = try FetchProbe.fetchAll(from: rest[1], with: implementation)
+            let times = rest.count == 3 ? Int(rest[2]) ?? 1 : 1
+            let count = try FetchProbe.fetchAll(from: rest[1], with: implementation, times: times)
             if count == 0 { throw Failure(description: "child fetch: no rows") }
         default:
             throw Failure(description: "child: unknown task \(arguments.joined(separator: " "))")

@@ -20,15 +20,23 @@ public enum FetchProbe {
         if let pool = database.writer as? DatabasePool { try pool.close() }
     }
 
-    /// Opens the file at `path` and fetches every row into Swift values; returns how many.
-    public static func fetchAll(from path: String, with implementation: Implementation) throws -> Int {
+    /// Opens the file at `path` and fetches every row into Swift values, `times` times (for a
+    /// profile of the fetch rather than of opening); returns how many rows the last fetch read.
+    public static func fetchAll(from path: String, with implementation: Implementation, times: Int = 1) throws -> Int {
+        let fetch: () throws -> Int
         switch implementation {
         case .generated:
-            return try BenchDatabase(path: path).samples.fetchAll().count
+            let database = try BenchDatabase(path: path)
+            fetch = { try database.samples.fetchAll().count }
         case .raw:
-            return try RawSQLiteImplementation(opening: path).fetchAll()
+            let database = try RawSQLiteImplementation(opening: path)
+            fetch = { try database.fetchAll() }
         case .codable:
-            return try DatabasePool(path: path).read { db in try CodableSample.fetchAll(db).count }
+            let pool = try DatabasePool(path: path)
+            fetch = { try pool.read { db in try CodableSample.fetchAll(db).count } }
         }
+        var count = 0
+        for _ in 0..<max(1, times) { count = try fetch() }
+        return count
     }
 }
