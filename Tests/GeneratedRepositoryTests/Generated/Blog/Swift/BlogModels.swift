@@ -4,11 +4,14 @@
 import Foundation
 
 /// Someone who writes posts.
+// swift-format-ignore: UseShorthandTypeNames
 public struct Writer: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
+    public var id: Optional<Int64>
     public var name: String
-    public var mentor: Int64?
+    public var mentor: Optional<Int64>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -23,10 +26,13 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
 }
 
 /// A post, by a writer, perhaps checked by an editor (a table and columns named after SQL keywords).
+// swift-format-ignore: UseShorthandTypeNames
 public struct Post: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
     public var writer: Int64
-    public var editor: Int64?
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    public var editor: Optional<Int64>
     /// The title.
     public var order: String
     public var published: Bool

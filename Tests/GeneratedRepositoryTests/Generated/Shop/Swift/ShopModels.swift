@@ -43,12 +43,15 @@ public enum Size: Int32, CaseIterable, Hashable, Sendable, Codable, CustomString
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Customer: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
+    public var id: Optional<Int64>
     public var name: String
     public var email: String
-    public var nickname: String?
+    public var nickname: Optional<String>
     public var joined: Date
     public var isVIP: Bool
 
@@ -70,13 +73,16 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Order: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
     public var customer: Int64
     public var status: Status
     public var total: Decimal
-    public var note: String?
-    public var shippedAt: Date?
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    public var note: Optional<String>
+    public var shippedAt: Optional<Date>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -96,13 +102,16 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct OrderLine: Hashable, Sendable, Codable {
     public var order: UUID
     public var position: Int16
     public var size: Size
     public var quantity: Int32
     public var weight: Double
-    public var payload: Data?
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    public var payload: Optional<Data>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -122,10 +131,13 @@ public struct OrderLine: Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Keywords: Identifiable, Hashable, Sendable, Codable {
     public var `default`: Int
     public var `class`: String
-    public var `protocol`: String?
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    public var `protocol`: Optional<String>
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public var self_check: Bool
 

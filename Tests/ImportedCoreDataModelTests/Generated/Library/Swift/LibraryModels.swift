@@ -3,14 +3,17 @@
 
 import Foundation
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Author: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
-    public var born: Date?
+    public var id: Optional<Int64>
+    public var born: Optional<Date>
     public var fullName: String
     public var isAlive: Bool
     public var luckyNumber: Int64
-    public var profile: Int64?
+    public var profile: Optional<Int64>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -30,20 +33,23 @@ public struct Author: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Book: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var addedAt: Date?
-    public var rating: Float?
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    public var addedAt: Optional<Date>
+    public var rating: Optional<Float>
     public var title: String
-    public var cover: Data?
+    public var cover: Optional<Data>
     public var edition: Int16
     public var isbn: String
-    public var metadata: Data?
+    public var metadata: Optional<Data>
     public var pages: Int32
-    public var price: Decimal?
-    public var subtitle: String?
-    public var author: Int64?
-    public var shelf: Int16?
+    public var price: Optional<Decimal>
+    public var subtitle: Optional<String>
+    public var author: Optional<Int64>
+    public var shelf: Optional<Int16>
     /// The position of this object in Author.books (an ordered relationship in Core Data).
     public var authorPosition: Int64
 
@@ -81,12 +87,15 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Loan: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
+    public var id: Optional<Int64>
     public var due: Date
     public var book: UUID
-    public var borrower: Int64?
+    public var borrower: Optional<Int64>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -102,10 +111,13 @@ public struct Loan: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Profile: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
-    public var bio: String?
+    public var id: Optional<Int64>
+    public var bio: Optional<String>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -117,9 +129,12 @@ public struct Profile: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Review: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
-    public var id: Int64?
+    public var id: Optional<Int64>
     public var text: String
     public var book: UUID
 
