@@ -277,11 +277,7 @@ def model_entity_sets(bundle):
 
 
 def coredata_store_case(ctx, name, store, collection):
-    models = glob.glob(os.path.join(collection, "**", "*.xcdatamodeld"), recursive=True)
-    entities = store_entities(store)
-    fitting = [m for m in models if any(s == set(entities) for s in model_entity_sets(m))]
-    if len(fitting) != 1:
-        raise CaseFailed(f"cannot tell which model wrote the store: {len(fitting)} models have its entities")
+    # Only copies are opened: SQLite opening a WAL store, even read-only, writes its -shm file.
     work = ctx.workdir(name)
     schemas = os.path.join(work, "Schemas")
     copy = os.path.join(work, "store", os.path.basename(store))
@@ -289,6 +285,11 @@ def coredata_store_case(ctx, name, store, collection):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(store + suffix):
             shutil.copyfile(store + suffix, copy + suffix)
+    models = glob.glob(os.path.join(collection, "**", "*.xcdatamodeld"), recursive=True)
+    entities = store_entities(copy)
+    fitting = [m for m in models if any(s == set(entities) for s in model_entity_sets(m))]
+    if len(fitting) != 1:
+        raise CaseFailed(f"cannot tell which model wrote the store: {len(fitting)} models have its entities")
     run([ctx.strata, "import", "coredata", fitting[0], "--model", "Corpus", "--schemas", schemas])
     database = os.path.join(work, "imported.sqlite")
     status, output = run([ctx.strata, "import", "coredata-store", "--store", copy, "--schemas", schemas,
