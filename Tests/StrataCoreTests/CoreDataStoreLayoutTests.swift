@@ -56,7 +56,7 @@ import Testing
     /// Writes a store from SQL; `wal: true` leaves its rows in the `-wal` file only.
     static func store(_ sql: String, at path: URL, wal: Bool = false) throws {
         if wal {
-            let writer = path.deletingLastPathComponent().appendingPathComponent("writer-\(UUID().uuidString).sqlite")
+            let writer = try TestPaths.temporaryFolder().appendingPathComponent("writer.sqlite")
             let pool = try DatabasePool(path: writer.path)
             try pool.write { db in try db.execute(sql: sql) }
             for suffix in ["", "-wal"] {
