@@ -22,7 +22,7 @@ public enum CoreDataStoreImportError: Error, Equatable, Sendable, CustomStringCo
         case .unknownLayout(let path, let model, let reason):
             "'\(path)' is not a store of model '\(model)' at any of its versions: \(reason)"
         case .ambiguousLayout(let path, let model, let versions):
-            "'\(path)' fits versions \(versions.map { "v\($0)" }.joined(separator: ", ")) of model '\(model)' alike (the same entities, tables, columns and indexes): which one wrote it cannot be told, and nothing was imported"
+            "'\(path)' fits versions \(versions.map { "v\($0)" }.joined(separator: ", ")) of model '\(model)' alike (the same entities, tables, columns and indexes): which one wrote it cannot be told, and nothing was imported; if you know it, name it with --store-version"
         case .invalidRow(let path, let table, let primaryKey, let reason):
             "'\(path)': row Z_PK \(primaryKey) of table \(table) \(reason); nothing was imported"
         case .unsupported(let message): message

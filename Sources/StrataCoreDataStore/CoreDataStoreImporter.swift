@@ -34,6 +34,10 @@ public struct CoreDataStoreImporter: Sendable {
     public let mapping: CoreDataMapping
     /// The model's migrator (the generated `<Model>Database.migrator`).
     public let migrator: StrataMigrator
+    /// The version to take when a store fits several versions alike (their tables, columns and
+    /// indexes are the same: a version that only changed an attribute's optionality or default).
+    /// It must be one that the store fits; nil refuses such a store (``CoreDataStoreImportError/ambiguousLayout(path:model:versions:)``).
+    public var chosenVersion: Int?
 
     /// Creates an importer.
     public init(mapping: CoreDataMapping, migrator: StrataMigrator) {
@@ -50,7 +54,7 @@ public struct CoreDataStoreImporter: Sendable {
     public func storeVersion(at storePath: String) throws -> Int {
         let store = try CoreDataStore(path: storePath)
         defer { store.close() }
-        return try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath).version.version
+        return try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion).version.version
     }
 
     /// Moves the rows of the store at `storePath` into a new Strata database at `path`.
@@ -144,7 +148,7 @@ public struct CoreDataStoreImporter: Sendable {
     private func build(from storePath: String, at path: String) throws -> (version: Int, rows: Int) {
         let store = try CoreDataStore(path: storePath)
         defer { store.close() }
-        let (version, schema) = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath)
+        let (version, schema) = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
         Self.remove(path)
         do {
             let queue = try DatabaseQueue(path: path)

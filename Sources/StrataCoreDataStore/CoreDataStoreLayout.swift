@@ -183,7 +183,8 @@ enum CoreDataStoreLayout {
     }
 
     /// The version of `mapping` the store is at, with its layout.
-    static func version(of store: CoreDataStore, mapping: CoreDataMapping, path: String) throws
+    /// `chosen` picks one among versions the store fits alike; it must be one the store fits.
+    static func version(of store: CoreDataStore, mapping: CoreDataMapping, path: String, chosen: Int? = nil) throws
         -> (version: CoreDataMapping.Version, schema: CoreDataStoreSchema)
     {
         var results:
@@ -194,6 +195,19 @@ enum CoreDataStoreLayout {
             let schema = CoreDataStoreSchema(model: model, numbers: store.entityNumbers, isComplete: isComplete)
             let found = differences(store, schema, version: version.version)
             results.append((version, schema, found.differences, found.tolerated))
+        }
+        if let chosen {
+            guard let result = results.first(where: { $0.version.version == chosen }) else {
+                throw CoreDataStoreImportError.unknownLayout(
+                    path: path, model: mapping.model, reason: "the model has no version v\(chosen)")
+            }
+            guard result.differences.isEmpty else {
+                throw CoreDataStoreImportError.unknownLayout(
+                    path: path, model: mapping.model,
+                    reason: "it is not at v\(chosen) (\(result.version.coreDataVersion)): "
+                        + result.differences.prefix(6).joined(separator: "; "))
+            }
+            return (result.version, result.schema)
         }
         var matches = results.filter(\.differences.isEmpty)
         if let fewest = matches.map(\.tolerated).min() { matches = matches.filter { $0.tolerated == fewest } }

@@ -41,6 +41,13 @@ struct ImportCoreDataStore: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The Strata SQLite database to create.", valueName: "path"))
     var database: String
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The version that wrote the store, when it fits several versions alike (the same tables, columns and indexes).",
+            valueName: "n"))
+    var storeVersion: Int?
+
     func run() throws {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas)
         let mappingPath = SchemaLoader.join(
@@ -53,7 +60,8 @@ struct ImportCoreDataStore: ParsableCommand {
         let migrator = StrataMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         do {
-            let importer = try CoreDataStoreImporter(mappingJSON: json, migrator: migrator)
+            var importer = try CoreDataStoreImporter(mappingJSON: json, migrator: migrator)
+            importer.chosenVersion = storeVersion
             switch try importer.importStore(at: store, intoDatabaseAt: database) {
             case .imported(let version, let rows):
                 print(

@@ -205,6 +205,40 @@ import Testing
         #expect(try Self.snapshot(root) == before, "nothing written, the store untouched")
     }
 
+    @Test func aStoreThatFitsTwoVersionsAlikeIsRefusedUnlessTheVersionIsNamed() throws {
+        // v2 only makes `text` required (with a default): a store of either has the same layout.
+        let root = try Self.project(
+            "Notes",
+            [
+                (
+                    "Notes",
+                    #"<entity name="Note" syncable="YES"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+                ),
+                (
+                    "Notes 2",
+                    #"<entity name="Note" syncable="YES"><attribute name="text" attributeType="String" defaultValueString=""/></entity>"#
+                ),
+            ])
+        try Self.store(
+            """
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTEXT VARCHAR );
+            \(Self.systemTables([(1, "Note", 0, 2)]))
+            INSERT INTO ZNOTE VALUES (1, 1, 1, 'one'), (2, 1, 1, NULL);
+            """, at: root.appendingPathComponent("store.sqlite"))
+        let refused = try Self.importStore(root)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("'store.sqlite' fits versions v1, v2 of model 'Notes' alike"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
+        let arguments = ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"]
+        let wrong = try CLITests.strata(arguments + ["--store-version", "3"], in: root)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("the model has no version v3"))
+        let named = try CLITests.strata(arguments + ["--store-version", "1"], in: root)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.hasPrefix("Notes: the store was at v1; copied 2 rows"))
+        #expect(try Self.rows(root, "SELECT text FROM note ORDER BY id") == [["string(\"one\")"], ["string(\"\")"]])
+    }
+
     // MARK: - Inheritance, collisions, join tables
 
     /// An abstract Record with two subentities that both declare `pendingState` (Core Data
