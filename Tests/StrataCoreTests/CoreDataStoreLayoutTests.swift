@@ -296,6 +296,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
     }
 
+    /// Message (a subentity of the abstract Record) <-> Tag, many-to-many.
+    static let tagged: [(String, String)] = [
+        (
+            "Tagged",
+            """
+            <entity name="Record" isAbstract="YES" syncable="YES"><attribute name="created" optional="YES" attributeType="Date"/></entity>
+            <entity name="Message" parentEntity="Record" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="String"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="messages" inverseEntity="Tag"/>
+            </entity>
+            <entity name="SurveyResponse" parentEntity="Record" syncable="YES"><attribute name="answer" optional="YES" attributeType="String"/></entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="messages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="tags" inverseEntity="Message"/>
+            </entity>
+            """
+        )
+    ]
+
+    @Test func aJoinTablePairThatNamesAnObjectOfAnotherEntityStopsTheImport() throws {
+        // The join table Z_2TAGS as Core Data names it (ends sorted by entity: Message(2) with
+        // `messages`, Tag(4) with `tags`).
+        let root = try Self.project("Tagged", Self.tagged)
+        let tables = """
+            CREATE TABLE ZRECORD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATED TIMESTAMP, ZBODY VARCHAR, ZANSWER VARCHAR );
+            CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE Z_2TAGS ( Z_2MESSAGES INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2MESSAGES, Z_4TAGS) );
+            \(Self.systemTables([(1, "Record", 0, 2), (2, "Message", 1, 0), (3, "SurveyResponse", 1, 0), (4, "Tag", 0, 1)]))
+            INSERT INTO ZRECORD VALUES (1, 2, 1, 10, 'hi', NULL), (2, 3, 1, 20, NULL, 'yes');
+            INSERT INTO ZTAG VALUES (1, 4, 1, 'work');
+            INSERT INTO Z_2TAGS VALUES (1, 1);
+            """
+        try Self.store(tables, at: root.appendingPathComponent("store.sqlite"))
+        let good = try Self.importStore(root)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.hasPrefix("Tagged: the store was at v1; copied 4 rows"), "\(good.stdout)")
+        let pairs = try Self.rows(root, "SELECT * FROM message_tags")
+        #expect(pairs == [["int64(1)", "int64(1)"]])
+
+        // The survey response (row 2) in the Message column: the pair cannot be copied.
+        let bad = try Self.project("Tagged", Self.tagged)
+        try Self.store(tables + "\nINSERT INTO Z_2TAGS VALUES (2, 1);", at: bad.appendingPathComponent("store.sqlite"))
+        let refused = try Self.importStore(bad)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("join table Z_2TAGS of 'store.sqlite' has 2 pairs, and 1 name objects of the entities v1 maps"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bad.appendingPathComponent("app.sqlite").path))
+    }
+
     /// Self-referencing bookmarks: an ordered to-many with a to-one inverse (Z_FOK_PARENT) and an
     /// ordered many-to-many (join table Z_1FAVORITES with Z_FOK_1FAVORITES).
     static let bookmarks: [(String, String)] = [
