@@ -161,7 +161,7 @@ enum CoreDataStoreLayout {
             if !lacking.isEmpty { differences.append("join table \(table) lacks \(list(lacking, quoted: false))") }
             if !extra.isEmpty { differences.append("join table \(table) has \(list(extra, quoted: false)), which v\(version) lacks") }
         }
-        let known = Set(schema.tables.keys).union(joinTables.keys)
+        let known = Set(schema.tables.keys).union(joinTables.keys).union(schema.unreadTables)
         let unknown = store.columns.keys.filter { !known.contains($0) && !isCoreDataTable($0) }.sorted()
         if !unknown.isEmpty { differences.append("table \(list(unknown, quoted: false)) is not a table of v\(version)") }
         return (differences, tolerated)

@@ -36,6 +36,9 @@ struct CoreDataStoreSchema {
     private(set) var orderColumns: [String: [String: String]] = [:]
     /// The join tables.
     private(set) var joins: [JoinTable] = []
+    /// The tables of to-many relationships without an inverse (`Z_<n><RELATIONSHIP>`), whose
+    /// columns are not known: accounted for, never read.
+    private(set) var unreadTables: Set<String> = []
     /// Each table's indexes (lists of columns) from `indexed` attributes, fetch indexes and constraints.
     private(set) var indexes: [String: Set<[String]>] = [:]
 
@@ -187,6 +190,9 @@ struct CoreDataStoreSchema {
         var done: Set<String> = []
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany {
+                if relationship.inverse == nil, let number = numbers[entity.name] {
+                    unreadTables.insert("Z_\(number)\(relationship.name.uppercased())")
+                }
                 guard let inverseName = relationship.inverse,
                     let (owner, inverse) = declaration(of: inverseName, from: relationship.destination),
                     inverse.isToMany

@@ -344,6 +344,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: bad.appendingPathComponent("app.sqlite").path))
     }
 
+    @Test func aToManyWithoutAnInverseIsRecognisedThenRefusedForWhatItIs() throws {
+        let root = try Self.project(
+            "Folders",
+            [
+                (
+                    "Folders",
+                    """
+                    <entity name="Folder" syncable="YES">
+                        <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item"/>
+                    </entity>
+                    <entity name="Item" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/></entity>
+                    """
+                )
+            ])
+        try Self.store(
+            """
+            CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER );
+            CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE Z_1ITEMS ( Z_1FOLDERS INTEGER, Z_2ITEMS INTEGER );
+            \(Self.systemTables([(1, "Folder", 0, 0), (2, "Item", 0, 0)]))
+            """, at: root.appendingPathComponent("store.sqlite"))
+        let result = try Self.importStore(root)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("to-many relationship Folder.items has no inverse: its Core Data join table is not read"), "\(result.stderr)")
+    }
+
     /// Self-referencing bookmarks: an ordered to-many with a to-one inverse (Z_FOK_PARENT) and an
     /// ordered many-to-many (join table Z_1FAVORITES with Z_FOK_1FAVORITES).
     static let bookmarks: [(String, String)] = [
