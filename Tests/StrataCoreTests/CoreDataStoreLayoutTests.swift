@@ -171,6 +171,22 @@ import Testing
         #expect(after == before, "the store and its -wal are untouched; no -shm was made beside them")
     }
 
+    @Test func aMappingWrittenBeforeTheCoreDataModelWasKeptStillRecognisesTheStores() throws {
+        let root = try Self.project("Posts", Self.posts)
+        // Without `coreDataModel`, as `strata import coredata` wrote it before.
+        let path = root.appendingPathComponent("Schemas/Posts/coredata-mapping.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        json["versions"] = (json["versions"] as? [[String: Any]])?.map { version in
+            version.filter { $0.key != "coreDataModel" }
+        }
+        try JSONSerialization.data(withJSONObject: json).write(to: path)
+        #expect(!String(decoding: try Data(contentsOf: path), as: UTF8.self).contains("coreDataModel"))
+        try Self.store(Self.postsStore(rows: 3, hide: false), at: root.appendingPathComponent("store.sqlite"))
+        let result = try Self.importStore(root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Posts: the store was at v3; copied 6 rows"), "\(result.stdout)")
+    }
+
     @Test func aStoreWhoseColumnsFitAnOlderVersionByNameButNotByTypeIsRefused() throws {
         let root = try Self.project("Posts", Self.posts)
         // ZCOLOR is a key (INTEGER), not v1's String attribute `color` (VARCHAR); no Color table.
