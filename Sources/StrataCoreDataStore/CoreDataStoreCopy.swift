@@ -50,8 +50,10 @@ struct CoreDataStoreCopy {
         for (table, copied) in pairs.sorted(by: { $0.key < $1.key }) {
             let total = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") } ?? 0
             guard total == copied else {
-                throw CoreDataStoreImportError.copyFailed(
-                    "join table \(table) of '\(path)' has \(total) pairs, and \(copied) name objects of the entities v\(version.version) maps: nothing was imported"
+                throw CoreDataStoreImportError.incompleteCopy(
+                    path: path,
+                    reason:
+                        "join table \(table) has \(total) pairs, and \(copied) name objects of the entities v\(version.version) maps"
                 )
             }
         }
@@ -182,9 +184,9 @@ struct CoreDataStoreCopy {
             } ?? 0
         let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
         guard stored == read, copied == stored else {
-            throw CoreDataStoreImportError.copyFailed(
-                "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied): nothing was imported"
-            )
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason: "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied)")
         }
         return read
     }
@@ -253,8 +255,10 @@ struct CoreDataStoreCopy {
         }
         let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
         guard copied == count else {
-            throw CoreDataStoreImportError.copyFailed(
-                "\(count) pairs of \(join.entity).\(join.relationship) were read from \(joinTable) and the new table \(table) holds \(copied): nothing was imported"
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason:
+                    "\(count) pairs of \(join.entity).\(join.relationship) were read from \(joinTable) and the new table \(table) holds \(copied)"
             )
         }
         return (joinTable, count)

@@ -25,7 +25,8 @@ struct ImportCoreDataStore: ParsableCommand {
             done (and said so).
 
             Exit status: 1 when the store matches no version of the model or several alike, a row \
-            cannot be copied as it is, or --database exists and holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot \
+            cannot be copied as it is, the copy would hold fewer rows than the store, or --database \
+            exists and holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot \
             be written.
             """
     )
@@ -76,7 +77,7 @@ struct ImportCoreDataStore: ParsableCommand {
             Console.error(error.description)
             switch error {
             case .notACoreDataStore: throw StrataExitCode.couldNotRun.exitCode
-            case .unknownLayout, .ambiguousLayout, .invalidRow, .unsupported:
+            case .unknownLayout, .ambiguousLayout, .invalidRow, .incompleteCopy, .unsupported:
                 throw StrataExitCode.problemsFound.exitCode
             case .copyFailed:
                 throw FileManager.default.fileExists(atPath: database)
