@@ -165,7 +165,9 @@ struct CoreDataStoreCopy {
                 values.removeAll(keepingCapacity: true)
                 for (index, field) in entity.fields.enumerated() {
                     let value: DatabaseValue = row[index + 1]
-                    if uuids.contains(index) { try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)") }
+                    if uuids.contains(index) {
+                        try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
+                    }
                     switch field.source {
                     case .toOne: values.append(value.isNull ? .null : key(of: field.type ?? "", pk: value))
                     case .order: values.append(value.isNull ? 0.databaseValue : value)
@@ -180,13 +182,16 @@ struct CoreDataStoreCopy {
         // Checked after the fact: the new table holds as many rows as the store has of the entity.
         let stored =
             try store.queue.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(source) WHERE Z_ENT = ?", arguments: [try number(name)])
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(source) WHERE Z_ENT = ?", arguments: [try number(name)])
             } ?? 0
         let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
         guard stored == read, copied == stored else {
             throw CoreDataStoreImportError.incompleteCopy(
                 path: path,
-                reason: "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied)")
+                reason:
+                    "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied)"
+            )
         }
         return read
     }
@@ -222,7 +227,8 @@ struct CoreDataStoreCopy {
         if join.ordered {
             let property = entity.fields.first { $0.source == .order }?.property
             let ordered = layout.relationships.firstIndex { $0 == property }.map { layout.orderColumns[$0] }
-            position = [ordered].compactMap { $0 }.first { store.columns[joinTable]?[$0] != nil }
+            position =
+                [ordered].compactMap { $0 }.first { store.columns[joinTable]?[$0] != nil }
                 ?? layout.orderColumns.first { store.columns[joinTable]?[$0] != nil }
         }
         var conditions: [String] = []

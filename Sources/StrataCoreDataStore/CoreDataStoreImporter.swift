@@ -54,7 +54,8 @@ public struct CoreDataStoreImporter: Sendable {
     public func storeVersion(at storePath: String) throws -> Int {
         let store = try CoreDataStore(path: storePath)
         defer { store.close() }
-        return try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion).version.version
+        return try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
+            .version.version
     }
 
     /// Moves the rows of the store at `storePath` into a new Strata database at `path`.
@@ -148,7 +149,8 @@ public struct CoreDataStoreImporter: Sendable {
     private func build(from storePath: String, at path: String) throws -> (version: Int, rows: Int) {
         let store = try CoreDataStore(path: storePath)
         defer { store.close() }
-        let (version, schema) = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
+        let (version, schema) = try CoreDataStoreLayout.version(
+            of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
         Self.remove(path)
         do {
             let queue = try DatabaseQueue(path: path)

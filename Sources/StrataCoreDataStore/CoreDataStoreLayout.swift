@@ -147,7 +147,9 @@ enum CoreDataStoreLayout {
                 return !types.isEmpty && !types.contains(baseType(type))
             }.keys.sorted()
             if !lacking.isEmpty { differences.append("table \(table) lacks \(list(lacking, quoted: false))") }
-            if !extra.isEmpty { differences.append("table \(table) has \(list(extra, quoted: false)), which v\(version) lacks") }
+            if !extra.isEmpty {
+                differences.append("table \(table) has \(list(extra, quoted: false)), which v\(version) lacks")
+            }
             for column in mistyped {
                 differences.append(
                     "\(table).\(column) is \(actual[column] ?? ""), v\(version) has \(expected[column]?.sorted().joined(separator: " or ") ?? "")"
@@ -159,11 +161,15 @@ enum CoreDataStoreLayout {
             let lacking = Set(join.columns).subtracting(actual).sorted()
             let extra = actual.subtracting(join.columns).subtracting(join.orderColumns).sorted()
             if !lacking.isEmpty { differences.append("join table \(table) lacks \(list(lacking, quoted: false))") }
-            if !extra.isEmpty { differences.append("join table \(table) has \(list(extra, quoted: false)), which v\(version) lacks") }
+            if !extra.isEmpty {
+                differences.append("join table \(table) has \(list(extra, quoted: false)), which v\(version) lacks")
+            }
         }
         let known = Set(schema.tables.keys).union(joinTables.keys).union(schema.unreadTables)
         let unknown = store.columns.keys.filter { !known.contains($0) && !isCoreDataTable($0) }.sorted()
-        if !unknown.isEmpty { differences.append("table \(list(unknown, quoted: false)) is not a table of v\(version)") }
+        if !unknown.isEmpty {
+            differences.append("table \(list(unknown, quoted: false)) is not a table of v\(version)")
+        }
         return (differences, tolerated)
     }
 
@@ -175,7 +181,8 @@ enum CoreDataStoreLayout {
             let expected = schema.indexes[table] ?? []
             let keys = Set((schema.tables[table] ?? [:]).filter { $0.value == ["INTEGER"] }.keys)
             let actual = (store.indexes[table] ?? []).filter { columns in
-                !(columns.count == 1 && (columns[0] == "Z_ENT" || (keys.contains(columns[0]) && !expected.contains(columns))))
+                !(columns.count == 1
+                    && (columns[0] == "Z_ENT" || (keys.contains(columns[0]) && !expected.contains(columns))))
             }
             count += expected.symmetricDifference(actual).count
         }

@@ -67,7 +67,8 @@ struct CoreDataStoreSchema {
         var seen: Set<String> = [root.name]
         var index = 0
         while index < result.count {
-            let children = Self.sorted(model.entities.filter { $0.parent == result[index].name && !seen.contains($0.name) })
+            let children = Self.sorted(
+                model.entities.filter { $0.parent == result[index].name && !seen.contains($0.name) })
             for child in children { seen.insert(child.name) }
             // Pre-order: the children of result[index] come right after it and its earlier descendants.
             result.insert(contentsOf: children, at: index + 1)
@@ -166,21 +167,24 @@ struct CoreDataStoreSchema {
     func root(of entity: String) -> String {
         var name = entity
         var seen: Set<String> = [entity]
-        while let parent = entities[name]?.parent, entities[parent] != nil, seen.insert(parent).inserted { name = parent }
+        while let parent = entities[name]?.parent, entities[parent] != nil, seen.insert(parent).inserted {
+            name = parent
+        }
         return name
     }
 
     /// `entity` and every entity under it.
     func family(of entity: String) -> Set<String> {
-        Set(entities.keys.filter { name in
-            var current: String? = name
-            var seen: Set<String> = []
-            while let item = current, seen.insert(item).inserted {
-                if item == entity { return true }
-                current = entities[item]?.parent
-            }
-            return false
-        })
+        Set(
+            entities.keys.filter { name in
+                var current: String? = name
+                var seen: Set<String> = []
+                while let item = current, seen.insert(item).inserted {
+                    if item == entity { return true }
+                    current = entities[item]?.parent
+                }
+                return false
+            })
     }
 
     /// Many-to-many pairs: each end is (the entity declaring one relationship, the relationship
@@ -201,7 +205,9 @@ struct CoreDataStoreSchema {
                     separator: "|")
                 guard done.insert(key).inserted else { continue }
                 // End at `entity`: the inverse points at it; end at `owner`: the relationship does.
-                var ends = [(entity.name, inverseName, inverse.isOrdered), (owner, relationship.name, relationship.isOrdered)]
+                var ends = [
+                    (entity.name, inverseName, inverse.isOrdered), (owner, relationship.name, relationship.isOrdered),
+                ]
                 ends.sort { ($0.0, $0.1) < ($1.0, $1.1) }
                 guard let first = numbers[ends[0].0], let second = numbers[ends[1].0] else { continue }
                 let columns = ["Z_\(first)\(ends[0].1.uppercased())", "Z_\(second)\(ends[1].1.uppercased())"]
