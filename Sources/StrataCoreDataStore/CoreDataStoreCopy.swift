@@ -47,6 +47,7 @@ struct CoreDataStoreCopy {
                 count += copied
             }
         }
+        try checkReferences(in: db)
         for (table, copied) in pairs.sorted(by: { $0.key < $1.key }) {
             let total = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") } ?? 0
             guard total == copied else {
@@ -58,6 +59,46 @@ struct CoreDataStoreCopy {
             }
         }
         return count
+    }
+
+    /// Every reference names a copied object: a to-one key or a join table pair that names an
+    /// object the store does not have (Core Data does not enforce its keys) is refused, naming it.
+    private func checkReferences(in db: Database) throws {
+        guard let violation = try db.foreignKeyViolations().next(),
+            let entity = version.entities.first(where: { $0.table == violation.originTable }),
+            let rowID = violation.originRowID,
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM \(CoreDataStoreImporter.quoted(violation.originTable)) WHERE rowid = ?",
+                arguments: [rowID])
+        else { return }
+        let foreignKey = try db.foreignKeys(on: violation.originTable).first { $0.id == violation.foreignKeyId }
+        let columns = foreignKey?.originColumns ?? []
+        guard let field = entity.fields.first(where: { columns.contains($0.column ?? $0.field) }) else { return }
+        let value: DatabaseValue = row[field.column ?? field.field]
+        let destination =
+            version.entities.first { $0.table == violation.destinationTable }?.entity
+            ?? violation.destinationTable
+        if let join = entity.join, let (layout, _) = schema.join(of: join.relationship, in: join.entity),
+            let table = layout.names.first(where: { store.columns[$0] != nil })
+        {
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason: "a pair of join table \(table) names \(value), which is no '\(destination)' object of the store"
+            )
+        }
+        guard let name = entity.coreDataEntity, let property = field.property,
+            let key = entity.fields.first, let keyColumn = key.column ?? Optional(key.field)
+        else { return }
+        let keyValue: DatabaseValue = row[keyColumn]
+        let primaryKey =
+            key.source == .primaryKey
+            ? Int64.fromDatabaseValue(keyValue)
+            : keys[entity.entity]?.first(where: { $0.value == keyValue })?.key
+        throw CoreDataStoreImportError.invalidRow(
+            path: path, table: table(of: name), primaryKey: primaryKey ?? rowID,
+            reason:
+                "has \(schema.column(of: property, in: name) ?? property) = \(value), which names no '\(destination)' object of the store"
+        )
     }
 
     private func number(_ entity: String) throws -> Int64 {
@@ -169,7 +210,17 @@ struct CoreDataStoreCopy {
                         try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
                     }
                     switch field.source {
-                    case .toOne: values.append(value.isNull ? .null : key(of: field.type ?? "", pk: value))
+                    case .toOne where value.isNull: values.append(.null)
+                    case .toOne:
+                        let key = key(of: field.type ?? "", pk: value)
+                        if key.isNull {
+                            throw CoreDataStoreImportError.invalidRow(
+                                path: path, table: source, primaryKey: row[0] ?? 0,
+                                reason:
+                                    "has \(selected[index]) = \(value), which names no '\(field.type ?? "")' object of the store"
+                            )
+                        }
+                        values.append(key)
                     case .order: values.append(value.isNull ? 0.databaseValue : value)
                     case .attribute where field.type == "Decimal": values.append(Self.decimalText(value))
                     default: values.append(value)
@@ -251,6 +302,14 @@ struct CoreDataStoreCopy {
             while let row = try rows.next() {
                 count += 1
                 var values = [key(of: join.entity, pk: row[0]), key(of: join.destination, pk: row[1])]
+                if let missing = values.indices.first(where: { values[$0].isNull }) {
+                    let value: DatabaseValue = row[missing]
+                    throw CoreDataStoreImportError.incompleteCopy(
+                        path: path,
+                        reason:
+                            "a pair of join table \(joinTable) names \(value), which is no '\(missing == 0 ? join.entity : join.destination)' object of the store"
+                    )
+                }
                 if join.ordered {
                     let value: DatabaseValue = position == nil ? .null : row[2]
                     values.append(value.isNull ? 0.databaseValue : value)

@@ -171,6 +171,20 @@ import Testing
         #expect(after == before, "the store and its -wal are untouched; no -shm was made beside them")
     }
 
+    @Test func aKeyThatNamesNoObjectOfTheStoreIsRefusedNamingTheRow() throws {
+        // Core Data does not enforce its keys: a Color whose post was deleted with "No Action".
+        let root = try Self.project("Posts", Self.posts)
+        try Self.store(
+            Self.postsStore(rows: 2, hide: false) + "\nUPDATE ZCOLOR SET ZPOST = 99 WHERE Z_PK = 2;",
+            at: root.appendingPathComponent("store.sqlite"))
+        let result = try Self.importStore(root)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("row Z_PK 2 of table ZCOLOR has ZPOST = 99, which names no 'Post' object of the store"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
+    }
+
     @Test func aMappingWrittenBeforeTheCoreDataModelWasKeptStillRecognisesTheStores() throws {
         let root = try Self.project("Posts", Self.posts)
         // Without `coreDataModel`, as `strata import coredata` wrote it before.
