@@ -83,7 +83,7 @@ struct CoreDataStoreCopy {
         {
             throw CoreDataStoreImportError.incompleteCopy(
                 path: path,
-                reason: "a pair of join table \(table) names \(value), which is no '\(destination)' object of the store"
+                reason: "a pair of join table \(table) names \(value), \(try missing(value, of: destination))"
             )
         }
         guard let name = entity.coreDataEntity, let property = field.property,
@@ -97,8 +97,28 @@ struct CoreDataStoreCopy {
         throw CoreDataStoreImportError.invalidRow(
             path: path, table: table(of: name), primaryKey: primaryKey ?? rowID,
             reason:
-                "has \(schema.column(of: property, in: name) ?? property) = \(value), which names no '\(destination)' object of the store"
+                "has \(schema.column(of: property, in: name) ?? property) = \(value), \(try missing(value, of: destination))"
         )
+    }
+
+    /// Why the `Z_PK` `value` is no object of the Strata entity `entity`: no row of its table has
+    /// it, or the row is of another entity of its hierarchy (which the flattened entity cannot hold).
+    private func missing(_ value: DatabaseValue, of entity: String, in storeDB: Database? = nil) throws -> String {
+        let name = version.entities.first { $0.entity == entity }?.coreDataEntity ?? entity
+        let table = table(of: name)
+        let sql = "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"
+        let found: Int64? =
+            if store.columns[table] == nil {
+                nil
+            } else if let storeDB {
+                try Int64.fetchOne(storeDB, sql: sql, arguments: [value])
+            } else {
+                try store.queue.read { db in try Int64.fetchOne(db, sql: sql, arguments: [value]) }
+            }
+        guard let found, let other = store.entityNumbers.first(where: { $0.value == found })?.key, other != name
+        else { return "which names no '\(entity)' object of the store" }
+        return
+            "a '\(other)' object: a reference to '\(entity)' cannot hold it once the hierarchy of '\(schema.root(of: name))' is flattened into a table per concrete entity"
     }
 
     private func number(_ entity: String) throws -> Int64 {
@@ -217,7 +237,7 @@ struct CoreDataStoreCopy {
                             throw CoreDataStoreImportError.invalidRow(
                                 path: path, table: source, primaryKey: row[0] ?? 0,
                                 reason:
-                                    "has \(selected[index]) = \(value), which names no '\(field.type ?? "")' object of the store"
+                                    "has \(selected[index]) = \(value), \(try missing(value, of: field.type ?? "", in: storeDB))"
                             )
                         }
                         values.append(key)
@@ -307,7 +327,7 @@ struct CoreDataStoreCopy {
                     throw CoreDataStoreImportError.incompleteCopy(
                         path: path,
                         reason:
-                            "a pair of join table \(joinTable) names \(value), which is no '\(missing == 0 ? join.entity : join.destination)' object of the store"
+                            "a pair of join table \(joinTable) names \(value), \(try self.missing(value, of: missing == 0 ? join.entity : join.destination, in: storeDB))"
                     )
                 }
                 if join.ordered {

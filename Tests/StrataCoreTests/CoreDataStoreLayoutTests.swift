@@ -185,6 +185,52 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
     }
 
+    @Test func aReferenceToASubentitysObjectThatTheFlattenedEntityCannotHoldIsNamed() throws {
+        // Note.media -> Media (concrete, with the subentity Book); the Strata reference to Media
+        // cannot hold a Book, which gets its own table once flattened.
+        let root = try Self.project(
+            "Shelf",
+            [
+                (
+                    "Shelf",
+                    """
+                    <entity name="Book" parentEntity="Media" syncable="YES"><attribute name="isbn" optional="YES" attributeType="String"/></entity>
+                    <entity name="Media" syncable="YES">
+                        <attribute name="title" optional="YES" attributeType="String"/>
+                        <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="media" inverseEntity="Note"/>
+                    </entity>
+                    <entity name="Note" syncable="YES">
+                        <attribute name="text" optional="YES" attributeType="String"/>
+                        <relationship name="media" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Media" inverseName="notes" inverseEntity="Media"/>
+                    </entity>
+                    """
+                )
+            ])
+        let tables = """
+            CREATE TABLE ZMEDIA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZISBN VARCHAR );
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEDIA INTEGER, ZTEXT VARCHAR );
+            \(Self.systemTables([(1, "Media", 0, 2), (2, "Book", 1, 0), (3, "Note", 0, 2)]))
+            INSERT INTO ZMEDIA VALUES (1, 1, 1, 'a film', NULL), (2, 2, 1, 'a book', '978');
+            INSERT INTO ZNOTE VALUES (1, 3, 1, 1, 'seen');
+            """
+        try Self.store(tables, at: root.appendingPathComponent("store.sqlite"))
+        let good = try Self.importStore(root)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(try Self.rows(root, "SELECT title FROM media") == [["string(\"a film\")"]])
+        #expect(try Self.rows(root, "SELECT title, isbn FROM book") == [["string(\"a book\")", "string(\"978\")"]])
+
+        let bad = root.appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Schemas"), to: bad.appendingPathComponent("Schemas"))
+        try Self.store(tables + "\nINSERT INTO ZNOTE VALUES (2, 3, 1, 2, 'read');", at: bad.appendingPathComponent("store.sqlite"))
+        let refused = try Self.importStore(bad)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "row Z_PK 2 of table ZNOTE has ZMEDIA = 2, a 'Book' object: a reference to 'Media' cannot hold it once the hierarchy of 'Media' is flattened"
+            ), "\(refused.stderr)")
+    }
+
     @Test func aMappingWrittenBeforeTheCoreDataModelWasKeptStillRecognisesTheStores() throws {
         let root = try Self.project("Posts", Self.posts)
         // Without `coreDataModel`, as `strata import coredata` wrote it before.
