@@ -13,7 +13,8 @@ struct CoreDataStoreSchema {
         var names: [String]
         /// The two columns, `Z_<n><RELATIONSHIP>`.
         var columns: [String]
-        /// For each column, the entity that declares the relationship whose destination the column holds.
+        /// For each column, the entity whose objects it holds: the one that declares the other
+        /// side's relationship (abstract or not).
         var entities: [String]
         /// For each column, the relationship that points at its objects.
         var relationships: [String]
@@ -70,7 +71,7 @@ struct CoreDataStoreSchema {
             let children = Self.sorted(
                 model.entities.filter { $0.parent == result[index].name && !seen.contains($0.name) })
             for child in children { seen.insert(child.name) }
-            // Pre-order: the children of result[index] come right after it and its earlier descendants.
+            // Pre-order: the children of result[index] come right after it, before its next sibling.
             result.insert(contentsOf: children, at: index + 1)
             index += 1
         }
