@@ -80,6 +80,23 @@ enum CoreDataStoreLayout {
             }
             entities[join.destination] = destination
         }
+        // A flattened entity's fields include the inherited ones, and which entity of a hierarchy
+        // declares what is not recorded: every column of a hierarchy goes to its root, once.
+        for name in order {
+            guard let item = entities[name], let root = item.parent, var rootEntity = entities[root] else { continue }
+            for attribute in item.attributes where !rootEntity.attributes.contains(where: { $0.name == attribute.name })
+            {
+                rootEntity.attributes.append(attribute)
+            }
+            for relationship in item.relationships
+            where !relationship.isToMany && !rootEntity.relationships.contains(where: { $0.name == relationship.name })
+            {
+                rootEntity.relationships.append(relationship)
+            }
+            entities[root] = rootEntity
+            entities[name]?.attributes = []
+            entities[name]?.relationships.removeAll { !$0.isToMany }
+        }
         return (CoreDataMapping.Model(entities: order.compactMap { entities[$0] }), false)
     }
 
@@ -140,6 +157,7 @@ enum CoreDataStoreLayout {
             let unexpected = actual.filter { column, _ in expected[column] == nil && !optional.contains(column) }
             let extra = unexpected.filter { column, type in
                 schema.isComplete || !(type == "INTEGER" && !column.hasPrefix("Z_"))
+                    || isNumbered(column, after: expected.keys)
             }.keys.sorted()
             tolerated += unexpected.count - extra.count
             let mistyped = expected.filter { column, types in
@@ -239,6 +257,13 @@ enum CoreDataStoreLayout {
         }.joined(separator: "; ")
         throw CoreDataStoreImportError.unknownLayout(
             path: path, model: mapping.model, reason: results.isEmpty ? "the mapping has no versions" : reason)
+    }
+
+    /// True for `ZPENDINGSTATE1` next to `ZPENDINGSTATE`: the column of a name that two entities
+    /// of a hierarchy declare, which a layout pieced together from an older mapping cannot place.
+    private static func isNumbered(_ column: String, after columns: Dictionary<String, Set<String>>.Keys) -> Bool {
+        let base = column.reversed().drop { $0.isNumber }.reversed()
+        return base.count < column.count && columns.contains(String(base))
     }
 
     /// `INTEGER` of `INTEGER`, `VARCHAR` of `VARCHAR(255)`.

@@ -231,20 +231,40 @@ import Testing
             ), "\(refused.stderr)")
     }
 
-    @Test func aMappingWrittenBeforeTheCoreDataModelWasKeptStillRecognisesTheStores() throws {
-        let root = try Self.project("Posts", Self.posts)
-        // Without `coreDataModel`, as `strata import coredata` wrote it before.
-        let path = root.appendingPathComponent("Schemas/Posts/coredata-mapping.json")
+    /// The project's mapping without `coreDataModel`, as `strata import coredata` wrote it before.
+    static func withoutCoreDataModel(_ root: URL, model: String) throws {
+        let path = root.appendingPathComponent("Schemas/\(model)/coredata-mapping.json")
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
         json["versions"] = (json["versions"] as? [[String: Any]])?.map { version in
             version.filter { $0.key != "coreDataModel" }
         }
         try JSONSerialization.data(withJSONObject: json).write(to: path)
         #expect(!String(decoding: try Data(contentsOf: path), as: UTF8.self).contains("coreDataModel"))
+    }
+
+    @Test func aMappingWrittenBeforeTheCoreDataModelWasKeptStillRecognisesTheStores() throws {
+        let root = try Self.project("Posts", Self.posts)
+        try Self.withoutCoreDataModel(root, model: "Posts")
         try Self.store(Self.postsStore(rows: 3, hide: false), at: root.appendingPathComponent("store.sqlite"))
         let result = try Self.importStore(root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Posts: the store was at v3; copied 6 rows"), "\(result.stdout)")
+
+        // Siblings that inherit `created` from an abstract entity: one column of the root's table.
+        let tagged = try Self.project("Tagged", Self.tagged)
+        try Self.withoutCoreDataModel(tagged, model: "Tagged")
+        try Self.store(Self.taggedStore, at: tagged.appendingPathComponent("store.sqlite"))
+        let siblings = try Self.importStore(tagged)
+        #expect(siblings.status == 0, "\(siblings.stderr)")
+        #expect(siblings.stdout.hasPrefix("Tagged: the store was at v1; copied 4 rows"), "\(siblings.stdout)")
+
+        // A column numbered for a name two siblings declare cannot be placed without the model: refused.
+        let records = try Self.project("Records", Self.records)
+        try Self.withoutCoreDataModel(records, model: "Records")
+        try Self.store(Self.recordsStore, at: records.appendingPathComponent("store.sqlite"))
+        let numbered = try Self.importStore(records)
+        #expect(numbered.status == 1)
+        #expect(numbered.stderr.contains("table ZRECORD has ZPENDINGSTATE1, which v1 lacks"), "\(numbered.stderr)")
     }
 
     @Test func aStoreWhoseColumnsFitAnOlderVersionByNameButNotByTypeIsRefused() throws {
@@ -391,19 +411,21 @@ import Testing
         )
     ]
 
+    static let taggedStore = """
+        CREATE TABLE ZRECORD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATED TIMESTAMP, ZBODY VARCHAR, ZANSWER VARCHAR );
+        CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+        CREATE TABLE Z_2TAGS ( Z_2MESSAGES INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2MESSAGES, Z_4TAGS) );
+        \(systemTables([(1, "Record", 0, 2), (2, "Message", 1, 0), (3, "SurveyResponse", 1, 0), (4, "Tag", 0, 1)]))
+        INSERT INTO ZRECORD VALUES (1, 2, 1, 10, 'hi', NULL), (2, 3, 1, 20, NULL, 'yes');
+        INSERT INTO ZTAG VALUES (1, 4, 1, 'work');
+        INSERT INTO Z_2TAGS VALUES (1, 1);
+        """
+
     @Test func aJoinTablePairThatNamesAnObjectOfAnotherEntityStopsTheImport() throws {
         // The join table Z_2TAGS as Core Data names it (ends sorted by entity: Message(2) with
         // `messages`, Tag(4) with `tags`).
         let root = try Self.project("Tagged", Self.tagged)
-        let tables = """
-            CREATE TABLE ZRECORD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATED TIMESTAMP, ZBODY VARCHAR, ZANSWER VARCHAR );
-            CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
-            CREATE TABLE Z_2TAGS ( Z_2MESSAGES INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2MESSAGES, Z_4TAGS) );
-            \(Self.systemTables([(1, "Record", 0, 2), (2, "Message", 1, 0), (3, "SurveyResponse", 1, 0), (4, "Tag", 0, 1)]))
-            INSERT INTO ZRECORD VALUES (1, 2, 1, 10, 'hi', NULL), (2, 3, 1, 20, NULL, 'yes');
-            INSERT INTO ZTAG VALUES (1, 4, 1, 'work');
-            INSERT INTO Z_2TAGS VALUES (1, 1);
-            """
+        let tables = Self.taggedStore
         try Self.store(tables, at: root.appendingPathComponent("store.sqlite"))
         let good = try Self.importStore(root)
         #expect(good.status == 0, "\(good.stderr)")
