@@ -119,6 +119,10 @@ final class CoreDataStore {
             if FileManager.default.fileExists(atPath: path + "-wal") {
                 try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
             }
+            // A read-only store's copies are read-only too: make them the copy's own.
+            for file in [copy, copy + "-wal"] where FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+            }
         } catch {
             remove(copy)
             throw CoreDataStoreImportError.notACoreDataStore(
