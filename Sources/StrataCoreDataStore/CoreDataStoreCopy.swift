@@ -2,20 +2,29 @@ import GRDB
 import StrataStorage
 
 /// Copies every row of a store at one mapping version into a Strata database at that version:
-/// `Z_PK` as generated keys, `Z<ATTRIBUTE>` columns (dates, UUIDs, data and booleans are stored
-/// as Strata stores them already; decimals become text), to-one relationships as the
-/// destination's key, ordered positions from `Z_FOK_<INVERSE>`, and the pairs of many-to-many
-/// relationships from their `Z_<n><RELATIONSHIP>` join tables.
+/// `Z_PK` as generated keys, attribute columns (dates, UUIDs, data and booleans are stored as
+/// Strata stores them already; decimals become text), to-one relationships as the destination's
+/// key, ordered positions from `Z_FOK_<INVERSE>`, and the pairs of many-to-many relationships
+/// from their join tables; each column found through the version's ``CoreDataStoreSchema``.
+///
+/// Every row is checked before it is copied (its `Z_ENT` names an entity the version maps; a UUID
+/// is 16 bytes), and every entity's row count in the new database is checked against the store's
+/// afterwards: a difference throws, and the caller's transaction is rolled back.
 struct CoreDataStoreCopy {
     let store: CoreDataStore
     let version: CoreDataMapping.Version
+    let schema: CoreDataStoreSchema
+    /// The store's path, for messages.
+    let path: String
 
     /// The Strata key of each object, by `Z_PK`, for entities whose key is an attribute.
     private var keys: [String: [Int64: DatabaseValue]] = [:]
 
-    init(store: CoreDataStore, version: CoreDataMapping.Version) {
+    init(store: CoreDataStore, version: CoreDataMapping.Version, schema: CoreDataStoreSchema, path: String) {
         self.store = store
         self.version = version
+        self.schema = schema
+        self.path = path
     }
 
     /// Copies the rows into `db` (inside the caller's transaction); returns how many.
@@ -25,16 +34,91 @@ struct CoreDataStoreCopy {
                 "to-many relationship \(entity.join?.entity ?? "").\(entity.join?.relationship ?? "") has no inverse: its Core Data join table is not read"
             )
         }
+        try checkEntityNumbers()
         try readKeys()
         var count = 0
+        var pairs: [String: Int] = [:]
         for entity in version.entities {
             if entity.join == nil {
                 count += try copyEntity(entity, into: db)
             } else {
-                count += try copyJoin(entity, into: db)
+                let (table, copied) = try copyJoin(entity, into: db)
+                pairs[table, default: 0] += copied
+                count += copied
+            }
+        }
+        try checkReferences(in: db)
+        for (table, copied) in pairs.sorted(by: { $0.key < $1.key }) {
+            let total = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") } ?? 0
+            guard total == copied else {
+                throw CoreDataStoreImportError.incompleteCopy(
+                    path: path,
+                    reason:
+                        "join table \(table) has \(total) pairs, and \(copied) name objects of the entities v\(version.version) maps"
+                )
             }
         }
         return count
+    }
+
+    /// Every reference names a copied object: a to-one key or a join table pair that names an
+    /// object the store does not have (Core Data does not enforce its keys) is refused, naming it.
+    private func checkReferences(in db: Database) throws {
+        guard let violation = try db.foreignKeyViolations().next(),
+            let entity = version.entities.first(where: { $0.table == violation.originTable }),
+            let rowID = violation.originRowID,
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM \(CoreDataStoreImporter.quoted(violation.originTable)) WHERE rowid = ?",
+                arguments: [rowID])
+        else { return }
+        let foreignKey = try db.foreignKeys(on: violation.originTable).first { $0.id == violation.foreignKeyId }
+        let columns = foreignKey?.originColumns ?? []
+        guard let field = entity.fields.first(where: { columns.contains($0.column ?? $0.field) }) else { return }
+        let value: DatabaseValue = row[field.column ?? field.field]
+        let destination =
+            version.entities.first { $0.table == violation.destinationTable }?.entity
+            ?? violation.destinationTable
+        if let join = entity.join, let (layout, _) = schema.join(of: join.relationship, in: join.entity),
+            let table = layout.names.first(where: { store.columns[$0] != nil })
+        {
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason: "a pair of join table \(table) names \(value), \(try missing(value, of: destination))"
+            )
+        }
+        guard let name = entity.coreDataEntity, let property = field.property,
+            let key = entity.fields.first, let keyColumn = key.column ?? Optional(key.field)
+        else { return }
+        let keyValue: DatabaseValue = row[keyColumn]
+        let primaryKey =
+            key.source == .primaryKey
+            ? Int64.fromDatabaseValue(keyValue)
+            : keys[entity.entity]?.first(where: { $0.value == keyValue })?.key
+        throw CoreDataStoreImportError.invalidRow(
+            path: path, table: table(of: name), primaryKey: primaryKey ?? rowID,
+            reason:
+                "has \(schema.column(of: property, in: name) ?? property) = \(value), \(try missing(value, of: destination))"
+        )
+    }
+
+    /// Why the `Z_PK` `value` is no object of the Strata entity `entity`: no row of its table has
+    /// it, or the row is of another entity of its hierarchy (which the flattened entity cannot hold).
+    private func missing(_ value: DatabaseValue, of entity: String, in storeDB: Database? = nil) throws -> String {
+        let name = version.entities.first { $0.entity == entity }?.coreDataEntity ?? entity
+        let table = table(of: name)
+        let sql = "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"
+        let found: Int64? =
+            if store.columns[table] == nil {
+                nil
+            } else if let storeDB {
+                try Int64.fetchOne(storeDB, sql: sql, arguments: [value])
+            } else {
+                try store.queue.read { db in try Int64.fetchOne(db, sql: sql, arguments: [value]) }
+            }
+        guard let found, let other = store.entityNumbers.first(where: { $0.value == found })?.key, other != name
+        else { return "which names no '\(entity)' object of the store" }
+        return
+            "a '\(other)' object: a reference to '\(entity)' cannot hold it once the hierarchy of '\(schema.root(of: name))' is flattened into a table per concrete entity"
     }
 
     private func number(_ entity: String) throws -> Int64 {
@@ -44,13 +128,56 @@ struct CoreDataStoreCopy {
         return number
     }
 
+    /// The store table that holds `entity`'s rows.
+    private func table(of entity: String) -> String { CoreDataStore.zName(schema.root(of: entity)) }
+
+    /// Every row of every entity table has a `Z_ENT` of an entity the version maps to a Strata entity.
+    private func checkEntityNumbers() throws {
+        var mapped: [String: [Int64]] = [:]
+        for entity in version.entities {
+            guard entity.join == nil, let name = entity.coreDataEntity, let number = store.entityNumbers[name] else {
+                continue
+            }
+            mapped[table(of: name), default: []].append(number)
+        }
+        let names = Dictionary(store.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for table in schema.tables.keys.sorted() {
+            let numbers = (mapped[table] ?? []).map(String.init).joined(separator: ", ")
+            let sql =
+                "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_ENT IS NULL"
+                + (numbers.isEmpty ? "" : " OR Z_ENT NOT IN (\(numbers))") + " ORDER BY Z_PK LIMIT 1"
+            guard let row = try store.queue.read({ db in try Row.fetchOne(db, sql: sql) }) else { continue }
+            let primaryKey: Int64 = row[0] ?? 0
+            let found: Int64? = row[1]
+            let reason: String
+            if let found, let name = names[found] {
+                reason =
+                    schema.entities[name]?.isAbstract == true
+                    ? "has Z_ENT \(found), abstract entity '\(name)', which has no rows of its own"
+                    : "has Z_ENT \(found), entity '\(name)', which v\(version.version) does not store in \(table)"
+            } else {
+                reason = "has Z_ENT \(found.map(String.init) ?? "NULL"), which names no entity of the store"
+            }
+            throw CoreDataStoreImportError.invalidRow(path: path, table: table, primaryKey: primaryKey, reason: reason)
+        }
+    }
+
+    /// The store column of `property` of `entity`.
+    private func column(of property: String, in entity: String) throws -> String {
+        guard let column = schema.column(of: property, in: entity) else {
+            throw CoreDataStoreImportError.unsupported(
+                "property '\(entity).\(property)' has no column in the store's layout at v\(version.version)")
+        }
+        return column
+    }
+
     /// The key of every object of entities whose key is one of their attributes.
     private mutating func readKeys() throws {
         for entity in version.entities {
-            guard let name = entity.coreDataEntity, let root = entity.coreDataRoot,
-                let key = entity.fields.first, key.source == .attribute, let property = key.property
+            guard let name = entity.coreDataEntity, let key = entity.fields.first, key.source == .attribute,
+                let property = key.property
             else { continue }
-            let sql = "SELECT Z_PK, \(CoreDataStore.zName(property)) FROM \(CoreDataStore.zName(root)) WHERE Z_ENT = ?"
+            let sql = "SELECT Z_PK, \(try column(of: property, in: name)) FROM \(table(of: name)) WHERE Z_ENT = ?"
             let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [try number(name)]) }
             var map: [Int64: DatabaseValue] = [:]
             for row in rows {
@@ -68,71 +195,158 @@ struct CoreDataStoreCopy {
     }
 
     private func copyEntity(_ entity: CoreDataMapping.Entity, into db: Database) throws -> Int {
-        guard let name = entity.coreDataEntity, let root = entity.coreDataRoot, let table = entity.table else {
-            return 0
-        }
+        guard let name = entity.coreDataEntity, let table = entity.table else { return 0 }
+        let source = self.table(of: name)
         var selected: [String] = []
         for field in entity.fields {
             switch field.source {
             case .primaryKey, .joinSource, .joinDestination: selected.append("Z_PK")
-            case .attribute, .toOne: selected.append(CoreDataStore.zName(field.property ?? field.field))
-            case .order: selected.append("Z_FOK_" + (field.property ?? "").uppercased())
+            case .attribute, .toOne: selected.append(try column(of: field.property ?? field.field, in: name))
+            case .order:
+                guard let column = schema.orderColumn(of: field.property ?? "", in: name) else {
+                    throw CoreDataStoreImportError.unsupported(
+                        "the order of '\(name).\(field.field)' has no Z_FOK_ column in the store's layout at v\(version.version)"
+                    )
+                }
+                selected.append(column)
             }
         }
-        let sql =
-            "SELECT \(selected.joined(separator: ", ")) FROM \(CoreDataStore.zName(root)) WHERE Z_ENT = ? ORDER BY Z_PK"
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [try number(name)]) }
+        let uuids = Set(
+            entity.fields.indices.filter { entity.fields[$0].source == .attribute && entity.fields[$0].type == "UUID" })
+        let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM \(source) WHERE Z_ENT = ? ORDER BY Z_PK"
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
-        for row in rows {
+        let read = try store.queue.read { storeDB -> Int in
+            let rows = try Row.fetchCursor(storeDB, sql: sql, arguments: [try number(name)])
+            var read = 0
             var values: [DatabaseValue] = []
-            for (index, field) in entity.fields.enumerated() {
-                let value: DatabaseValue = row[index]
-                switch field.source {
-                case .toOne: values.append(value.isNull ? .null : key(of: field.type ?? "", pk: value))
-                case .order: values.append(value.isNull ? 0.databaseValue : value)
-                case .attribute where field.type == "Decimal": values.append(Self.decimalText(value))
-                default: values.append(value)
+            values.reserveCapacity(entity.fields.count)
+            while let row = try rows.next() {
+                read += 1
+                values.removeAll(keepingCapacity: true)
+                for (index, field) in entity.fields.enumerated() {
+                    let value: DatabaseValue = row[index + 1]
+                    if uuids.contains(index) {
+                        try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
+                    }
+                    switch field.source {
+                    case .toOne where value.isNull: values.append(.null)
+                    case .toOne:
+                        let key = key(of: field.type ?? "", pk: value)
+                        if key.isNull {
+                            throw CoreDataStoreImportError.invalidRow(
+                                path: path, table: source, primaryKey: row[0] ?? 0,
+                                reason:
+                                    "has \(selected[index]) = \(value), \(try missing(value, of: field.type ?? "", in: storeDB))"
+                            )
+                        }
+                        values.append(key)
+                    case .order: values.append(value.isNull ? 0.databaseValue : value)
+                    case .attribute where field.type == "Decimal": values.append(Self.decimalText(value))
+                    default: values.append(value)
+                    }
                 }
+                try insert.execute(arguments: StatementArguments(values))
             }
-            try insert.execute(arguments: StatementArguments(values))
+            return read
         }
-        return rows.count
-    }
-
-    private func copyJoin(_ entity: CoreDataMapping.Entity, into db: Database) throws -> Int {
-        guard let join = entity.join, let inverse = join.inverse, let table = entity.table, entity.fields.count >= 2
-        else { return 0 }
-        let source = try number(join.entity)
-        let destination = try number(join.destination)
-        let sourceColumn = "Z_\(source)\(inverse.uppercased())"
-        let destinationColumn = "Z_\(destination)\(join.relationship.uppercased())"
-        let candidates = ["Z_\(source)\(join.relationship.uppercased())", "Z_\(destination)\(inverse.uppercased())"]
-        guard
-            let joinTable = candidates.first(where: {
-                store.columns[$0]?.isSuperset(of: [sourceColumn, destinationColumn]) == true
-            })
-        else {
-            throw CoreDataStoreImportError.unsupported(
-                "the store has no join table of \(join.entity).\(join.relationship) (looked for \(candidates.joined(separator: " and ")) with columns \(sourceColumn) and \(destinationColumn))"
+        // Checked after the fact: the new table holds as many rows as the store has of the entity.
+        let stored =
+            try store.queue.read { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(source) WHERE Z_ENT = ?", arguments: [try number(name)])
+            } ?? 0
+        let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
+        guard stored == read, copied == stored else {
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason:
+                    "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied)"
             )
         }
-        let position = join.ordered ? store.columns[joinTable]?.filter { $0.hasPrefix("Z_FOK_") }.sorted().first : nil
+        return read
+    }
+
+    /// A UUID attribute's value is NULL or 16 bytes.
+    private func checkUUID(_ value: DatabaseValue, row: Row, table: String, field: String) throws {
+        switch value.storage {
+        case .null: return
+        case .blob(let data) where data.count == 16: return
+        case .blob(let data):
+            throw CoreDataStoreImportError.invalidRow(
+                path: path, table: table, primaryKey: row[0] ?? 0,
+                reason: "has a \(data.count)-byte value for the UUID '\(field)', which takes 16 bytes")
+        default:
+            throw CoreDataStoreImportError.invalidRow(
+                path: path, table: table, primaryKey: row[0] ?? 0,
+                reason: "has \(value) for the UUID '\(field)', which takes 16 bytes")
+        }
+    }
+
+    /// Copies a join entity's pairs; returns the store's join table and how many pairs.
+    private func copyJoin(_ entity: CoreDataMapping.Entity, into db: Database) throws -> (String, Int) {
+        guard let join = entity.join, let table = entity.table, entity.fields.count >= 2 else { return ("", 0) }
+        guard let (layout, sourceIndex) = schema.join(of: join.relationship, in: join.entity),
+            let joinTable = layout.names.first(where: { store.columns[$0] != nil })
+        else {
+            throw CoreDataStoreImportError.unsupported(
+                "the store has no join table of \(join.entity).\(join.relationship)")
+        }
+        let sourceColumn = layout.columns[sourceIndex]
+        let destinationColumn = layout.columns[1 - sourceIndex]
+        var position: String?
+        if join.ordered {
+            let property = entity.fields.first { $0.source == .order }?.property
+            let ordered = layout.relationships.firstIndex { $0 == property }.map { layout.orderColumns[$0] }
+            position =
+                [ordered].compactMap { $0 }.first { store.columns[joinTable]?[$0] != nil }
+                ?? layout.orderColumns.first { store.columns[joinTable]?[$0] != nil }
+        }
+        var conditions: [String] = []
+        var arguments: [DatabaseValueConvertible] = []
+        for (column, name) in [(sourceColumn, join.entity), (destinationColumn, join.destination)]
+        where schema.family(of: schema.root(of: name)).count > 1 {
+            // Rows of one entity of a hierarchy: the pairs whose object is of this entity.
+            conditions.append("\(column) IN (SELECT Z_PK FROM \(self.table(of: name)) WHERE Z_ENT = ?)")
+            arguments.append(try number(name))
+        }
         let sql =
-            "SELECT \(sourceColumn), \(destinationColumn)\(position.map { ", \($0)" } ?? "") FROM \(joinTable) ORDER BY 1, 2"
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql) }
+            "SELECT \(sourceColumn), \(destinationColumn)\(position.map { ", \($0)" } ?? "") FROM \(joinTable)"
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY 1, 2"
         let columns = entity.fields.map { $0.column ?? $0.field }
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: Array(columns.prefix(join.ordered ? 3 : 2))))
-        for row in rows {
-            var values = [key(of: join.entity, pk: row[0]), key(of: join.destination, pk: row[1])]
-            if join.ordered {
-                let value: DatabaseValue = position == nil ? .null : row[2]
-                values.append(value.isNull ? 0.databaseValue : value)
+        let count = try store.queue.read { storeDB -> Int in
+            let rows = try Row.fetchCursor(storeDB, sql: sql, arguments: StatementArguments(arguments))
+            var count = 0
+            while let row = try rows.next() {
+                count += 1
+                var values = [key(of: join.entity, pk: row[0]), key(of: join.destination, pk: row[1])]
+                if let missing = values.indices.first(where: { values[$0].isNull }) {
+                    let value: DatabaseValue = row[missing]
+                    throw CoreDataStoreImportError.incompleteCopy(
+                        path: path,
+                        reason:
+                            "a pair of join table \(joinTable) names \(value), \(try self.missing(value, of: missing == 0 ? join.entity : join.destination, in: storeDB))"
+                    )
+                }
+                if join.ordered {
+                    let value: DatabaseValue = position == nil ? .null : row[2]
+                    values.append(value.isNull ? 0.databaseValue : value)
+                }
+                try insert.execute(arguments: StatementArguments(values))
             }
-            try insert.execute(arguments: StatementArguments(values))
+            return count
         }
-        return rows.count
+        let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
+        guard copied == count else {
+            throw CoreDataStoreImportError.incompleteCopy(
+                path: path,
+                reason:
+                    "\(count) pairs of \(join.entity).\(join.relationship) were read from \(joinTable) and the new table \(table) holds \(copied)"
+            )
+        }
+        return (joinTable, count)
     }
 
     private func insertSQL(table: String, columns: [String]) -> String {

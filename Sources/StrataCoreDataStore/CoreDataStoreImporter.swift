@@ -13,7 +13,8 @@ import StrataStorage
 /// ```
 ///
 /// The store is opened read-only (its `-wal` file included) and never written. Its version is
-/// worked out from its tables and columns; its rows are copied into a scratch database at that
+/// recognised from its entities, tables, columns and their types (a store that fits no version,
+/// or several alike, is refused); its rows are checked and copied into a scratch database at that
 /// version in one transaction, which is then migrated to the latest version, and either moved
 /// into place (``importStore(at:intoDatabaseAt:)``) or inserted into an open database in one
 /// transaction (``importStore(at:into:)``): all rows or none. A second call does nothing and says so.
@@ -33,6 +34,10 @@ public struct CoreDataStoreImporter: Sendable {
     public let mapping: CoreDataMapping
     /// The model's migrator (the generated `<Model>Database.migrator`).
     public let migrator: StrataMigrator
+    /// The version to take when a store fits several versions alike (their tables, columns and
+    /// indexes are the same: a version that only changed an attribute's optionality or default).
+    /// It must be one that the store fits; nil refuses such a store (``CoreDataStoreImportError/ambiguousLayout(path:model:versions:)``).
+    public var chosenVersion: Int?
 
     /// Creates an importer.
     public init(mapping: CoreDataMapping, migrator: StrataMigrator) {
@@ -47,15 +52,25 @@ public struct CoreDataStoreImporter: Sendable {
 
     /// The version a store is at; throws when it matches no version of the model.
     public func storeVersion(at storePath: String) throws -> Int {
-        try CoreDataStoreLayout.version(of: try CoreDataStore(path: storePath), mapping: mapping, path: storePath)
-            .version
+        let store = try CoreDataStore(path: storePath)
+        defer { store.close() }
+        return try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
+            .version.version
     }
 
     /// Moves the rows of the store at `storePath` into a new Strata database at `path`.
     @discardableResult
     public func importStore(at storePath: String, intoDatabaseAt path: String) throws -> Outcome {
         if FileManager.default.fileExists(atPath: path) {
-            if let version = try Self.importedVersion(model: mapping.model, databaseAt: path) {
+            let imported: Int?
+            do {
+                imported = try Self.importedVersion(model: mapping.model, databaseAt: path)
+            } catch let error as DatabaseError {
+                throw CoreDataStoreImportError.copyFailed(
+                    "'\(path)' already exists and cannot be read as a SQLite database (\(error.message ?? "\(error)")): the rows go into a new database"
+                )
+            }
+            if let version = imported {
                 return .alreadyImported(version: version)
             }
             throw CoreDataStoreImportError.copyFailed(
@@ -133,12 +148,14 @@ public struct CoreDataStoreImporter: Sendable {
     /// transaction, migrated to the latest version. Removes it on failure.
     private func build(from storePath: String, at path: String) throws -> (version: Int, rows: Int) {
         let store = try CoreDataStore(path: storePath)
-        let version = try CoreDataStoreLayout.version(of: store, mapping: mapping, path: storePath)
+        defer { store.close() }
+        let (version, schema) = try CoreDataStoreLayout.version(
+            of: store, mapping: mapping, path: storePath, chosen: chosenVersion)
         Self.remove(path)
         do {
             let queue = try DatabaseQueue(path: path)
             try migrator.migrate(queue, to: version.version)
-            var copy = CoreDataStoreCopy(store: store, version: version)
+            var copy = CoreDataStoreCopy(store: store, version: version, schema: schema, path: storePath)
             let rows = try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }

@@ -23,10 +23,11 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
     /// One Strata version.
     public struct Version: Codable, Equatable, Sendable {
         /// Creates a version mapping.
-        public init(version: Int, coreDataVersion: String, entities: [Entity]) {
+        public init(version: Int, coreDataVersion: String, entities: [Entity], coreDataModel: Model? = nil) {
             self.version = version
             self.coreDataVersion = coreDataVersion
             self.entities = entities
+            self.coreDataModel = coreDataModel
         }
 
         /// The Strata version number.
@@ -35,6 +36,11 @@ public struct CoreDataMapping: Codable, Equatable, Sendable {
         public var coreDataVersion: String
         /// The Strata entities, in schema order.
         public var entities: [Entity]
+        /// The Core Data model of this version as a store holds it (every stored entity, abstract
+        /// ones included, attribute and relationship): what recognising a store's version needs.
+        /// Absent from mappings written before it was added; then the version is recognised from
+        /// ``entities`` alone.
+        public var coreDataModel: Model?
     }
 
     /// A Strata entity: a Core Data entity (flattened), or a join entity of a to-many relationship.

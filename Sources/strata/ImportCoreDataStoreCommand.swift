@@ -13,16 +13,20 @@ struct ImportCoreDataStore: ParsableCommand {
         abstract: "Move the rows of a Core Data SQLite store into a new Strata database.",
         discussion: """
             For a model imported with 'strata import coredata' (its folder holds coredata-mapping.json). \
-            Opens the store read-only (its -wal file included) and never writes it; works out which \
-            version of the model it is at from its tables and columns; copies every row of every \
-            entity (Z_PK, Z<ATTRIBUTE> columns, to-one relationships, ordered positions, many-to-many \
-            pairs) into a database at that version in one transaction, then migrates it to the latest \
+            Opens the store read-only (its -wal file included) and never writes it; recognises which \
+            version of the model wrote it: the one version whose layout accounts for every entity, \
+            table and column of the store, with compatible column types (a store that fits no version, \
+            or several alike, is refused, naming the closest versions and what differs); copies every \
+            row of every entity (Z_PK, attribute columns, to-one relationships, ordered positions, \
+            many-to-many pairs), each checked, into a database at that version in one transaction, \
+            checks that every entity has as many rows as in the store, then migrates it to the latest \
             version. The database is built beside --database and moved there when everything \
             succeeded: all rows or none. When --database already holds an imported store, nothing is \
             done (and said so).
 
-            Exit status: 1 when the store matches no version of the model, or --database exists and \
-            holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot \
+            Exit status: 1 when the store matches no version of the model or several alike, a row \
+            cannot be copied as it is, the copy would hold fewer rows than the store, or --database \
+            exists and holds no imported store; 2 when the store is not a Core Data SQLite store or a file cannot \
             be written.
             """
     )
@@ -38,6 +42,13 @@ struct ImportCoreDataStore: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The Strata SQLite database to create.", valueName: "path"))
     var database: String
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The version that wrote the store, when it fits several versions alike (the same tables, columns and indexes).",
+            valueName: "n"))
+    var storeVersion: Int?
+
     func run() throws {
         let history = try ModelSelection.history(model, schemas: schemaOptions.schemas)
         let mappingPath = SchemaLoader.join(
@@ -50,7 +61,8 @@ struct ImportCoreDataStore: ParsableCommand {
         let migrator = StrataMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         do {
-            let importer = try CoreDataStoreImporter(mappingJSON: json, migrator: migrator)
+            var importer = try CoreDataStoreImporter(mappingJSON: json, migrator: migrator)
+            importer.chosenVersion = storeVersion
             switch try importer.importStore(at: store, intoDatabaseAt: database) {
             case .imported(let version, let rows):
                 print(
@@ -65,7 +77,8 @@ struct ImportCoreDataStore: ParsableCommand {
             Console.error(error.description)
             switch error {
             case .notACoreDataStore: throw StrataExitCode.couldNotRun.exitCode
-            case .unknownLayout, .unsupported: throw StrataExitCode.problemsFound.exitCode
+            case .unknownLayout, .ambiguousLayout, .invalidRow, .incompleteCopy, .unsupported:
+                throw StrataExitCode.problemsFound.exitCode
             case .copyFailed:
                 throw FileManager.default.fileExists(atPath: database)
                     ? StrataExitCode.problemsFound.exitCode : StrataExitCode.couldNotRun.exitCode

@@ -97,7 +97,8 @@ public enum CoreDataImporter {
             model: modelName, source: source,
             versions: zip(schemas, versions).map { schema, version in
                 CoreDataMapping.Version(
-                    version: schema.version, coreDataVersion: version.model.name, entities: version.mapped.mapping)
+                    version: schema.version, coreDataVersion: version.model.name, entities: version.mapped.mapping,
+                    coreDataModel: CoreDataMapping.Model(version.model))
             })
         return Outcome(
             model: modelName, order: order, schemas: schemas, mapping: mapping, diagnostics: onceEach(bag.all, versions)

@@ -174,6 +174,272 @@ public struct LibraryAccess {
               "source" : "Library.xcdatamodeld",
               "versions" : [
                 {
+                  "coreDataModel" : {
+                    "entities" : [
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "born",
+                            "type" : "Date"
+                          },
+                          {
+                            "name" : "isAlive",
+                            "type" : "Boolean"
+                          },
+                          {
+                            "name" : "luckyNumber",
+                            "type" : "Integer 64"
+                          },
+                          {
+                            "name" : "name",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+                          [
+                            "name"
+                          ],
+                          [
+                            "name",
+                            "born"
+                          ]
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Author",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "author",
+                            "isOrdered" : true,
+                            "isToMany" : true,
+                            "name" : "books"
+                          },
+                          {
+                            "destination" : "Loan",
+                            "inverse" : "borrower",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "loans"
+                          },
+                          {
+                            "destination" : "Profile",
+                            "inverse" : "author",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "profile"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "cover",
+                            "type" : "Binary"
+                          },
+                          {
+                            "name" : "id",
+                            "type" : "UUID"
+                          },
+                          {
+                            "name" : "isbn",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "metadata",
+                            "type" : "Transformable"
+                          },
+                          {
+                            "name" : "pages",
+                            "type" : "Integer 32"
+                          },
+                          {
+                            "name" : "price",
+                            "type" : "Decimal"
+                          },
+                          {
+                            "name" : "searchText",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "website",
+                            "type" : "URI"
+                          }
+                        ],
+                        "indexes" : [
+                          [
+                            "pages"
+                          ],
+                          [
+                            "isbn"
+                          ]
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Book",
+                        "parent" : "Media",
+                        "relationships" : [
+                          {
+                            "destination" : "Author",
+                            "inverse" : "books",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "author"
+                          },
+                          {
+                            "destination" : "Loan",
+                            "inverse" : "book",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "loans"
+                          },
+                          {
+                            "destination" : "Book",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "related"
+                          },
+                          {
+                            "destination" : "Shelf",
+                            "inverse" : "books",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "shelf"
+                          },
+                          {
+                            "destination" : "Tag",
+                            "inverse" : "books",
+                            "isOrdered" : true,
+                            "isToMany" : true,
+                            "name" : "tags"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "due",
+                            "type" : "Date"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Loan",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "loans",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "book"
+                          },
+                          {
+                            "destination" : "Author",
+                            "inverse" : "loans",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "borrower"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "addedAt",
+                            "type" : "Date"
+                          },
+                          {
+                            "name" : "rating",
+                            "type" : "Float"
+                          },
+                          {
+                            "name" : "title",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : true,
+                        "name" : "Media",
+                        "relationships" : [
+
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "bio",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Profile",
+                        "relationships" : [
+                          {
+                            "destination" : "Author",
+                            "inverse" : "profile",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "author"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "code",
+                            "type" : "Integer 16"
+                          },
+                          {
+                            "name" : "width",
+                            "type" : "Double"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Shelf",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "shelf",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "books"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "name",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+                          [
+                            "name"
+                          ]
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Tag",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "tags",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "books"
+                          }
+                        ]
+                      }
+                    ]
+                  },
                   "coreDataVersion" : "Library",
                   "entities" : [
                     {
@@ -486,6 +752,274 @@ public struct LibraryAccess {
                   "version" : 1
                 },
                 {
+                  "coreDataModel" : {
+                    "entities" : [
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "born",
+                            "type" : "Date"
+                          },
+                          {
+                            "name" : "fullName",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "isAlive",
+                            "type" : "Boolean"
+                          },
+                          {
+                            "name" : "luckyNumber",
+                            "type" : "Integer 64"
+                          }
+                        ],
+                        "indexes" : [
+                          [
+                            "fullName"
+                          ],
+                          [
+                            "fullName",
+                            "born"
+                          ]
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Author",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "author",
+                            "isOrdered" : true,
+                            "isToMany" : true,
+                            "name" : "books"
+                          },
+                          {
+                            "destination" : "Loan",
+                            "inverse" : "borrower",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "loans"
+                          },
+                          {
+                            "destination" : "Profile",
+                            "inverse" : "author",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "profile"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "cover",
+                            "type" : "Binary"
+                          },
+                          {
+                            "name" : "edition",
+                            "type" : "Integer 16"
+                          },
+                          {
+                            "name" : "id",
+                            "type" : "UUID"
+                          },
+                          {
+                            "name" : "isbn",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "metadata",
+                            "type" : "Transformable"
+                          },
+                          {
+                            "name" : "pages",
+                            "type" : "Integer 32"
+                          },
+                          {
+                            "name" : "price",
+                            "type" : "Decimal"
+                          },
+                          {
+                            "name" : "searchText",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "subtitle",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+                          [
+                            "pages"
+                          ],
+                          [
+                            "isbn"
+                          ]
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Book",
+                        "parent" : "Media",
+                        "relationships" : [
+                          {
+                            "destination" : "Author",
+                            "inverse" : "books",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "author"
+                          },
+                          {
+                            "destination" : "Loan",
+                            "inverse" : "book",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "loans"
+                          },
+                          {
+                            "destination" : "Book",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "related"
+                          },
+                          {
+                            "destination" : "Review",
+                            "inverse" : "book",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "reviews"
+                          },
+                          {
+                            "destination" : "Shelf",
+                            "inverse" : "books",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "shelf"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "due",
+                            "type" : "Date"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Loan",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "loans",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "book"
+                          },
+                          {
+                            "destination" : "Author",
+                            "inverse" : "loans",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "borrower"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "addedAt",
+                            "type" : "Date"
+                          },
+                          {
+                            "name" : "rating",
+                            "type" : "Float"
+                          },
+                          {
+                            "name" : "title",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : true,
+                        "name" : "Media",
+                        "relationships" : [
+
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "bio",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Profile",
+                        "relationships" : [
+                          {
+                            "destination" : "Author",
+                            "inverse" : "profile",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "author"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "text",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Review",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "reviews",
+                            "isOrdered" : false,
+                            "isToMany" : false,
+                            "name" : "book"
+                          }
+                        ]
+                      },
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "code",
+                            "type" : "Integer 16"
+                          },
+                          {
+                            "name" : "width",
+                            "type" : "Double"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "Shelf",
+                        "relationships" : [
+                          {
+                            "destination" : "Book",
+                            "inverse" : "shelf",
+                            "isOrdered" : false,
+                            "isToMany" : true,
+                            "name" : "books"
+                          }
+                        ]
+                      }
+                    ]
+                  },
                   "coreDataVersion" : "Library 2",
                   "entities" : [
                     {

@@ -114,6 +114,34 @@ public struct MyTODOAccess {
               "source" : "MyTODO.xcdatamodeld",
               "versions" : [
                 {
+                  "coreDataModel" : {
+                    "entities" : [
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "detail",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "id",
+                            "type" : "UUID"
+                          },
+                          {
+                            "name" : "title",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "CDTODOItem",
+                        "relationships" : [
+
+                        ]
+                      }
+                    ]
+                  },
                   "coreDataVersion" : "MyTODO",
                   "entities" : [
                     {
@@ -149,6 +177,38 @@ public struct MyTODOAccess {
                   "version" : 1
                 },
                 {
+                  "coreDataModel" : {
+                    "entities" : [
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "detail",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "id",
+                            "type" : "UUID"
+                          },
+                          {
+                            "name" : "isDone",
+                            "type" : "Boolean"
+                          },
+                          {
+                            "name" : "title",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "CDTODOItem",
+                        "relationships" : [
+
+                        ]
+                      }
+                    ]
+                  },
                   "coreDataVersion" : "MyTODO 2",
                   "entities" : [
                     {
@@ -191,6 +251,42 @@ public struct MyTODOAccess {
                   "version" : 2
                 },
                 {
+                  "coreDataModel" : {
+                    "entities" : [
+                      {
+                        "attributes" : [
+                          {
+                            "name" : "detail",
+                            "type" : "String"
+                          },
+                          {
+                            "name" : "id",
+                            "type" : "UUID"
+                          },
+                          {
+                            "name" : "isDone",
+                            "type" : "Boolean"
+                          },
+                          {
+                            "name" : "priority",
+                            "type" : "Integer 16"
+                          },
+                          {
+                            "name" : "title",
+                            "type" : "String"
+                          }
+                        ],
+                        "indexes" : [
+
+                        ],
+                        "isAbstract" : false,
+                        "name" : "CDTODOItem",
+                        "relationships" : [
+
+                        ]
+                      }
+                    ]
+                  },
                   "coreDataVersion" : "MyTODO 3",
                   "entities" : [
                     {
