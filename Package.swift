@@ -58,7 +58,10 @@ let package = Package(
         // `strata import coredata` wrote; SQLite (GRDB) only.
         .target(
             name: "StrataCoreDataStore",
-            dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StrataSQLite", "StrataStorage", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // Generated PostgreSQL code at run time, on PostgresNIO: what a server imports (its
         // repositories, and the migrator that `strata migrate --postgres` uses too).
@@ -253,6 +256,7 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataSQLite",
+                "StrataCoreDataStore",
                 "StrataRepositoryBenchmark",
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -264,7 +268,7 @@ let package = Package(
         // The benchmark's synthetic models are valid and change the way they claim (no timing here).
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataCore", "StrataTestSupport"]
+            dependencies: ["StrataBench", "StrataCore", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

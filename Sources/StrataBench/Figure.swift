@@ -10,7 +10,7 @@ public struct Figure: Codable, Sendable, Equatable {
         case factor
     }
 
-    /// The section: `generator`, `repository`, `migration`, `plugin` or `memory`.
+    /// The section: `generator`, `repository`, `migration`, `plugin`, `memory`, `compile`, `postgres` or `coredata`.
     public var section: Section
     /// What was measured.
     public var name: String
@@ -94,4 +94,6 @@ public enum Section: String, Codable, Sendable, CaseIterable {
     case compile
     /// The PostgreSQL repository benchmark: generated against hand-written PostgresNIO and FluentKit.
     case postgres
+    /// Moving a Core Data store's rows into a new database, against the same copy written by hand in SQL.
+    case coredata
 }

@@ -40,6 +40,10 @@ public struct Suite: Sendable {
     public var migrationRows: Int { quick ? 100_000 : 1_000_000 }
     /// The migration section's runs per variant.
     public var migrationRepetitions: Int { quick ? 1 : 3 }
+    /// The Core Data store section's rows (in all: authors, books, many-to-many pairs).
+    public var coreDataRows: Int { quick ? 100_000 : 1_000_000 }
+    /// The Core Data store section's runs of each copy.
+    public var coreDataRepetitions: Int { quick ? 1 : 3 }
     /// The plugin section's builds per step and package.
     public var pluginRepetitions: Int { quick ? 1 : 3 }
     /// The memory section's model size and rows.
@@ -73,6 +77,8 @@ public struct Suite: Sendable {
                     + "largest allowed input \(Format.bytes(Limits.versionFileBytes))"
             case .compile:
                 settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(compileRepetitions)"
+            case .coredata:
+                settings["coredata"] = "\(Format.count(coreDataRows)) rows, fastest of \(coreDataRepetitions)"
             case .postgres:
                 settings["postgres"] =
                     "\(Format.count(repositoryRows)) rows, migration over \(Format.count(migrationRows)) items, fastest of \(postgresRepetitions)"
@@ -133,6 +139,9 @@ public struct Suite: Sendable {
             figures += try PostgresSection(
                 root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch,
                 migrationRows: migrationRows)
+                .run(progress: progress)
+        case .coredata:
+            figures += try CoreDataStoreBenchmark(rows: coreDataRows, repetitions: coreDataRepetitions, workDirectory: scratch)
                 .run(progress: progress)
         case .compile:
             let work = ((consumerWork as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".build-bench-compile")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A Core Data SQLite store, opened read-only: its entity numbers (`Z_PRIMARYKEY`), its UUID
 /// (`Z_METADATA`), and the columns (with their declared types) and indexes of its tables.
@@ -23,6 +24,9 @@ final class CoreDataStore {
     /// The private copy of a WAL store, if any.
     private let copy: String?
 
+    /// The file the rows are read from: the store, or its private copy.
+    let readPath: String
+
     /// Opens the store at `path` read-only (a WAL store's `-wal` file is read too); throws
     /// ``CoreDataStoreImportError`` when it is not a Core Data SQLite store.
     init(path: String) throws {
@@ -32,6 +36,7 @@ final class CoreDataStore {
                 reason: FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file")
         }
         copy = try Self.privateCopy(of: path)
+        readPath = copy ?? path
         var configuration = Configuration()
         configuration.readonly = copy == nil  // the private copy may be written: it is read in WAL mode
         do {
@@ -96,6 +101,37 @@ final class CoreDataStore {
     func close() {
         try? queue.close()
         Self.remove(copy)
+    }
+
+    /// Attaches the store to `db` as `schema`, read-only, so that rows are copied by SQL
+    /// (`INSERT … SELECT`) without passing through Swift; false when it cannot be attached
+    /// read-only (a SQLite built without URI filenames, for a store that is not a private copy):
+    /// the caller then reads rows through ``queue``. Outside a transaction only.
+    func attach(to db: Database, as schema: String) throws -> Bool {
+        let file: String
+        if copy != nil {
+            file = readPath  // the private copy: never the user's file
+        } else if sqlite3_compileoption_used("USE_URI") == 1 {
+            file = "file:" + Self.uriPath(readPath) + "?mode=ro"
+        } else {
+            return false
+        }
+        try db.execute(sql: "ATTACH DATABASE ? AS \(schema)", arguments: [file])
+        return true
+    }
+
+    /// `path` as the path of a `file:` URI: `%`, `?` and `#` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": out += "%25"
+            case "?": out += "%3f"
+            case "#": out += "%23"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 
     /// `Z<NAME>`: the table of an entity, or the column of a property.

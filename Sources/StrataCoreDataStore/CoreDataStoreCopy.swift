@@ -17,8 +17,18 @@ struct CoreDataStoreCopy {
     /// The store's path, for messages.
     let path: String
 
-    /// The Strata key of each object, by `Z_PK`, for entities whose key is an attribute.
+    /// The schema name under which the store is attached to the new database's connection, if it
+    /// is: then rows whose values need no change in Swift are copied by `INSERT … SELECT`, after the
+    /// same checks as SQL queries; otherwise (or for those that do) they are read through the
+    /// store's own connection and inserted one by one.
+    var attached: String?
+
+    /// The Strata key of each object, by `Z_PK`, for entities whose key is an attribute (read
+    /// when the store is not attached).
     private var keys: [String: [Int64: DatabaseValue]] = [:]
+    /// Where the key of each entity whose key is an attribute is in the store: its table, column
+    /// and `Z_ENT`.
+    private var keySources: [String: (table: String, column: String, number: Int64)] = [:]
 
     init(store: CoreDataStore, version: CoreDataMapping.Version, schema: CoreDataStoreSchema, path: String) {
         self.store = store
@@ -36,6 +46,12 @@ struct CoreDataStoreCopy {
         }
         try checkEntityNumbers()
         try readKeys()
+        if attached != nil {
+            db.add(
+                function: DatabaseFunction("strata_decimal_text", argumentCount: 1, pure: true) { values in
+                    Self.decimalText(values[0])
+                })
+        }
         var count = 0
         var pairs: [String: Int] = [:]
         for entity in version.entities {
@@ -64,8 +80,15 @@ struct CoreDataStoreCopy {
     /// Every reference names a copied object: a to-one key or a join table pair that names an
     /// object the store does not have (Core Data does not enforce its keys) is refused, naming it.
     private func checkReferences(in db: Database) throws {
-        guard let violation = try db.foreignKeyViolations().next(),
-            let entity = version.entities.first(where: { $0.table == violation.originTable }),
+        guard let violation = try db.foreignKeyViolations().next() else { return }
+        try describe(violation, in: db)
+        // A violation that cannot be told by row: SQLite's own message.
+        try db.checkForeignKeys()
+    }
+
+    /// Throws the error that names the row of `violation`, when it can be told.
+    private func describe(_ violation: ForeignKeyViolation, in db: Database) throws {
+        guard let entity = version.entities.first(where: { $0.table == violation.originTable }),
             let rowID = violation.originRowID,
             let row = try Row.fetchOne(
                 db, sql: "SELECT * FROM \(CoreDataStoreImporter.quoted(violation.originTable)) WHERE rowid = ?",
@@ -177,14 +200,26 @@ struct CoreDataStoreCopy {
             guard let name = entity.coreDataEntity, let key = entity.fields.first, key.source == .attribute,
                 let property = key.property
             else { continue }
-            let sql = "SELECT Z_PK, \(try column(of: property, in: name)) FROM \(table(of: name)) WHERE Z_ENT = ?"
-            let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [try number(name)]) }
+            let source = (table: table(of: name), column: try column(of: property, in: name), number: try number(name))
+            keySources[entity.entity] = source
+            // Copied by SQL, the keys are looked up there.
+            if attached != nil { continue }
+            let sql = "SELECT Z_PK, \(source.column) FROM \(source.table) WHERE Z_ENT = ?"
+            let rows = try store.queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [source.number]) }
             var map: [Int64: DatabaseValue] = [:]
             for row in rows {
                 if let pk: Int64 = row[0] { map[pk] = row[1] }
             }
             keys[entity.entity] = map
         }
+    }
+
+    /// The SQL of the Strata key of the object whose `Z_PK` is `pk` (an expression) of `entity`,
+    /// in the attached store: NULL when there is none.
+    private func keySQL(of entity: String, pk: String, attached: String) -> String {
+        guard let source = keySources[entity] else { return pk }
+        return
+            "(SELECT strata_key.\(source.column) FROM \(attached).\(source.table) AS strata_key WHERE strata_key.Z_PK = \(pk) AND strata_key.Z_ENT = \(source.number))"
     }
 
     /// The Strata key of the object `pk` of `entity`.
@@ -213,6 +248,11 @@ struct CoreDataStoreCopy {
         }
         let uuids = Set(
             entity.fields.indices.filter { entity.fields[$0].source == .attribute && entity.fields[$0].type == "UUID" })
+        if let attached {
+            return try copyEntityBySQL(
+                entity, name: name, table: table, source: source, selected: selected, uuids: uuids, attached: attached,
+                into: db)
+        }
         let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM \(source) WHERE Z_ENT = ? ORDER BY Z_PK"
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
@@ -250,7 +290,13 @@ struct CoreDataStoreCopy {
             }
             return read
         }
-        // Checked after the fact: the new table holds as many rows as the store has of the entity.
+        try checkCount(of: name, source: source, table: table, read: read, in: db)
+        return read
+    }
+
+    /// Checked after the fact: the new table holds as many rows as were read, and as the store has
+    /// of the entity.
+    private func checkCount(of name: String, source: String, table: String, read: Int, in db: Database) throws {
         let stored =
             try store.queue.read { db in
                 try Int.fetchOne(
@@ -264,6 +310,66 @@ struct CoreDataStoreCopy {
                     "the store has \(stored) rows of '\(name)', \(read) were read and the new table \(table) holds \(copied)"
             )
         }
+    }
+
+    /// ``copyEntity(_:into:)`` by `INSERT … SELECT` from the attached store: keys looked up by
+    /// subqueries, decimals turned into text by `strata_decimal_text` (``decimalText(_:)``). The
+    /// loop's checks first, as one query: the first row, by `Z_PK`, with a UUID that is not 16
+    /// bytes or a to-one that names no object throws the loop's error for that row.
+    private func copyEntityBySQL(
+        _ entity: CoreDataMapping.Entity, name: String, table: String, source: String, selected: [String],
+        uuids: Set<Int>, attached: String, into db: Database
+    ) throws -> Int {
+        let number = try number(name)
+        let from = "\(attached).\(source) AS strata_row WHERE strata_row.Z_ENT = ?"
+        var values: [String] = []
+        var invalid: [String] = []
+        for (index, field) in entity.fields.enumerated() {
+            let column = "strata_row.\(selected[index])"
+            switch field.source {
+            case .toOne where keySources[field.type ?? ""] != nil:
+                let key = keySQL(of: field.type ?? "", pk: column, attached: attached)
+                values.append(key)
+                invalid.append("(\(column) IS NOT NULL AND \(key) IS NULL)")
+            case .order: values.append("coalesce(\(column), 0)")
+            case .attribute where field.type == "Decimal": values.append("strata_decimal_text(\(column))")
+            default: values.append(column)
+            }
+            if uuids.contains(index) {
+                invalid.append("(\(column) IS NOT NULL AND (typeof(\(column)) <> 'blob' OR length(\(column)) <> 16))")
+            }
+        }
+        if !invalid.isEmpty,
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT strata_row.Z_PK, \(values.joined(separator: ", ")), "
+                    + entity.fields.indices.map { "strata_row.\(selected[$0])" }.joined(separator: ", ")
+                    + " FROM \(from) AND (\(invalid.joined(separator: " OR "))) ORDER BY strata_row.Z_PK LIMIT 1",
+                arguments: [number])
+        {
+            let count = entity.fields.count
+            for (index, field) in entity.fields.enumerated() {
+                let value: DatabaseValue = row[1 + count + index]
+                if uuids.contains(index) {
+                    try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
+                }
+                if field.source == .toOne, !value.isNull, (row[1 + index] as DatabaseValue).isNull {
+                    let reason = try store.queue.read { storeDB in try missing(value, of: field.type ?? "", in: storeDB) }
+                    throw CoreDataStoreImportError.invalidRow(
+                        path: path, table: source, primaryKey: row[0] ?? 0,
+                        reason: "has \(selected[index]) = \(value), \(reason)")
+                }
+            }
+        }
+        let columns = entity.fields.map { CoreDataStoreImporter.quoted($0.column ?? $0.field) }
+        try db.execute(
+            sql: """
+                INSERT INTO main.\(CoreDataStoreImporter.quoted(table)) (\(columns.joined(separator: ", "))) \
+                SELECT \(values.joined(separator: ", ")) FROM \(from) ORDER BY strata_row.Z_PK
+                """,
+            arguments: [number])
+        let read = db.changesCount
+        try checkCount(of: name, source: source, table: table, read: read, in: db)
         return read
     }
 
@@ -314,6 +420,40 @@ struct CoreDataStoreCopy {
             "SELECT \(sourceColumn), \(destinationColumn)\(position.map { ", \($0)" } ?? "") FROM \(joinTable)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY 1, 2"
         let columns = entity.fields.map { $0.column ?? $0.field }
+        if let attached {
+            // By SQL: keys looked up by subqueries, after the loop's check (a pair without an
+            // object on one side) as a query.
+            let from = "\(attached).\(joinTable) AS strata_pair"
+            let pair = ["strata_pair.\(sourceColumn)", "strata_pair.\(destinationColumn)"]
+            let scoped = conditions.map { $0.replacingOccurrences(of: " FROM ", with: " FROM \(attached).") }
+            let keys = [
+                keySQL(of: join.entity, pk: pair[0], attached: attached),
+                keySQL(of: join.destination, pk: pair[1], attached: attached),
+            ]
+            let missingSQL =
+                "SELECT \(pair[0]), \(pair[1]), \(keys[0]) FROM \(from) WHERE "
+                + (scoped + ["(\(keys[0]) IS NULL OR \(keys[1]) IS NULL)"]).joined(separator: " AND ")
+                + " ORDER BY 1, 2 LIMIT 1"
+            if let row = try Row.fetchOne(db, sql: missingSQL, arguments: StatementArguments(arguments)) {
+                let side = (row[2] as DatabaseValue).isNull ? 0 : 1
+                let value: DatabaseValue = row[side]
+                let reason = try store.queue.read { storeDB in
+                    try missing(value, of: side == 0 ? join.entity : join.destination, in: storeDB)
+                }
+                throw CoreDataStoreImportError.incompleteCopy(
+                    path: path, reason: "a pair of join table \(joinTable) names \(value), \(reason)")
+            }
+            let values = keys + (join.ordered ? [position.map { "coalesce(\($0), 0)" } ?? "0"] : [])
+            let names = columns.prefix(values.count).map(CoreDataStoreImporter.quoted).joined(separator: ", ")
+            try db.execute(
+                sql: "INSERT INTO main.\(CoreDataStoreImporter.quoted(table)) (\(names)) SELECT \(values.joined(separator: ", ")) FROM \(from)"
+                    + (scoped.isEmpty ? "" : " WHERE " + scoped.joined(separator: " AND "))
+                    + " ORDER BY \(pair[0]), \(pair[1])",
+                arguments: StatementArguments(arguments))
+            let count = db.changesCount
+            try checkPairs(count, of: join, from: joinTable, into: table, in: db)
+            return (joinTable, count)
+        }
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: Array(columns.prefix(join.ordered ? 3 : 2))))
         let count = try store.queue.read { storeDB -> Int in
@@ -338,6 +478,14 @@ struct CoreDataStoreCopy {
             }
             return count
         }
+        try checkPairs(count, of: join, from: joinTable, into: table, in: db)
+        return (joinTable, count)
+    }
+
+    /// Checked after the fact: the new join table holds the `count` pairs read.
+    private func checkPairs(
+        _ count: Int, of join: CoreDataMapping.Join, from joinTable: String, into table: String, in db: Database
+    ) throws {
         let copied = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(CoreDataStoreImporter.quoted(table))") ?? 0
         guard copied == count else {
             throw CoreDataStoreImportError.incompleteCopy(
@@ -346,7 +494,6 @@ struct CoreDataStoreCopy {
                     "\(count) pairs of \(join.entity).\(join.relationship) were read from \(joinTable) and the new table \(table) holds \(copied)"
             )
         }
-        return (joinTable, count)
     }
 
     private func insertSQL(table: String, columns: [String]) -> String {

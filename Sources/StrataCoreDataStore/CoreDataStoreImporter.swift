@@ -159,8 +159,12 @@ public struct CoreDataStoreImporter: Sendable {
             let rows = try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                // Read-only: rows are copied by SQL where Swift need not change them.
+                if try store.attach(to: db, as: Self.storeSchema) { copy.attached = Self.storeSchema }
+                defer { if copy.attached != nil { try? db.execute(sql: "DETACH DATABASE \(Self.storeSchema)") } }
                 var rows = 0
                 try db.inTransaction {
+                    // Every reference is checked by the copy (foreign keys, each violation named).
                     rows = try copy.run(into: db)
                     try db.execute(
                         sql: """
@@ -170,7 +174,6 @@ public struct CoreDataStoreImporter: Sendable {
                     try db.execute(
                         sql: "INSERT INTO \"\(Self.markerTable)\" VALUES (?, ?, ?, ?, ?)",
                         arguments: [mapping.model, store.uuid, version.version, rows, Date().timeIntervalSince1970])
-                    try db.checkForeignKeys()
                     return .commit
                 }
                 return rows
@@ -186,6 +189,9 @@ public struct CoreDataStoreImporter: Sendable {
             throw CoreDataStoreImportError.copyFailed("\(error)")
         }
     }
+
+    /// The name the store is attached under while its rows are copied.
+    static let storeSchema = "strata_coredata_store"
 
     /// A quoted SQL identifier.
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
