@@ -295,10 +295,13 @@ struct CoreDataStoreCopy {
     }
 
     /// Checked after the fact: the new table holds as many rows as were read, and as the store has
-    /// of the entity.
-    private func checkCount(of name: String, source: String, table: String, read: Int, in db: Database) throws {
+    /// of the entity (`stored`, when already counted).
+    private func checkCount(
+        of name: String, source: String, table: String, read: Int, stored: Int? = nil, in db: Database
+    ) throws {
         let stored =
-            try store.queue.read { db in
+            try stored
+            ?? store.queue.read { db in
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM \(source) WHERE Z_ENT = ?", arguments: [try number(name)])
             } ?? 0
@@ -339,13 +342,22 @@ struct CoreDataStoreCopy {
                 invalid.append("(\(column) IS NOT NULL AND (typeof(\(column)) <> 'blob' OR length(\(column)) <> 16))")
             }
         }
-        if !invalid.isEmpty,
+        // One scan of the entity's rows: how many the store has, and the first that fails a check.
+        let scan = try Row.fetchOne(
+            db,
+            sql: "SELECT count(*)"
+                + (invalid.isEmpty
+                    ? ", NULL" : ", min(strata_row.Z_PK) FILTER (WHERE \(invalid.joined(separator: " OR ")))")
+                + " FROM \(from)",
+            arguments: [number])
+        let stored: Int = scan?[0] ?? 0
+        if let first: Int64 = scan?[1],
             let row = try Row.fetchOne(
                 db,
                 sql: "SELECT strata_row.Z_PK, \(values.joined(separator: ", ")), "
                     + entity.fields.indices.map { "strata_row.\(selected[$0])" }.joined(separator: ", ")
-                    + " FROM \(from) AND (\(invalid.joined(separator: " OR "))) ORDER BY strata_row.Z_PK LIMIT 1",
-                arguments: [number])
+                    + " FROM \(from) AND strata_row.Z_PK = ?",
+                arguments: [number, first])
         {
             let count = entity.fields.count
             for (index, field) in entity.fields.enumerated() {
@@ -369,7 +381,7 @@ struct CoreDataStoreCopy {
                 """,
             arguments: [number])
         let read = db.changesCount
-        try checkCount(of: name, source: source, table: table, read: read, in: db)
+        try checkCount(of: name, source: source, table: table, read: read, stored: stored, in: db)
         return read
     }
 

@@ -39,6 +39,13 @@ public struct CoreDataStoreImporter: Sendable {
     /// It must be one that the store fits; nil refuses such a store (``CoreDataStoreImportError/ambiguousLayout(path:model:versions:)``).
     public var chosenVersion: Int?
 
+    /// True (the default) copies rows by SQL (`INSERT … SELECT`) from the store attached read-only
+    /// to the new database, every row checked by queries first; false reads each row into Swift,
+    /// checks it and inserts it, as happens anyway where SQLite cannot attach the store read-only
+    /// (built without URI filenames). Both give the same database and the same errors; the first
+    /// is several times faster on large stores.
+    public var copiesBySQL = true
+
     /// Creates an importer.
     public init(mapping: CoreDataMapping, migrator: StrataMigrator) {
         self.mapping = mapping
@@ -157,10 +164,19 @@ public struct CoreDataStoreImporter: Sendable {
             try migrator.migrate(queue, to: version.version)
             var copy = CoreDataStoreCopy(store: store, version: version, schema: schema, path: storePath)
             let rows = try queue.writeWithoutTransaction { db in
+                // A 16 MiB page cache on this connection of the import's own (SQLite's default is
+                // 2 MB): the foreign key check after the copy reads every parent table by key, and
+                // the new tables' pages stay in memory until the commit instead of spilling. Files
+                // are read memory-mapped (up to 256 MiB): no system call per page.
+                try db.execute(sql: "PRAGMA cache_size = -16384")
+                try db.execute(sql: "PRAGMA mmap_size = 268435456")
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                // Read-only: rows are copied by SQL where Swift need not change them.
-                if try store.attach(to: db, as: Self.storeSchema) { copy.attached = Self.storeSchema }
+                // Read-only: rows are copied by SQL.
+                if copiesBySQL, try store.attach(to: db, as: Self.storeSchema) {
+                    copy.attached = Self.storeSchema
+                    try db.execute(sql: "PRAGMA \(Self.storeSchema).mmap_size = 268435456")
+                }
                 defer { if copy.attached != nil { try? db.execute(sql: "DETACH DATABASE \(Self.storeSchema)") } }
                 var rows = 0
                 try db.inTransaction {

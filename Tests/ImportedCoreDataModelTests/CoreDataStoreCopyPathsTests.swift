@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import StrataCore
+import StrataCoreDataStore
+import StrataSQLite
+import StrataTestSupport
+import Testing
+
+/// The two ways `CoreDataStoreImporter` copies rows give the same database and the same errors:
+/// by SQL from the store attached read-only (`copiesBySQL`, the default), and row by row through
+/// Swift (where SQLite cannot attach a store read-only). On the Journal store: a hierarchy in one
+/// table, a UUID key attribute that to-ones and join pairs are translated to, an ordered to-many,
+/// an ordered many-to-many, a decimal.
+@Suite struct CoreDataStoreCopyPathsTests {
+    let folder: URL
+    let importer: CoreDataStoreImporter
+    let script: String
+
+    init() throws {
+        folder = TestScratch.path("strata-copy-paths")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fixtures = ImportedCoreDataModelTests.root.appendingPathComponent("Tests/Fixtures/CoreData")
+        let schemas = folder.appendingPathComponent("Schemas").path
+        _ = try CoreDataImporter.write(
+            CoreDataImporter.run(fixtures.appendingPathComponent("Journal.xcdatamodel").path, options: .init()),
+            schemas: schemas)
+        let (history, _, diagnostics) = SchemaLoader.loadModel(named: "Journal", in: schemas)
+        let loaded = try #require(history, "\(diagnostics)")
+        let migrator = StrataMigrator(
+            model: "Journal",
+            migrations: MigrationSources.sqlite(for: loaded).map {
+                StrataMigration(
+                    version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum,
+                    dateColumns: $0.dateColumns)
+            })
+        importer = try CoreDataStoreImporter(
+            mappingJSON: Data(contentsOf: URL(fileURLWithPath: schemas + "/Journal/coredata-mapping.json")),
+            migrator: migrator)
+        script = try String(
+            contentsOf: fixtures.appendingPathComponent("Stores/Journal.sql"), encoding: .utf8)
+    }
+
+    /// Imports the Journal store changed by `change` both ways; returns each database's rows, or
+    /// the error's description.
+    private func importBothWays(_ name: String, change: String = "") throws -> [String] {
+        let store = folder.appendingPathComponent("\(name).sqlite").path
+        try DatabaseQueue(path: store).write { db in try db.execute(sql: script + change) }
+        return try [true, false].map { bySQL in
+            var importer = importer
+            importer.copiesBySQL = bySQL
+            let database = folder.appendingPathComponent("\(name)-\(bySQL).sqlite").path
+            do {
+                try importer.importStore(at: store, intoDatabaseAt: database)
+            } catch {
+                #expect(!FileManager.default.fileExists(atPath: database))
+                return "\(error)"
+            }
+            return try DatabaseQueue(path: database).read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' ORDER BY name"
+                ).map { table in
+                    let rows = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2")
+                    return "\(table): " + rows.map { "\($0)" }.joined(separator: " ")
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    @Test func everyRowIsTheSameBothWays() throws {
+        let results = try importBothWays("journal")
+        #expect(results[0] == results[1])
+        #expect(results[0].contains("Standup notes"), "\(results[0])")
+        #expect(results[0].contains("12.5"), "the decimal as text: \(results[0])")
+    }
+
+    @Test(
+        "a bad row stops both ways with the same error",
+        arguments: [
+            ("uuid", "UPDATE ZFOLDER SET ZID = X'0102' WHERE Z_PK = 1;", "2-byte value"),
+            ("zent", "UPDATE ZENTRY SET Z_ENT = 9 WHERE Z_PK = 2;", "Z_ENT 9"),
+            ("to-one", "UPDATE ZENTRY SET ZFOLDER = 7 WHERE Z_PK = 2;", "ZFOLDER = 7"),
+            ("pair", "INSERT INTO Z_4LABELS VALUES (2, 9, 0);", "Z_4LABELS"),
+        ])
+    func aBadRowStopsBothWaysWithTheSameError(name: String, change: String, expected: String) throws {
+        let results = try importBothWays(name, change: change)
+        #expect(results[0] == results[1])
+        #expect(results[0].contains(expected), "\(results[0])")
+    }
+}
