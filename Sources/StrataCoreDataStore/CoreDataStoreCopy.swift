@@ -44,7 +44,7 @@ struct CoreDataStoreCopy {
                 "to-many relationship \(entity.join?.entity ?? "").\(entity.join?.relationship ?? "") has no inverse: its Core Data join table is not read"
             )
         }
-        try checkEntityNumbers()
+        try checkEntityNumbers(in: db)
         try readKeys()
         if attached != nil {
             db.add(
@@ -65,7 +65,7 @@ struct CoreDataStoreCopy {
         }
         try checkReferences(in: db)
         for (table, copied) in pairs.sorted(by: { $0.key < $1.key }) {
-            let total = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") } ?? 0
+            let total = try readStore(db) { db, schema in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(schema)\(table)") } ?? 0
             guard total == copied else {
                 throw CoreDataStoreImportError.incompleteCopy(
                     path: path,
@@ -154,8 +154,16 @@ struct CoreDataStoreCopy {
     /// The store table that holds `entity`'s rows.
     private func table(of entity: String) -> String { CoreDataStore.zName(schema.root(of: entity)) }
 
+    /// `body` on the new database's connection when the store is attached to it (its pages read
+    /// memory-mapped, in the copy's transaction), or on the store's own; `schema` prefixes the
+    /// store's table names (`strata_coredata_store.` or nothing).
+    private func readStore<T>(_ db: Database, _ body: (Database, String) throws -> T) throws -> T {
+        if let attached { return try body(db, attached + ".") }
+        return try store.queue.read { storeDB in try body(storeDB, "") }
+    }
+
     /// Every row of every entity table has a `Z_ENT` of an entity the version maps to a Strata entity.
-    private func checkEntityNumbers() throws {
+    private func checkEntityNumbers(in db: Database) throws {
         var mapped: [String: [Int64]] = [:]
         for entity in version.entities {
             guard entity.join == nil, let name = entity.coreDataEntity, let number = store.entityNumbers[name] else {
@@ -166,10 +174,13 @@ struct CoreDataStoreCopy {
         let names = Dictionary(store.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         for table in schema.tables.keys.sorted() {
             let numbers = (mapped[table] ?? []).map(String.init).joined(separator: ", ")
-            let sql =
-                "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_ENT IS NULL"
-                + (numbers.isEmpty ? "" : " OR Z_ENT NOT IN (\(numbers))") + " ORDER BY Z_PK LIMIT 1"
-            guard let row = try store.queue.read({ db in try Row.fetchOne(db, sql: sql) }) else { continue }
+            let invalid = try readStore(db) { db, schema in
+                try Row.fetchOne(
+                    db,
+                    sql: "SELECT Z_PK, Z_ENT FROM \(schema)\(table) WHERE Z_ENT IS NULL"
+                        + (numbers.isEmpty ? "" : " OR Z_ENT NOT IN (\(numbers))") + " ORDER BY Z_PK LIMIT 1")
+            }
+            guard let row = invalid else { continue }
             let primaryKey: Int64 = row[0] ?? 0
             let found: Int64? = row[1]
             let reason: String
