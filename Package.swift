@@ -249,7 +249,7 @@ let package = Package(
             dependencies: ["StrataRepositoryBenchmark"]
         ),
         // The performance suite (Docs/Benchmarks.md): generator scale, repository throughput, migration
-        // cost, plugin overhead and memory, each against a baseline measured in the same run. The
+        // cost, plugin overhead, memory and Core Data store import, each against a baseline measured in the same run. The
         // library holds the sections; `swift run -c release strata-bench [--only …] [--quick] [--format json]`.
         .target(
             name: "StrataBench",
