@@ -73,6 +73,17 @@ import Testing
         #expect(results[0].contains("12.5"), "the decimal as text: \(results[0])")
     }
 
+    /// The store is attached by a `file:` URI: a path with a space, `?`, `#` and `%` is read, and
+    /// nothing is created beside the store.
+    @Test func aStorePathWithURICharactersIsReadAndLeftAlone() throws {
+        let name = "my store?v=1#2 100%"
+        let results = try importBothWays(name)
+        #expect(results[0] == results[1])
+        #expect(results[0].contains("Standup notes"), "\(results[0])")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("my store") }
+        #expect(files.sorted() == ["\(name)-false.sqlite", "\(name)-true.sqlite", "\(name).sqlite"])
+    }
+
     @Test(
         "a bad row stops both ways with the same error",
         arguments: [
