@@ -6,6 +6,15 @@ import StrataStorage
 /// (`public` unless told), their columns (`format_type`, `attnotnull`, `pg_get_expr` of the
 /// default, identity), constraints (`pg_constraint`) and the indexes that back no constraint.
 public enum PostgresIntrospector {
+    /// The serial type of a serial column of `type` (`integer` -> `serial`), as it was declared.
+    static func serialType(_ type: String) -> String {
+        switch SQLCanonicalForm.typeName(type, dialect: .postgres) {
+        case "bigint": return "bigserial"
+        case "smallint": return "smallserial"
+        default: return "serial"
+        }
+    }
+
     /// The tables of `namespace` (a PostgreSQL schema, `public` by default).
     public static func schema(of session: PostgresSession, namespace: String = "public") async throws -> DatabaseSchema
     {
@@ -24,7 +33,10 @@ public enum PostgresIntrospector {
         for row in try await session.textRows(
             """
             SELECT c.relname::text, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
-                   a.attnotnull::text, pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text
+                   a.attnotnull::text, pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text,
+                   (a.attidentity = '' AND pg_catalog.pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'
+                    AND pg_catalog.pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)
+                        IS NOT NULL)::text
             FROM pg_catalog.pg_attribute a
             JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -33,12 +45,16 @@ public enum PostgresIntrospector {
             ORDER BY c.relname, a.attnum
             """)
         {
-            guard row.count == 6, let table = row[0], let name = row[1], let type = row[2] else { continue }
+            guard row.count == 7, let table = row[0], let name = row[1], let type = row[2] else { continue }
+            // A serial column (an owned sequence and its nextval default) is assigned by the
+            // database as an identity column is; its default is that assignment, not a value.
+            let isSerial = row[6] == "true"
             columns[table, default: []].append(
                 DatabaseSchema.Column(
-                    name: name, type: SQLCanonicalForm.typeName(type, dialect: .postgres), isNullable: row[3] != "true",
-                    defaultValue: SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
-                    isAutoincrement: row[5].map { !$0.isEmpty } ?? false))
+                    name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
+                    isNullable: row[3] != "true",
+                    defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
+                    isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false)))
         }
 
         var primaryKeys: [String: DatabaseSchema.Key] = [:]
@@ -51,7 +67,8 @@ public enum PostgresIntrospector {
                    ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num
                          ORDER BY k.ord)::text,
-                   rc.relname::text,
+                   CASE WHEN rn.nspname = \(namespace) THEN rc.relname::text
+                        ELSE format('%I.%I', rn.nspname, rc.relname) END,
                    ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.num
                          ORDER BY k.ord)::text,
@@ -60,6 +77,7 @@ public enum PostgresIntrospector {
             JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             LEFT JOIN pg_catalog.pg_class rc ON rc.oid = con.confrelid
+            LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
             WHERE n.nspname = \(namespace) AND con.contype IN ('p', 'u', 'f', 'c')
             ORDER BY c.relname, con.conname
             """)

@@ -51,7 +51,7 @@ public enum SQLCanonicalForm {
                 "timestamptz": "timestamp with time zone", "timestamp": "timestamp without time zone",
                 "int8": "bigint", "int4": "integer", "int": "integer", "int2": "smallint", "float8": "double precision",
                 "float4": "real", "bool": "boolean", "varchar": "character varying", "decimal": "numeric",
-                "serial": "integer", "bigserial": "bigint", "smallserial": "smallint",
+                "serial4": "serial", "serial8": "bigserial", "serial2": "smallserial",
             ]
             return aliases[lowered] ?? lowered
         }

@@ -46,6 +46,13 @@ public enum SQLiteIntrospector {
                     isAutoincrement: written.autoincrementColumns.contains(name)))
         }
         let keyNames = keyColumns.sorted { $0.position < $1.position }.map(\.name)
+        // A single-column INTEGER PRIMARY KEY is the rowid, which is never NULL, whatever the
+        // table says (`id INTEGER PRIMARY KEY` reads back as allowing NULL).
+        if keyNames.count == 1, let index = columns.firstIndex(where: { $0.name == keyNames[0] }),
+            columns[index].type == "INTEGER"
+        {
+            columns[index].isNullable = false
+        }
         let primaryKey =
             keyNames.isEmpty
             ? nil : DatabaseSchema.Key(name: constraintName(.primaryKey, columns: keyNames), columns: keyNames)

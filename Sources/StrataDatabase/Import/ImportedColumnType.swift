@@ -68,7 +68,7 @@ struct ImportedColumnType: Equatable {
             "json": .string, "jsonb": .string, "xml": .string, "name": .string, "inet": .string, "cidr": .string,
             "macaddr": .string, "interval": .string, "time without time zone": .string,
             "time with time zone": .string, "timestamp without time zone": .date, "date": .date, "money": .decimal,
-            "oid": .int64,
+            "oid": .int64, "serial": .int32, "bigserial": .int64, "smallserial": .int16,
         ]
         guard let type = exact(base, dialect: .postgres) ?? families[base] else { return nil }
         return ImportedColumnType(
