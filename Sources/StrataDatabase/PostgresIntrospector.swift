@@ -67,7 +67,7 @@ public enum PostgresIntrospector {
                    ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num
                          ORDER BY k.ord)::text,
-                   CASE WHEN rn.nspname = \(namespace) THEN rc.relname::text
+                   CASE WHEN rc.oid IS NULL OR rn.nspname = \(namespace) THEN rc.relname::text
                         ELSE format('%I.%I', rn.nspname, rc.relname) END,
                    ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.num
