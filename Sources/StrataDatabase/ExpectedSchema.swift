@@ -34,7 +34,10 @@ public enum ExpectedSchema {
         let indexes = entity.indexes.map { index in
             DatabaseSchema.Index(
                 name: index.name, columns: index.fields.compactMap { entity.field(named: $0)?.column },
-                isUnique: index.isUnique)
+                isUnique: index.isUnique,
+                condition: index.condition.flatMap(dialect.rules.sql).map {
+                    SQLCanonicalForm.expression($0, dialect: dialect)
+                })
         }
         let foreignKeys = entity.fields.compactMap { field -> DatabaseSchema.ForeignKey? in
             guard let targetName = field.referencedEntity, let target = schema.entity(named: targetName),

@@ -20,15 +20,29 @@ public enum PostgresIntrospector {
     {
         var columns: [String: [DatabaseSchema.Column]] = [:]
         var tableNames: [String] = []
+        var unmanaged: [DatabaseSchema.Unmanaged] = []
+        // A partitioned table and its partitions are one table in several: Strata declares
+        // neither, so they are named apart rather than read as unrelated tables.
         for row in try await session.textRows(
             """
-            SELECT c.relname::text FROM pg_catalog.pg_class c
+            SELECT c.relname::text, c.relkind::text, c.relispartition::text,
+                   (SELECT p.relname::text FROM pg_catalog.pg_inherits i
+                    JOIN pg_catalog.pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = c.oid LIMIT 1)
+            FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = \(namespace) AND c.relkind IN ('r', 'p')
             ORDER BY c.relname
             """)
         {
-            if let name = row.first ?? nil { tableNames.append(name) }
+            guard row.count == 4, let name = row[0] else { continue }
+            if row[1] == "p" {
+                unmanaged.append(DatabaseSchema.Unmanaged(name: name, kind: "partitioned table"))
+            } else if row[2] == "true" {
+                let parent = row[3].map { " of \(SQLCanonicalForm.identifier($0))" } ?? ""
+                unmanaged.append(DatabaseSchema.Unmanaged(name: name, kind: "partition\(parent)"))
+            } else {
+                tableNames.append(name)
+            }
         }
         for row in try await session.textRows(
             """
@@ -36,7 +50,8 @@ public enum PostgresIntrospector {
                    a.attnotnull::text, pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text,
                    (a.attidentity = '' AND pg_catalog.pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'
                     AND pg_catalog.pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)
-                        IS NOT NULL)::text
+                        IS NOT NULL)::text,
+                   a.attgenerated::text
             FROM pg_catalog.pg_attribute a
             JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -45,7 +60,7 @@ public enum PostgresIntrospector {
             ORDER BY c.relname, a.attnum
             """)
         {
-            guard row.count == 7, let table = row[0], let name = row[1], let type = row[2] else { continue }
+            guard row.count == 8, let table = row[0], let name = row[1], let type = row[2] else { continue }
             // A serial column (an owned sequence and its nextval default) is assigned by the
             // database as an identity column is; its default is that assignment, not a value.
             let isSerial = row[6] == "true"
@@ -54,7 +69,8 @@ public enum PostgresIntrospector {
                     name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
                     isNullable: row[3] != "true",
                     defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
-                    isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false)))
+                    isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false),
+                    generated: row[7] == "s" ? "STORED" : nil))
         }
 
         var primaryKeys: [String: DatabaseSchema.Key] = [:]
@@ -109,7 +125,8 @@ public enum PostgresIntrospector {
                    ARRAY(SELECT COALESCE(a.attname::text, '(expression)')
                          FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(num, ord)
                          LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.num
-                         ORDER BY k.ord)::text
+                         ORDER BY k.ord)::text,
+                   pg_catalog.pg_get_expr(i.indpred, i.indrelid)
             FROM pg_catalog.pg_index i
             JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
             JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
@@ -120,9 +137,11 @@ public enum PostgresIntrospector {
             ORDER BY c.relname, ic.relname
             """)
         {
-            guard row.count == 4, let table = row[0], let name = row[1] else { continue }
+            guard row.count == 5, let table = row[0], let name = row[1] else { continue }
             indexes[table, default: []].append(
-                DatabaseSchema.Index(name: name, columns: try textArray(row[3] ?? "{}"), isUnique: row[2] == "true"))
+                DatabaseSchema.Index(
+                    name: name, columns: try textArray(row[3] ?? "{}"), isUnique: row[2] == "true",
+                    condition: row[4].map { SQLCanonicalForm.expression($0, dialect: .postgres) }))
         }
 
         return DatabaseSchema(
@@ -131,7 +150,7 @@ public enum PostgresIntrospector {
                     name: name, columns: columns[name] ?? [], primaryKey: primaryKeys[name],
                     uniqueConstraints: uniques[name] ?? [],
                     indexes: indexes[name] ?? [], foreignKeys: foreignKeys[name] ?? [], checks: checks[name] ?? [])
-            })
+            }, unmanaged: unmanaged)
     }
 
     /// The SQL spelling of `pg_constraint.confdeltype`.

@@ -90,7 +90,10 @@ public struct SchemaComparison: Sendable {
             add(location, "missing \(Self.name("column", column.name))")
         }
         for column in actual.columns where expected.column(named: column.name) == nil {
-            add(location, "\(Self.name("column", column.name)) not expected")
+            add(
+                location,
+                column.generated.map { "generated (\($0)) \(Self.name("column", column.name)) not expected" }
+                    ?? "\(Self.name("column", column.name)) not expected")
         }
         for column in expected.columns {
             guard let other = actual.column(named: column.name) else { continue }
@@ -109,6 +112,9 @@ public struct SchemaComparison: Sendable {
             }
             if column.defaultValue != other.defaultValue {
                 add(at, "default is \(other.defaultValue ?? "none"), expected \(column.defaultValue ?? "none")")
+            }
+            if column.generated != other.generated {
+                add(at, other.generated.map { "is generated (\($0)), expected a stored value" } ?? "is not generated")
             }
             if column.isAutoincrement != other.isAutoincrement {
                 add(
@@ -161,6 +167,11 @@ public struct SchemaComparison: Sendable {
                 }
                 if index.isUnique != other.isUnique {
                     messages.append(other.isUnique ? "is unique, expected not" : "is not unique, expected unique")
+                }
+                if index.condition != other.condition {
+                    messages.append(
+                        "is \(other.condition.map { "partial (WHERE \($0))" } ?? "on every row"), expected \(index.condition.map { "partial (WHERE \($0))" } ?? "on every row")"
+                    )
                 }
                 return messages
             })

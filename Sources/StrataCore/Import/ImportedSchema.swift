@@ -123,6 +123,7 @@ public struct ImportedEntity: Sendable, Equatable {
                 var options = ["fields: \(fields)"]
                 if index.unique { options.append("unique: true") }
                 if let name = index.name { options.append("name: \(YAMLText.key(name))") }
+                if let condition = index.condition { options.append("where: \(condition.yaml)") }
                 return options.count == 1 ? "      - \(fields)" : "      - { \(options.joined(separator: ", ")) }"
             }
         }
@@ -201,12 +202,15 @@ public struct ImportedIndex: Sendable, Equatable {
     public var unique: Bool
     /// `name`, when it is not the name Strata derives (``Index/defaultName(table:columns:isUnique:)``).
     public var name: String?
+    /// `where`: the condition of a partial index.
+    public var condition: ImportedSQL?
 
     /// Creates an index.
-    public init(fields: [String], unique: Bool, name: String? = nil) {
+    public init(fields: [String], unique: Bool, name: String? = nil, condition: ImportedSQL? = nil) {
         self.fields = fields
         self.unique = unique
         self.name = name
+        self.condition = condition
     }
 }
 

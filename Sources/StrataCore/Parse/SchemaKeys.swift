@@ -15,7 +15,7 @@ public enum SchemaKeys {
         "transform", "sqlType", "check", "doc",
     ]
     /// An index in its mapping form.
-    public static let index = ["fields", "unique", "name", "concurrently"]
+    public static let index = ["fields", "unique", "name", "concurrently", "where"]
     /// One entry of an entity's `hasMany`.
     public static let hasMany = ["entity", "via"]
     /// The `migration` block.

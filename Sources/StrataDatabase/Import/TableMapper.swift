@@ -119,6 +119,12 @@ struct TableMapper {
     private mutating func field(
         of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
     ) -> ImportedField? {
+        if let kind = column.generated {
+            warnings.append(
+                "column \(qualified(column.name)) is a generated column (\(kind)), which Strata does not declare; not imported, and 'migrate --baseline' will name it as a difference"
+            )
+            return nil
+        }
         let isKey = keyColumns.contains(column.name)
         let reference = self.reference(of: column)
         guard var mapped = ImportedColumnType.of(column.type, dialect: dialect) else {
@@ -315,7 +321,8 @@ struct TableMapper {
                     "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
             ).map {
                 ImportedIndex(
-                    fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique))
+                    fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique),
+                    condition: index.condition.map { ImportedSQL(dialect: dialect.rawValue, text: $0) })
             }
         }
     }

@@ -202,7 +202,13 @@ public struct DDLRenderer: Sendable {
         let unique = index.isUnique ? "UNIQUE " : ""
         return SQLStatement(
             kind: .createIndex(name: index.name, table: name),
-            sql: "CREATE \(unique)INDEX \(quoted(index.name)) ON \(quoted(name)) \(quotedList(columns))")
+            sql: "CREATE \(unique)INDEX \(quoted(index.name)) ON \(quoted(name)) \(quotedList(columns))"
+                + whereClause(of: index))
+    }
+
+    /// ` WHERE condition` for a partial index in this dialect; empty for a full one.
+    func whereClause(of index: Index) -> String {
+        index.condition.flatMap(dialect.rules.sql).map { " WHERE " + $0 } ?? ""
     }
 
     /// `CREATE [UNIQUE] INDEX CONCURRENTLY IF NOT EXISTS` (PostgreSQL): built without blocking
@@ -213,7 +219,7 @@ public struct DDLRenderer: Sendable {
         return SQLStatement(
             kind: .createIndexConcurrently(name: index.name, table: entity.table),
             sql: "CREATE \(unique)INDEX CONCURRENTLY IF NOT EXISTS \(quoted(index.name)) "
-                + "ON \(quoted(entity.table)) \(quotedList(columns))")
+                + "ON \(quoted(entity.table)) \(quotedList(columns))" + whereClause(of: index))
     }
 
     /// `DROP INDEX "name"`.
