@@ -16,7 +16,7 @@ extension HistoryValidator {
             for field in entity.fields {
                 guard let old = source.field(named: field.renamedFrom ?? field.name) else { continue }
                 let declared: [(key: String, old: DialectSQL?, new: DialectSQL?)] = [
-                    ("sqlType", old.sqlType, field.sqlType), ("check", old.check, field.check),
+                    ("'sqlType'", old.sqlType, field.sqlType), ("'check'", old.check, field.check),
                     ("the default expression", old.sqlDefault, field.sqlDefault),
                 ]
                 for item in declared where text(item.old) != text(item.new) {

@@ -112,7 +112,7 @@ public struct SQLiteRules: SQLDialectRules {
         }
         if accepted.contains(affinity) { return nil }
         let names = accepted.map(\.rawValue).joined(separator: " or ")
-        return "SQLite gives \(declaredType) \(affinity.rawValue) affinity, which does not store \(encoding.rawValue) values as Strata writes them; expected a type of \(names) affinity"
+        return "\(declaredType) has \(affinity.rawValue) affinity in SQLite, which does not store \(encoding.rawValue) values as Strata writes them; expected a type of \(names) affinity"
     }
 
     public func booleanLiteral(_ flag: Bool) -> String { flag ? "1" : "0" }
