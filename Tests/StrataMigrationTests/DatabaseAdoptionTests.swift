@@ -158,6 +158,56 @@ import Testing
         #expect(differences.map(\.description) == [#"table "item", index "cheap": is on every row, expected partial (WHERE PRICE < 10)"#])
     }
 
+    /// A version that rebuilds a table (a field made optional) keeps the views and triggers that
+    /// name it; one that the migrated tables no longer allow stops the version, naming it.
+    @Test func aTableRebuildKeepsViewsAndTriggersOrStopsNamingTheOneItCannotKeep() throws {
+        let folder = try DatabaseImportTests.folder()
+        let path = try DatabaseImportTests.sqliteDatabase(
+            """
+            CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, qty INTEGER NOT NULL);
+            CREATE TABLE log (id INTEGER PRIMARY KEY, what TEXT);
+            CREATE VIEW item_names AS SELECT name FROM item;
+            CREATE VIEW item_quantities AS SELECT qty FROM item;
+            CREATE TRIGGER item_log AFTER INSERT ON item BEGIN INSERT INTO log (what) VALUES (NEW.name); END;
+            INSERT INTO item (name, qty) VALUES ('a', 1);
+            """, in: folder)
+        #expect(try BaselineTests.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
+        #expect(try BaselineTests.strata(["migrate", "--database", path, "--baseline", "1"], in: folder).status == 0)
+        let model = folder.appendingPathComponent("Schemas/M")
+        let v1 = try String(contentsOf: model.appendingPathComponent("v1.yaml"), encoding: .utf8)
+        try v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
+            .replacingOccurrences(of: "      qty: Int64\n", with: "      qty: Int64?\n")
+            .write(to: model.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
+        let migrated = try BaselineTests.strata(["migrate", "--database", path, "--to", "2"], in: folder)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stderr.contains("copying the rows of item into its rebuilt table"), "\(migrated.stderr)")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO item (name) VALUES ('b')") }
+        let (objects, logged, names) = try queue.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY name"),
+                try String.fetchAll(db, sql: "SELECT what FROM log ORDER BY id"),
+                try String.fetchAll(db, sql: "SELECT name FROM item_names ORDER BY name")
+            )
+        }
+        #expect(objects == ["item_log", "item_names", "item_quantities"])
+        #expect(logged == ["a", "b"])
+        #expect(names == ["a", "b"])
+
+        // v3 drops the column a view reads: the view cannot be kept, so v3 stops and changes nothing.
+        let v2 = try String(contentsOf: model.appendingPathComponent("v2.yaml"), encoding: .utf8)
+        try v2.replacingOccurrences(of: "version: 2\n", with: "version: 3\n")
+            .replacingOccurrences(of: "      qty: Int64?\n", with: "")
+            .replacingOccurrences(of: "entities:\n", with: "migration:\n  allowDataLoss: [Item.qty]\n\nentities:\n")
+            .write(to: model.appendingPathComponent("v3.yaml"), atomically: true, encoding: .utf8)
+        let dump = "SELECT type || name || ifnull(sql, '') FROM sqlite_master UNION ALL SELECT name || ifnull(qty, '') FROM item ORDER BY 1"
+        let before = try queue.read { try String.fetchAll($0, sql: dump) }
+        let refused = try BaselineTests.strata(["migrate", "--database", path], in: folder)
+        #expect(refused.status == 4, "\(refused.stderr)")
+        #expect(refused.stderr.contains(#"would lose the view "item_quantities""#), "\(refused.stderr)")
+        #expect(try queue.read { try String.fetchAll($0, sql: dump) } == before)
+    }
+
     // MARK: - PostgreSQL
 
     @Test func aPostgreSQLDatabaseWithSerialKeysDeclaredTypesAndChecksIsAdopted() async throws {
