@@ -215,7 +215,10 @@ struct Migrate: AsyncParsableCommand {
             Self.stop(&outcome, by: Interruption.received ?? SIGINT, database: database, model: history.model, at: version)
         } catch let error as StrataMigrationError {
             outcome.refuse(error, database: database)
-            if case .foreignKeyViolation = error { status = .migrationFailed } else { status = .problemsFound }
+            switch error {
+            case .foreignKeyViolation, .dependentObjectLost: status = .migrationFailed
+            default: status = .problemsFound
+            }
         } catch let error as DatabaseError {
             status = Self.status(of: error)
             outcome.error =

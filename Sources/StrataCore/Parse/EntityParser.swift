@@ -130,12 +130,21 @@ extension SchemaParser {
         var renamedFrom: String?
         var transform: DialectSQL?
         var doc: String?
+        var sqlType: DialectSQL?
+        var sqlDefault: DialectSQL?
+        var check: DialectSQL?
         for entry in entries {
             switch entry.key {
             case "type": break
             case "default":
                 defaultLocation = reader.location(entry.value)
-                if typeIsValid { defaultValue = parseDefault(entry.value, for: field, scope: scope) }
+                if case .mapping = entry.value {
+                    sqlDefault = reader.dialectSQL(entry.value, "the default expression of \(what())")
+                } else if typeIsValid {
+                    defaultValue = parseDefault(entry.value, for: field, scope: scope)
+                }
+            case "sqlType": sqlType = reader.dialectSQL(entry.value, "'sqlType' of \(what())")
+            case "check": check = reader.dialectSQL(entry.value, "'check' of \(what())")
             case "primaryKey":
                 if reader.bool(entry.value, "'primaryKey' of a field") == true {
                     field.isPrimaryKeyMarker = true
@@ -165,6 +174,11 @@ extension SchemaParser {
         field.setRareValues(
             defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform, doc: doc,
             defaultLocation: defaultLocation)
+        if sqlType != nil || sqlDefault != nil || check != nil {
+            field.sqlType = sqlType
+            field.sqlDefault = sqlDefault
+            field.check = check
+        }
         if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
             reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)
         }
