@@ -50,7 +50,7 @@ struct SQLiteDependentObjects {
                 }
             } catch let error as DatabaseError {
                 throw StrataMigrationError.dependentObjectLost(
-                    model: model, version: version, kind: object.type, name: object.name,
+                    model: model, version: version, object: "\(object.type) \"\(object.name)\"",
                     reason: error.message ?? "\(error.resultCode)")
             }
         }

@@ -189,6 +189,13 @@ struct TableMapper {
                 "column \(qualified(column.name)) is \(column.type), which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept"
             )
         }
+        if dialect == .postgres, sqlType != nil, storedType.encoding == .date,
+            column.type.hasSuffix("without time zone")
+        {
+            warnings.append(
+                "column \(qualified(column.name)) is \(column.type): Strata reads its values as UTC, and a connection that writes Dates into it must use the time zone UTC (PostgreSQL converts a Date with the session's TimeZone)"
+            )
+        }
         var field = ImportedField(
             name: ImportedNames.field(reference == nil ? column.name : ImportedNames.referenceColumn(column.name)),
             type: reference.map(\.entity) ?? enumType?.name ?? mapped.type.name,
