@@ -24,7 +24,9 @@ public enum ExpectedSchema {
                 defaultValue: renderer.defaultValue(of: field, in: schema).flatMap {
                     SQLCanonicalForm.defaultValue(dialect.literal($0), dialect: dialect)
                 } ?? field.sqlDefault.flatMap(dialect.rules.sql).flatMap { SQLCanonicalForm.defaultValue($0, dialect: dialect) },
-                isAutoincrement: field.isAutoincrement)
+                // SQLite records AUTOINCREMENT; a rowid key is assigned without it.
+                isAutoincrement: field.isAutoincrement
+                    && !(field.isRowidKey && !dialect.rules.declaresAutoincrementKeyInTable))
         }
         let keyColumns = entity.primaryKeyFields.map(\.column)
         let uniques = entity.fields.filter(\.isUnique).map { field in

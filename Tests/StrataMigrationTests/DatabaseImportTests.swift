@@ -116,7 +116,7 @@ import Testing
 
                   Order:
                     fields:
-                      id: Int64
+                      id: { type: Int64, autoincrement: rowid }
                       customer: { type: Customer?, onDelete: setNull, column: customer_id }
                       note: { type: String, default: "" }
                       total: { type: Double, default: -2 }
@@ -247,7 +247,7 @@ import Testing
                   DateTable:
                     table: Date
                     fields:
-                      id: Int64
+                      id: { type: Int64, autoincrement: rowid }
                       initField: { type: String?, column: init }
                       _2fa: { type: Int64?, column: "2fa" }
                       aB: { type: String?, column: "a b" }
@@ -257,7 +257,7 @@ import Testing
                   DateTable2:
                     table: date_table
                     fields:
-                      id: Int64
+                      id: { type: Int64, autoincrement: rowid }
                       owner: { type: DateTable?, column: owner_id }
                       owner2: { type: String?, column: owner }
 

@@ -151,6 +151,8 @@ public struct ImportedField: Sendable, Equatable {
     public var isPrimaryKey = false
     /// `autoincrement: true`.
     public var isAutoincrement = false
+    /// `autoincrement: rowid` (with `isAutoincrement`).
+    public var isRowidKey = false
     /// `unique: true`.
     public var isUnique = false
     /// `onDelete`.
@@ -183,7 +185,7 @@ public struct ImportedField: Sendable, Equatable {
         if let sqlDefault { options.append("default: \(sqlDefault.yaml)") }
         if let sqlType { options.append("sqlType: \(sqlType.yaml)") }
         if isPrimaryKey { options.append("primaryKey: true") }
-        if isAutoincrement { options.append("autoincrement: true") }
+        if isAutoincrement { options.append(isRowidKey ? "autoincrement: rowid" : "autoincrement: true") }
         if isUnique { options.append("unique: true") }
         if let onDelete { options.append("onDelete: \(onDelete)") }
         if let column { options.append("column: \(YAMLText.key(column))") }

@@ -132,6 +132,13 @@ public struct Field: Hashable, Sendable {
         get { extras?.values.check }
         set { update { $0.check = newValue } }
     }
+    /// `autoincrement: rowid`: a key the database assigns as SQLite assigns a rowid, the
+    /// largest so far plus one (`INTEGER PRIMARY KEY` without `AUTOINCREMENT`, whose keys of
+    /// deleted last rows may come again); elsewhere as `autoincrement: true`.
+    public var isRowidKey: Bool {
+        get { extras?.values.isRowidKey ?? false }
+        set { update { $0.isRowidKey = newValue } }
+    }
 
     /// Changes the out-of-line properties (a new box: boxes are never mutated, so copies of the
     /// field keep their values).
@@ -153,6 +160,7 @@ public struct Field: Hashable, Sendable {
             var sqlType: DialectSQL?
             var sqlDefault: DialectSQL?
             var check: DialectSQL?
+            var isRowidKey = false
         }
 
         final class Transform: Hashable, Sendable {

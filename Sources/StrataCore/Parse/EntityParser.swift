@@ -133,6 +133,7 @@ extension SchemaParser {
         var sqlType: DialectSQL?
         var sqlDefault: DialectSQL?
         var check: DialectSQL?
+        var isRowidKey = false
         for entry in entries {
             switch entry.key {
             case "type": break
@@ -149,7 +150,13 @@ extension SchemaParser {
                 if reader.bool(entry.value, "'primaryKey' of a field") == true {
                     field.isPrimaryKeyMarker = true
                 }
-            case "autoincrement": field.isAutoincrement = reader.bool(entry.value, "'autoincrement'") ?? false
+            case "autoincrement":
+                if case .scalar(let scalar) = entry.value, entry.value.tagName == .str, scalar.string == "rowid" {
+                    field.isAutoincrement = true
+                    isRowidKey = true
+                } else {
+                    field.isAutoincrement = reader.bool(entry.value, "'autoincrement' (or 'rowid')") ?? false
+                }
             case "unique": field.isUnique = reader.bool(entry.value, "'unique'") ?? false
             case "column":
                 if let column = reader.nonEmptyString(entry.value, "'column'") { field.column = column }
@@ -174,10 +181,11 @@ extension SchemaParser {
         field.setRareValues(
             defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform, doc: doc,
             defaultLocation: defaultLocation)
-        if sqlType != nil || sqlDefault != nil || check != nil {
+        if sqlType != nil || sqlDefault != nil || check != nil || isRowidKey {
             field.sqlType = sqlType
             field.sqlDefault = sqlDefault
             field.check = check
+            field.isRowidKey = isRowidKey
         }
         if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
             reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)

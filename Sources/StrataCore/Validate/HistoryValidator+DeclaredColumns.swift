@@ -19,6 +19,11 @@ extension HistoryValidator {
                     ("'sqlType'", old.sqlType, field.sqlType), ("'check'", old.check, field.check),
                     ("the default expression", old.sqlDefault, field.sqlDefault),
                 ]
+                if old.isAutoincrement && field.isAutoincrement && old.isRowidKey != field.isRowidKey {
+                    bag.error(
+                        "'autoincrement' of '\(entity.name).\(field.name)' changes from \(old.isRowidKey ? "rowid" : "true") to \(field.isRowidKey ? "rowid" : "true"); migrations do not change how the database assigns a key yet: keep it as in \(previous.fileName)",
+                        at: field.location)
+                }
                 for item in declared where text(item.old) != text(item.new) {
                     bag.error(
                         "\(item.key) of '\(entity.name).\(field.name)' changes from \(shown(item.old)) to \(shown(item.new)); migrations do not change a column's declared type, check or default expression yet: keep it as in \(previous.fileName), or add a new field with a 'transform'",

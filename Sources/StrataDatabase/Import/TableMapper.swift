@@ -213,6 +213,12 @@ struct TableMapper {
                     "column \(qualified(column.name)) is assigned by the database, but Strata assigns only a single integer primary key; imported as a plain column"
                 )
             }
+        } else if dialect == .sqlite, keyColumns == [column.name], column.type == "INTEGER", reference == nil,
+            mapped.type == .int64
+        {
+            // SQLite's INTEGER PRIMARY KEY is the rowid: SQLite assigns it when an insert leaves it out.
+            field.isAutoincrement = true
+            field.isRowidKey = true
         }
         if let value = column.defaultValue {
             let yaml: String?

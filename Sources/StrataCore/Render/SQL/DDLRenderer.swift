@@ -88,7 +88,7 @@ public struct DDLRenderer: Sendable {
         } else if let expression = field.sqlDefault.flatMap(dialect.rules.sql) {
             append("DEFAULT (\(expression))")
         }
-        if field.isAutoincrement,
+        if field.isAutoincrement, !field.isRowidKey,
             let key = dialect.rules.autoincrementKeyConstraint(
                 quotedName: quoted(SQLConstraintName.primaryKey(table: entity.table)))
         {
@@ -129,7 +129,9 @@ public struct DDLRenderer: Sendable {
     ) -> [(comments: [String], text: String)] {
         var constraints: [(comments: [String], text: String)] = []
         let keyColumns = entity.primaryKeyFields.map(\.column)
-        let autoincrementKey = !dialect.rules.declaresAutoincrementKeyInTable && entity.autoincrementField != nil
+        // A rowid key is the table's PRIMARY KEY constraint on an INTEGER column (SQLite).
+        let autoincrementKey =
+            !dialect.rules.declaresAutoincrementKeyInTable && entity.autoincrementField.map { !$0.isRowidKey } ?? false
         if !keyColumns.isEmpty && !autoincrementKey {
             let name = SQLConstraintName.primaryKey(table: entity.table)
             constraints.append(([], "CONSTRAINT \(quoted(name)) PRIMARY KEY \(quotedList(keyColumns))"))

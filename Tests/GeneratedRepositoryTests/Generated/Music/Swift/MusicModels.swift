@@ -3,17 +3,21 @@
 
 import Foundation
 
+// swift-format-ignore: UseShorthandTypeNames
 public struct Album: Identifiable, Hashable, Sendable, Codable {
-    public var albumId: Int64
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    /// Assigned by the database when the record is inserted; `nil` until then.
+    public var albumId: Optional<Int64>
     public var title: String
     public var artist: Int64
 
     /// The primary key, for `Identifiable`.
-    public var id: Int64 { albumId }
+    public var id: Int64? { albumId }
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        albumId: Int64,
+        albumId: Int64? = nil,
         title: String,
         artist: Int64
     ) {
@@ -25,17 +29,18 @@ public struct Album: Identifiable, Hashable, Sendable, Codable {
 
 // swift-format-ignore: UseShorthandTypeNames
 public struct Artist: Identifiable, Hashable, Sendable, Codable {
-    public var artistId: Int64
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
+    /// Assigned by the database when the record is inserted; `nil` until then.
+    public var artistId: Optional<Int64>
     public var name: Optional<String>
 
     /// The primary key, for `Identifiable`.
-    public var id: Int64 { artistId }
+    public var id: Int64? { artistId }
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        artistId: Int64,
+        artistId: Int64? = nil,
         name: String? = nil
     ) {
         self.artistId = artistId
@@ -45,19 +50,20 @@ public struct Artist: Identifiable, Hashable, Sendable, Codable {
 
 // swift-format-ignore: UseShorthandTypeNames
 public struct Invoice: Identifiable, Hashable, Sendable, Codable {
-    public var invoiceId: Int64
-    public var invoiceDate: String
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
+    /// Assigned by the database when the record is inserted; `nil` until then.
+    public var invoiceId: Optional<Int64>
+    public var invoiceDate: String
     public var billingCity: Optional<String>
     public var total: Decimal
 
     /// The primary key, for `Identifiable`.
-    public var id: Int64 { invoiceId }
+    public var id: Int64? { invoiceId }
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        invoiceId: Int64,
+        invoiceId: Int64? = nil,
         invoiceDate: String,
         billingCity: String? = nil,
         total: Decimal

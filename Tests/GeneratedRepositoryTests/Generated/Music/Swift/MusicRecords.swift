@@ -13,7 +13,8 @@ extension Album: StrataRecord {
             (\.title, "Title"),
             (\.artist, "ArtistId"),
         ],
-        primaryKey: ["AlbumId"]
+        primaryKey: ["AlbumId"],
+        assignsKey: true
     )
 
     public var strataKey: Int64? { albumId }
@@ -27,7 +28,8 @@ extension Artist: StrataRecord {
             (\.artistId, "ArtistId"),
             (\.name, "Name"),
         ],
-        primaryKey: ["ArtistId"]
+        primaryKey: ["ArtistId"],
+        assignsKey: true
     )
 
     public var strataKey: Int64? { artistId }
@@ -43,7 +45,8 @@ extension Invoice: StrataRecord {
             (\.billingCity, "BillingCity"),
             (\.total, "Total"),
         ],
-        primaryKey: ["InvoiceId"]
+        primaryKey: ["InvoiceId"],
+        assignsKey: true
     )
 
     public var strataKey: Int64? { invoiceId }

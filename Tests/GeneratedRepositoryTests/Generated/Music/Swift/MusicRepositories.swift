@@ -18,6 +18,10 @@ extension Album: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
+
+    public mutating func didInsert(rowID: Int64) throws {
+        albumId = rowID
+    }
 }
 
 extension StrataRecordStore where Record == Album {
@@ -80,6 +84,10 @@ extension Artist: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
+
+    public mutating func didInsert(rowID: Int64) throws {
+        artistId = rowID
+    }
 }
 
 extension StrataRecordStore where Record == Artist {
@@ -132,6 +140,10 @@ extension Invoice: StrataSQLiteRecord {
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
+    }
+
+    public mutating func didInsert(rowID: Int64) throws {
+        invoiceId = rowID
     }
 }
 
