@@ -46,6 +46,7 @@ enum CoreDataHistory {
             guard let old = entityRename.source else { continue }
             kept.insert(old.name)
             compareFields(&schema.entities[index], old: old, version: version, previous: previous, &bag)
+            compareToOnes(entity: name, old: old.name, version: version, previous: previous, &bag)
             for field in old.fields
             where schema.entities[index].field(named: field.name) == nil
                 && !schema.entities[index].fields.contains(where: { $0.renamedFrom == field.name })
@@ -79,7 +80,14 @@ enum CoreDataHistory {
                 })
             entity.fields[index].renamedFrom = fieldRename.renamedFrom
             let oldField = fieldRename.source
-            guard let origin, !field.isOptional, field.defaultValue == nil, !field.isAutoincrement else { continue }
+            // Relationships are checked on the Core Data model (compareToOnes): a required to-one
+            // may be stored on the other side, or as an optional reference (Nullify).
+            let isRelationship = version.mapped.mapping.first { $0.entity == entity.name }?.fields.contains {
+                $0.field == field.name && $0.source == .toOne
+            }
+            guard let origin, !field.isOptional, field.defaultValue == nil, !field.isAutoincrement,
+                isRelationship != true
+            else { continue }
             if oldField == nil {
                 bag.error(
                     "'\(entity.name).\(field.name)' is new in version '\(version.model.name)' and required without a default value, so existing objects have no value for it (Core Data's lightweight migration would refuse it too): give it a default value or make it optional in Xcode",
@@ -90,6 +98,42 @@ enum CoreDataHistory {
                     at: origin.location)
             }
         }
+    }
+
+    /// A required to-one relationship that is new in `version`, or was optional (or to-many)
+    /// before, is an error at its XML line: existing objects have no destination for it. Checked on
+    /// the Core Data relationships, inherited ones included, since the reference may be stored on
+    /// the other side of a one-to-one, or be optional (a Nullify delete rule).
+    private static func compareToOnes(
+        entity: String, old: String, version: Version, previous: Version, _ bag: inout DiagnosticBag
+    ) {
+        guard let current = version.model.entity(named: entity), let earlier = previous.model.entity(named: old)
+        else { return }
+        let before = relationships(of: earlier, in: previous.model)
+        for relationship in relationships(of: current, in: version.model)
+        where !relationship.isToMany && !relationship.isOptional && !relationship.isTransient {
+            let source =
+                before.first { $0.name == relationship.name }
+                ?? relationship.renamingID.flatMap { id in before.first { $0.name == id } }
+            if let source, !source.isToMany, !source.isOptional { continue }
+            bag.error(
+                source == nil
+                    ? "'\(entity).\(relationship.name)' is new in version '\(version.model.name)' and a required to-one relationship, so existing objects have no destination for it (Core Data's lightweight migration would refuse it too): make it optional in Xcode"
+                    : "'\(entity).\(relationship.name)' becomes a required to-one relationship in version '\(version.model.name)', so objects without a destination have no value for it (Core Data's lightweight migration would refuse it too): keep it optional in Xcode",
+                at: relationship.location)
+        }
+    }
+
+    /// The relationships of `entity`, its parents' included.
+    private static func relationships(of entity: CoreDataEntity, in model: CoreDataModel) -> [CoreDataRelationship] {
+        var result = entity.relationships
+        var seen: Set<String> = [entity.name]
+        var parent = entity.parent.flatMap { model.entity(named: $0) }
+        while let item = parent, seen.insert(item.name).inserted {
+            result = item.relationships + result
+            parent = item.parent.flatMap { model.entity(named: $0) }
+        }
+        return result
     }
 
     /// What `name` was in the previous version: itself, or what its renaming identifier names
