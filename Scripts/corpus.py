@@ -323,7 +323,7 @@ def coredata_model_case(ctx, name, bundle, folder):
                           "--transformable-as-data"], expect=None)
     if guard:
         # The error is located in a version's `contents` and names the property ('Entity.property').
-        errors = re.findall(r"^\S+/contents:\d+:\d+: error: .*", output, re.M)
+        errors = re.findall(r"^.+/contents:\d+:\d+: error: .*", output, re.M)
         naming = [e for e in errors if all(re.search(r"[.']" + re.escape(word) + r"'", e) for word in guard)]
         if status == 0:
             raise CaseFailed(f"the import went through; `guard` says it must stop at {'.'.join(guard)}")

@@ -58,7 +58,7 @@ struct CoreDataVersionMapper {
         var mapper = CoreDataVersionMapper(model: model, options: options)
         mapper.run()
         return Mapped(
-            entities: mapper.entities, mapping: mapper.mapping, origins: mapper.origins,
+            entities: CoreDataSQLNames.fitted(mapper.entities), mapping: mapper.mapping, origins: mapper.origins,
             entityOrigins: mapper.entityOrigins,
             diagnostics: mapper.bag.all)
     }
