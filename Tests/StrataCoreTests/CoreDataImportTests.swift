@@ -331,10 +331,10 @@ import Testing
             "\($0.location.line):\($0.location.column): \($0.message)"
         }
         for note in [
-            "6:95: default '0.0' of 'Account.followers' is read as 0, as Core Data reads it for Integer 16",
-            "7:91: default '-2.75' of 'Account.karma' is read as -2, as Core Data reads it for Integer 32",
-            "8:86: default '1e2' of 'Account.ratio' is read as 100.0, as Core Data reads it for Float",
-            "9:91: default 'true' of 'Account.verified' is read as YES, as Core Data reads it for Boolean",
+            "6:99: default '0.0' of 'Account.followers' is read as 0, as Core Data reads it for Integer 16",
+            "7:95: default '-2.75' of 'Account.karma' is read as -2, as Core Data reads it for Integer 32",
+            "8:90: default '1e2' of 'Account.ratio' is read as 100.0, as Core Data reads it for Float",
+            "9:95: default 'true' of 'Account.verified' is read as YES, as Core Data reads it for Boolean",
         ] {
             #expect(notes.contains(note), "missing note: \(note) in \(notes)")
         }
@@ -378,12 +378,12 @@ import Testing
         let outcome = CoreDataImporter.run(
             Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path, options: .init())
         let errors = outcome.diagnostics.filter { $0.severity == .error }.map {
-            "\($0.location.line):\($0.location.column): \($0.message.prefix(70))"
+            "\($0.location.line):\($0.location.column): \($0.message.prefix(86))"
         }
         #expect(
             errors == [
-                "9:9: 'Post.author' becomes a required to-one relationship in version 'Posts 2'",
-                "10:9: 'Post.color' is new in version 'Posts 2' and a required to-one relationship",
+                "9:9: 'Post.author' becomes a required to-one relationship in version 'Posts 2', so objects ",
+                "10:9: 'Post.color' is new in version 'Posts 2' and a required to-one relationship, so existi",
             ])
         #expect(outcome.diagnostics.filter { $0.severity == .error }.allSatisfy {
             $0.location.file.hasSuffix("Posts 2.xcdatamodel/contents")
@@ -392,6 +392,20 @@ import Testing
             ["import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path], in: root)
         #expect(result.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
+        // Accepted on request: warnings, and the references stay optional.
+        let accepted = try CLITests.strata(
+            [
+                "import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path,
+                "--allow-new-required-to-one",
+            ], in: root)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(
+            accepted.stderr.contains(
+                "Posts 2.xcdatamodel/contents:10:9: warning: 'Post.color' is new in version 'Posts 2' and a required to-one relationship, so existing objects have no destination for it: imported as Core Data stores it, the reference optional (--allow-new-required-to-one)"
+            ), "\(accepted.stderr)")
+        let v2 = try text(root.appendingPathComponent("Schemas/Posts/v2.yaml"))
+        #expect(v2.contains("      author: { type: Writer?, onDelete: setNull }\n"))
+        #expect(v2.contains("      post: { type: Post?, onDelete: setNull }\n"))
     }
 
     // MARK: - Bad inputs

@@ -12,7 +12,9 @@ enum CoreDataHistory {
     }
 
     /// The version files, and the diagnostics of the checks between versions.
-    static func schemas(model: String, source: String, versions: [Version]) -> ([ImportedSchema], [Diagnostic]) {
+    static func schemas(model: String, source: String, versions: [Version], allowNewRequiredToOne: Bool = false)
+        -> ([ImportedSchema], [Diagnostic])
+    {
         var bag = DiagnosticBag()
         var schemas: [ImportedSchema] = []
         for (offset, version) in versions.enumerated() {
@@ -21,7 +23,9 @@ enum CoreDataHistory {
                 header: ["Imported by 'strata import coredata' from \(source), version '\(version.model.name)'."],
                 entities: version.mapped.entities, allowDataLoss: [], allowDataLossComment: nil)
             if offset > 0 {
-                compare(&schema, version: version, previous: versions[offset - 1], &bag)
+                compare(
+                    &schema, version: version, previous: versions[offset - 1],
+                    allowNewRequiredToOne: allowNewRequiredToOne, &bag)
             }
             schemas.append(schema)
         }
@@ -29,7 +33,8 @@ enum CoreDataHistory {
     }
 
     private static func compare(
-        _ schema: inout ImportedSchema, version: Version, previous: Version, _ bag: inout DiagnosticBag
+        _ schema: inout ImportedSchema, version: Version, previous: Version, allowNewRequiredToOne: Bool,
+        _ bag: inout DiagnosticBag
     ) {
         let before = previous.mapped.entities
         var kept: Set<String> = []
@@ -46,7 +51,9 @@ enum CoreDataHistory {
             guard let old = entityRename.source else { continue }
             kept.insert(old.name)
             compareFields(&schema.entities[index], old: old, version: version, previous: previous, &bag)
-            compareToOnes(entity: name, old: old.name, version: version, previous: previous, &bag)
+            compareToOnes(
+                entity: name, old: old.name, version: version, previous: previous, allowed: allowNewRequiredToOne,
+                &bag)
             for field in old.fields
             where schema.entities[index].field(named: field.name) == nil
                 && !schema.entities[index].fields.contains(where: { $0.renamedFrom == field.name })
@@ -105,7 +112,7 @@ enum CoreDataHistory {
     /// the Core Data relationships, inherited ones included, since the reference may be stored on
     /// the other side of a one-to-one, or be optional (a Nullify delete rule).
     private static func compareToOnes(
-        entity: String, old: String, version: Version, previous: Version, _ bag: inout DiagnosticBag
+        entity: String, old: String, version: Version, previous: Version, allowed: Bool, _ bag: inout DiagnosticBag
     ) {
         guard let current = version.model.entity(named: entity), let earlier = previous.model.entity(named: old)
         else { return }
@@ -116,11 +123,22 @@ enum CoreDataHistory {
                 before.first { $0.name == relationship.name }
                 ?? relationship.renamingID.flatMap { id in before.first { $0.name == id } }
             if let source, !source.isToMany, !source.isOptional { continue }
-            bag.error(
+            let what =
                 source == nil
-                    ? "'\(entity).\(relationship.name)' is new in version '\(version.model.name)' and a required to-one relationship, so existing objects have no destination for it (Core Data's lightweight migration would refuse it too): make it optional in Xcode"
-                    : "'\(entity).\(relationship.name)' becomes a required to-one relationship in version '\(version.model.name)', so objects without a destination have no value for it (Core Data's lightweight migration would refuse it too): keep it optional in Xcode",
-                at: relationship.location)
+                ? "'\(entity).\(relationship.name)' is new in version '\(version.model.name)' and a required to-one relationship, so existing objects have no destination for it"
+                : "'\(entity).\(relationship.name)' becomes a required to-one relationship in version '\(version.model.name)', so objects without a destination have none"
+            let field = version.mapped.entities.first { $0.name == entity }?.fields.first {
+                $0.name == relationship.name
+            }
+            if allowed, field?.isOptional != false {
+                bag.warning(
+                    "\(what): imported as Core Data stores it, the reference optional (--allow-new-required-to-one)",
+                    at: relationship.location)
+            } else {
+                bag.error(
+                    "\(what) (Core Data's lightweight migration would refuse it too; the app needed a mapping model): make it optional in Xcode, or import with --allow-new-required-to-one to keep existing objects without one",
+                    at: relationship.location)
+            }
         }
     }
 
