@@ -318,6 +318,23 @@ import Testing
         #expect(!plan.hasErrors, "\(plan.diagnostics)")
     }
 
+    @Test func anIDAddedByALaterVersionKeepsTheKeyOneFieldThroughTheHistory() throws {
+        let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Statuses.xcdatamodeld").path)
+        let v1 = try text(schemas.appendingPathComponent("Statuses/v1.yaml"))
+        let v2 = try text(schemas.appendingPathComponent("Statuses/v2.yaml"))
+        // v1 has no attribute `id`, v2 adds one that cannot be the key: the key is objectID in both,
+        // and v2's `id` is a new field (not v1's key, converted).
+        let key = "  Status:\n    fields:\n      objectID: { type: Int64, primaryKey: true, autoincrement: true }\n"
+        #expect(v1.contains(key), "\(v1)")
+        #expect(v2.contains(key + "      id: String?\n"), "\(v2)")
+        #expect(!v2.contains("allowDataLoss"))
+        #expect(
+            outcome.mapping?.versions.map { $0.entities[0].fields[0] } == [
+                .init(field: "objectID", source: .primaryKey, property: nil),
+                .init(field: "objectID", source: .primaryKey, property: nil),
+            ])
+    }
+
     @Test func defaultsAreReadAsCoreDataReadsThemWithANoteWhereTheTextChanges() throws {
         let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
         let v1 = try text(schemas.appendingPathComponent("Accounts/v1.yaml"))

@@ -11,6 +11,40 @@ enum CoreDataHistory {
         var mapped: CoreDataVersionMapper.Mapped
     }
 
+    /// `versions` with one name for each entity's generated key in every version: an entity that
+    /// has an attribute `id` that cannot be the key in some version has its generated key named
+    /// `objectID` there (``CoreDataVersionMapper/generatedKeyName``); the versions where it has no
+    /// such attribute name their key the same, so that the key is one field through the history
+    /// (rather than `id` becoming the attribute a later version adds).
+    static func withOneGeneratedKeyName(_ versions: [Version]) -> [Version] {
+        var names: [String: String] = [:]
+        for version in versions {
+            for entity in version.mapped.mapping where entity.join == nil {
+                if let key = entity.fields.first, key.source == .primaryKey, key.field != "id" {
+                    names[entity.entity] = key.field
+                }
+            }
+        }
+        guard !names.isEmpty else { return versions }
+        var result = versions
+        for versionIndex in result.indices {
+            for (entityIndex, entity) in result[versionIndex].mapped.mapping.enumerated() {
+                guard let name = names[entity.entity], let key = entity.fields.first, key.source == .primaryKey,
+                    key.field == "id",
+                    let imported = result[versionIndex].mapped.entities.firstIndex(where: { $0.name == entity.entity }),
+                    !result[versionIndex].mapped.entities[imported].fields.contains(where: { $0.name == name }),
+                    let field = result[versionIndex].mapped.entities[imported].fields.firstIndex(where: {
+                        $0.name == "id" && $0.isAutoincrement
+                    })
+                else { continue }
+                result[versionIndex].mapped.mapping[entityIndex].fields[0].field = name
+                result[versionIndex].mapped.entities[imported].fields[field].name = name
+                result[versionIndex].mapped.entities[imported].fields[field].isPrimaryKey = true
+            }
+        }
+        return result
+    }
+
     /// The version files, and the diagnostics of the checks between versions.
     static func schemas(model: String, source: String, versions: [Version], allowNewRequiredToOne: Bool = false)
         -> ([ImportedSchema], [Diagnostic])

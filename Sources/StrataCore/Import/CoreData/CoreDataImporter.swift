@@ -92,6 +92,7 @@ public enum CoreDataImporter {
                 at: .file(path))
         }
         let source = SchemaLoader.name(of: path)
+        versions = CoreDataHistory.withOneGeneratedKeyName(versions)
         guard !bag.hasErrors else {
             return Outcome(model: modelName, order: order, schemas: [], mapping: nil, diagnostics: bag.sorted)
         }
