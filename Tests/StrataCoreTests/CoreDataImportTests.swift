@@ -617,6 +617,19 @@ import Testing
         #expect(pairs == ["cat 1-2", "cat 3-2", "dog 2-1"])
     }
 
+    @Test func theGeneratedKeyObjectIDTakesZPKAndTheIDAttributeItsValue() throws {
+        let root = try project(
+            store: "Accounts", model: CoreDataImportTests.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
+        let result = try CLITests.strata(
+            ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Accounts: the store was at v1; copied 4 rows into app.sqlite and migrated it to v1\n")
+        let accounts = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path).read { db in
+            try String.fetchAll(db, sql: "SELECT object_id || ' ' || id || '@' || domain FROM account ORDER BY object_id")
+        }
+        #expect(accounts == ["3 109348@mastodon.social", "7 109348@example.org"])
+    }
+
     @Test func aReferenceToAnAbstractEntityThatNamesNoObjectOfItIsRefused() throws {
         let root = try project(
             store: "Pets", model: CoreDataImportTests.fixtures.appendingPathComponent("Pets.xcdatamodel").path)
