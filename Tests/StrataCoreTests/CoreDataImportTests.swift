@@ -390,6 +390,29 @@ import Testing
         #expect(!plan.hasErrors, "\(plan.diagnostics)")
     }
 
+    @Test func sqlNamesLongerThanPostgreSQLAllowsAreShortenedTheSameWayEveryTime() throws {
+        let path = Self.fixtures.appendingPathComponent("LongNames.xcdatamodel").path
+        let (schemas, _, _) = try importModel(path)
+        let v1 = try text(schemas.appendingPathComponent("LongNames/v1.yaml"))
+        for line in [
+            "    table: message_related_to_many_attachments_using_the_mapped_p_",
+            "      theDateOnWhichThisMessageWasLastSynchronisedWithTheServerOfRecord: { type: Date?, column: the_date_on_which_this_message_was_last_synchronised_w_",
+            "      - { fields: [theDateOnWhichThisMessageWasLastSynchronisedWithTheServerOfRecord], name: message_related_to_many_attachments_using_the_mapped_p_",
+        ] {
+            #expect(v1.contains(line), "v1.yaml lacks \(line)")
+        }
+        let mapping = try #require(CoreDataImporter.run(path, options: .init()).mapping)
+        let again = try #require(CoreDataImporter.run(path, options: .init()).mapping)
+        #expect(mapping == again)
+        let tables = try JSONDecoder().decode(
+            CoreDataMapping.self,
+            from: Data(contentsOf: schemas.appendingPathComponent("LongNames/coredata-mapping.json"))
+        ).versions[0].entities.compactMap(\.table)
+        #expect(tables.count == 3)
+        #expect(Set(tables).count == 3)
+        #expect(tables.allSatisfy { $0.utf8.count <= 63 }, "\(tables)")
+    }
+
     @Test func aRequiredToOneAddedOrMadeRequiredIsAnErrorEvenWhenStoredOnTheOtherSide() throws {
         let root = try TestPaths.temporaryFolder()
         let outcome = CoreDataImporter.run(
@@ -625,7 +648,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "Accounts: the store was at v1; copied 4 rows into app.sqlite and migrated it to v1\n")
         let accounts = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path).read { db in
-            try String.fetchAll(db, sql: "SELECT object_id || ' ' || id || '@' || domain FROM account ORDER BY object_id")
+            try String.fetchAll(
+                db, sql: "SELECT object_id || ' ' || id || '@' || domain FROM account ORDER BY object_id")
         }
         #expect(accounts == ["3 109348@mastodon.social", "7 109348@example.org"])
     }
