@@ -213,10 +213,32 @@ struct CoreDataStoreCopy {
         }
         let uuids = Set(
             entity.fields.indices.filter { entity.fields[$0].source == .attribute && entity.fields[$0].type == "UUID" })
+        // A to-one relationship to an abstract entity with several concrete subentities is one
+        // reference per concrete entity: each object's destination goes in the one of its entity.
+        let groups = Dictionary(
+            grouping: entity.fields.indices.filter { entity.fields[$0].source == .toOne },
+            by: { entity.fields[$0].property ?? "" }
+        ).values.filter { $0.count > 1 }.map { $0.sorted() }
+        var routed: [Int: Int64] = [:]
+        for group in groups {
+            for index in group { routed[index] = try number(entity.fields[index].type ?? "") }
+        }
         let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM \(source) WHERE Z_ENT = ? ORDER BY Z_PK"
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
         let read = try store.queue.read { storeDB -> Int in
+            // The entity of every object of the hierarchies routed references lead to, by Z_PK.
+            var entityOf: [String: [Int64: Int64]] = [:]
+            for index in routed.keys {
+                let root = self.table(of: entity.fields[index].type ?? "")
+                guard entityOf[root] == nil else { continue }
+                var map: [Int64: Int64] = [:]
+                let pairs = try Row.fetchCursor(storeDB, sql: "SELECT Z_PK, Z_ENT FROM \(root)")
+                while let pair = try pairs.next() {
+                    if let pk: Int64 = pair[0], let ent: Int64 = pair[1] { map[pk] = ent }
+                }
+                entityOf[root] = map
+            }
             let rows = try Row.fetchCursor(storeDB, sql: sql, arguments: [try number(name)])
             var read = 0
             var values: [DatabaseValue] = []
@@ -228,6 +250,12 @@ struct CoreDataStoreCopy {
                     let value: DatabaseValue = row[index + 1]
                     if uuids.contains(index) {
                         try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
+                    }
+                    if let wanted = routed[index] {
+                        let root = self.table(of: field.type ?? "")
+                        let found = Int64.fromDatabaseValue(value).flatMap { entityOf[root]?[$0] }
+                        values.append(found == wanted ? key(of: field.type ?? "", pk: value) : .null)
+                        continue
                     }
                     switch field.source {
                     case .toOne where value.isNull: values.append(.null)
@@ -244,6 +272,15 @@ struct CoreDataStoreCopy {
                     case .order: values.append(value.isNull ? 0.databaseValue : value)
                     case .attribute where field.type == "Decimal": values.append(Self.decimalText(value))
                     default: values.append(value)
+                    }
+                }
+                for group in groups {
+                    let value: DatabaseValue = row[group[0] + 1]
+                    if !value.isNull && group.allSatisfy({ values[$0].isNull }) {
+                        let names = group.map { "'\(entity.fields[$0].type ?? "")'" }.joined(separator: ", ")
+                        throw CoreDataStoreImportError.invalidRow(
+                            path: path, table: source, primaryKey: row[0] ?? 0,
+                            reason: "has \(selected[group[0]]) = \(value), which names no object of \(names)")
                     }
                 }
                 try insert.execute(arguments: StatementArguments(values))

@@ -15,16 +15,20 @@ public enum CoreDataImporter {
         public var keys: [String: String]
         /// `--transformable-as-data`.
         public var transformableAsData: Bool
+        /// `--allow-new-required-to-one`: a required to-one relationship that a version adds, or
+        /// makes required, is a warning instead of an error where Strata's reference stays optional.
+        public var allowNewRequiredToOne: Bool
 
         /// Creates options.
         public init(
             model: String? = nil, order: [String]? = nil, keys: [String: String] = [:],
-            transformableAsData: Bool = false
+            transformableAsData: Bool = false, allowNewRequiredToOne: Bool = false
         ) {
             self.model = model
             self.order = order
             self.keys = keys
             self.transformableAsData = transformableAsData
+            self.allowNewRequiredToOne = allowNewRequiredToOne
         }
     }
 
@@ -88,10 +92,12 @@ public enum CoreDataImporter {
                 at: .file(path))
         }
         let source = SchemaLoader.name(of: path)
+        versions = CoreDataHistory.withOneGeneratedKeyName(versions)
         guard !bag.hasErrors else {
             return Outcome(model: modelName, order: order, schemas: [], mapping: nil, diagnostics: bag.sorted)
         }
-        let (schemas, diagnostics) = CoreDataHistory.schemas(model: modelName, source: source, versions: versions)
+        let (schemas, diagnostics) = CoreDataHistory.schemas(
+            model: modelName, source: source, versions: versions, allowNewRequiredToOne: options.allowNewRequiredToOne)
         bag.append(contentsOf: diagnostics)
         let mapping = CoreDataMapping(
             model: modelName, source: source,
@@ -151,7 +157,8 @@ public enum CoreDataImporter {
             let named = named(mapping, history: history, schemas: outcome.schemas)
             try (encoder.encode(named) + Data("\n".utf8))
                 .write(
-                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic)
+                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic
+                )
         }
     }
 
