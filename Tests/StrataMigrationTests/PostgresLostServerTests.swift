@@ -232,7 +232,7 @@ import Testing
     }
 
     @Test func timeoutsAreCheckedAndPostgresOnly() throws {
-        let negative = try CLI.strata(["migrate", "--postgres", "postgres://x@127.0.0.1:1/x", "--lock-timeout", "-1"])
+        let negative = try CLI.strata(["migrate", "--postgres", "postgres://x@127.0.0.1:1/x", "--lock-timeout=-1"])
         #expect(negative.status == 64, "\(negative.stderr)")
         #expect(negative.stderr.contains("--lock-timeout must be from 0 to 86400 seconds, not -1"), "\(negative.stderr)")
         let sqlite = try CLI.strata(["migrate", "--database", "x.sqlite", "--statement-timeout", "5"])
@@ -276,10 +276,12 @@ struct ProxyFailure: Error, CustomStringConvertible {
 
 /// A TCP proxy on 127.0.0.1 in front of a server, that can stop forwarding without closing
 /// anything (``silence()``): what a hung network or middlebox looks like to a client. A small
-/// Python script, run as a process of its own.
+/// Python script, run as a process of its own and told on its standard input.
 final class SilentProxy: Sendable {
     let port: Int
     private let process: Process
+    private let output: Pipe
+    private let input: Pipe
 
     static let script = """
         import socket, sys, threading, signal, time
@@ -303,7 +305,12 @@ final class SilentProxy: Sendable {
                 destination.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
-        signal.signal(signal.SIGUSR1, lambda *_: silent.set())
+        def control():
+            for line in sys.stdin:
+                if line.strip() == "silence":
+                    silent.set()
+                    print("silent", flush=True)
+        threading.Thread(target=control, daemon=True).start()
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
@@ -325,15 +332,14 @@ final class SilentProxy: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, String(target)]
         let output = Pipe()
+        let input = Pipe()
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
         self.process = process
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        self.output = output
+        self.input = input
+        let text = Self.line(from: output)
         guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
             throw ProxyFailure(description: "the proxy did not start (python3 missing?): \(text)")
@@ -341,8 +347,22 @@ final class SilentProxy: Sendable {
         self.port = port
     }
 
-    /// Stops forwarding, in both directions and for new connections, closing nothing.
-    func silence() { kill(process.processIdentifier, SIGUSR1) }
+    /// Stops forwarding, in both directions and for new connections, closing nothing; returns
+    /// once the proxy says it is silent.
+    func silence() {
+        input.fileHandleForWriting.write(Data("silence\n".utf8))
+        _ = Self.line(from: output)
+    }
+
+    /// The next line the proxy prints.
+    private static func line(from pipe: Pipe) -> String {
+        var text = ""
+        while !text.hasSuffix("\n") {
+            guard let byte = try? pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty else { break }
+            text += String(decoding: byte, as: UTF8.self)
+        }
+        return text
+    }
 
     /// Ends the proxy (its connections close).
     func stop() {
