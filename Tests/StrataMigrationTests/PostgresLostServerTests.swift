@@ -113,12 +113,21 @@ import Testing
                 session, url: session.url.description, folder: folder)
             // Frozen, migrate cannot send its next statement: the lock is freed, the statement
             // ends, and the server dies while the connection waits for that next statement.
-            kill(running.process.processIdentifier, SIGSTOP)
+            let pid = running.process.processIdentifier
+            kill(pid, SIGSTOP)
+            // Stopped ('T' in /proc/<pid>/stat) before the lock is freed.
+            var stopped = false
+            for _ in 0..<200 where !stopped {
+                let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                stopped = stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true
+                if !stopped { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(stopped, "migrate was not stopped")
             try await holder.execute("ROLLBACK")
             try await Self.waitFor(session, "state = 'idle in transaction' AND pid <> pg_backend_pid()")
             let killed = ContinuousClock.now
             try server.stopImmediately()
-            kill(running.process.processIdentifier, SIGCONT)
+            kill(pid, SIGCONT)
             let (result, elapsed) = Self.finish(running, since: killed)
             #expect(elapsed < Self.bound, "migrate ran \(elapsed) after the kill: \(result.stderr)")
             #expect(result.status == 2, "\(result.stderr)")
@@ -276,12 +285,12 @@ struct ProxyFailure: Error, CustomStringConvertible {
 
 /// A TCP proxy on 127.0.0.1 in front of a server, that can stop forwarding without closing
 /// anything (``silence()``): what a hung network or middlebox looks like to a client. A small
-/// Python script, run as a process of its own and told on its standard input.
+/// Python script, started with ``ProcessRunner`` (which passes none of this process's
+/// descriptors on) and told by SIGUSR1; it prints its port, then `silent`, into a file.
 final class SilentProxy: Sendable {
     let port: Int
-    private let process: Process
-    private let output: Pipe
-    private let input: Pipe
+    private let pid: pid_t
+    private let output: String
 
     static let script = """
         import socket, sys, threading, signal, time
@@ -305,17 +314,21 @@ final class SilentProxy: Sendable {
                 destination.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
-        def control():
-            for line in sys.stdin:
-                if line.strip() == "silence":
-                    silent.set()
-                    print("silent", flush=True)
-        threading.Thread(target=control, daemon=True).start()
+        def silence(*_):
+            silent.set()
+            print("silent", flush=True)
+        signal.signal(signal.SIGUSR1, silence)
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
         listener.listen(64)
         print(listener.getsockname()[1], flush=True)
+        def start(target_, *arguments):
+            # Only the main thread takes SIGUSR1 (Python runs handlers there).
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+            thread = threading.Thread(target=target_, args=arguments, daemon=True)
+            thread.start()
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
         while True:
             client, _ = listener.accept()
             if silent.is_set():
@@ -323,26 +336,17 @@ final class SilentProxy: Sendable {
                 continue
             upstream = socket.create_connection(("127.0.0.1", target))
             held.extend([client, upstream])
-            threading.Thread(target=pump, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
+            start(pump, client, upstream)
+            start(pump, upstream, client)
         """
 
     init(to target: Int) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, String(target)]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        self.process = process
-        self.output = output
-        self.input = input
-        let text = Self.line(from: output)
-        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw ProxyFailure(description: "the proxy did not start (python3 missing?): \(text)")
+        output = TestScratch.path("silent-proxy").path + ".out"
+        pid = try ProcessRunner.start(["python3", "-c", Self.script, String(target)], output: output)
+        guard let first = Self.line(0, of: output), let port = Int(first) else {
+            kill(pid, SIGKILL)
+            throw ProxyFailure(
+                description: "the proxy did not start (python3 missing?): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
         }
         self.port = port
     }
@@ -350,23 +354,25 @@ final class SilentProxy: Sendable {
     /// Stops forwarding, in both directions and for new connections, closing nothing; returns
     /// once the proxy says it is silent.
     func silence() {
-        input.fileHandleForWriting.write(Data("silence\n".utf8))
-        _ = Self.line(from: output)
+        kill(pid, SIGUSR1)
+        _ = Self.line(1, of: output)
     }
 
-    /// The next line the proxy prints.
-    private static func line(from pipe: Pipe) -> String {
-        var text = ""
-        while !text.hasSuffix("\n") {
-            guard let byte = try? pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty else { break }
-            text += String(decoding: byte, as: UTF8.self)
+    /// Line `index` of the proxy's output, once it is there (up to 10 s).
+    private static func line(_ index: Int, of path: String) -> String? {
+        for _ in 0..<500 {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n")
+            if text.hasSuffix("\n"), lines.count > index { return String(lines[index]) }
+            usleep(20_000)
         }
-        return text
+        return nil
     }
 
     /// Ends the proxy (its connections close).
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard kill(pid, SIGKILL) == 0 else { return }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 }
