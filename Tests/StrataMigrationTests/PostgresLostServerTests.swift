@@ -192,12 +192,7 @@ import Testing
             let (holder, running) = try await Self.migrateWaitingForALock(
                 session, url: session.url.description, folder: folder)
             kill(running.process.processIdentifier, SIGTERM)
-            var stderr = ""
-            while !stderr.contains("stopping after the running statement") {
-                let chunk = running.stderr.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                stderr += String(decoding: chunk, as: UTF8.self)
-            }
+            _ = CLI.standardError(of: running, until: "stopping after the running statement")
             #expect(running.process.isRunning, "the first signal waits for the running statement")
             let second = ContinuousClock.now
             kill(running.process.processIdentifier, SIGTERM)
