@@ -6,8 +6,9 @@ import StrataPostgres
 /// short connection asks the server every `interval` whether the session's backend is still
 /// there. A long statement sends nothing until it ends, so the session's own connection cannot
 /// tell a busy server from a dead or unreachable one (a stopped network, a hung proxy); the
-/// second connection can. After `failures` probes in a row that could not reach the server, or
-/// one that finds the backend gone, the session's connection is closed, which makes the
+/// second connection can. After `failures` probes in a row that could not reach the server (a
+/// server that answers with an error, such as too many connections, is alive), or one that finds
+/// the backend gone, the session's connection is closed, which makes the
 /// statement waiting on it fail (``PostgresConnection/strataRows(_:logger:)``), and
 /// ``lostReason`` says why.
 public final class PostgresLivenessWatch: Sendable {
@@ -49,6 +50,10 @@ public final class PostgresLivenessWatch: Sendable {
                         try await Self.probe(probeURL, backendPID: backendPID)
                     }
                     failed = 0
+                } catch let error as PostgresSessionError where error.sqlState != nil {
+                    // The server answered (too many connections, a refused login): it is alive.
+                    failed = 0
+                    continue
                 } catch {
                     if Task.isCancelled { return }
                     failed += 1

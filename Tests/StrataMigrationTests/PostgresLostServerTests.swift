@@ -152,6 +152,7 @@ import Testing
             // The statement ends on the server, and its answer never reaches migrate.
             try await holder.execute("ROLLBACK")
             let (result, elapsed) = Self.finish(running, since: silenced)
+            print("silent network: migrate ended \(elapsed) after the proxy went silent")
             #expect(elapsed < Self.bound, "migrate ran \(elapsed) after the network went silent: \(result.stderr)")
             #expect(result.status == 2, "\(result.stderr)")
             #expect(result.stderr.contains("lost the connection to the server"), "\(result.stderr)")
