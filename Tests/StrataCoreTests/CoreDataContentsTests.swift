@@ -126,6 +126,7 @@ import Testing
                 <entity name="Other" syncable="YES">
                     <attribute name="id" attributeType="UUID"/>
                     <attribute name="id" attributeType="String"/>
+                    <relationship name="id" destinationEntity="Note" maxCount="1"/>
                 </entity>
                 """)
         let model = try Self.model(Data(twice.utf8))
@@ -138,6 +139,10 @@ import Testing
         #expect(
             result.stderr.contains(
                 "M.xcdatamodel/contents:13:5: error: a second property named 'id' in entity 'Other' (the first is at line 12)"
+            ), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "M.xcdatamodel/contents:14:5: error: a second property named 'id' in entity 'Other' (the first is at line 12)"
             ), "\(result.stderr)")
         #expect(!result.stderr.contains("v1.yaml"), "\(result.stderr)")
     }

@@ -121,20 +121,14 @@ enum CoreDataModelReader {
                     },
                     renamingID: attributes["elementID"], location: location,
                     typeLocation: source.attributeValue("attributeType", inTagAt: start))
-                let properties = (current?.attributes.map { ($0.name, $0.location) } ?? [])
-                    + (current?.relationships.map { ($0.name, $0.location) } ?? [])
-                if let first = properties.first(where: { $0.0 == attributeName }) {
-                    bag.error(
-                        "a second property named '\(attributeName)' in entity '\(current?.name ?? "?")' (the first is at line \(first.1.line))",
-                        at: location)
-                    return
-                }
+                if isDuplicate(attributeName, at: location) { return }
                 current?.attributes.append(attribute)
             case ("entity", "relationship"):
                 guard let relationshipName = required("name", of: "relationship", attributes, at: location),
                     let destination = required(
                         "destinationEntity", of: "relationship '\(relationshipName)'", attributes, at: location)
                 else { return }
+                if isDuplicate(relationshipName, at: location) { return }
                 let ruleText = attributes["deletionRule"] ?? "Nullify"
                 guard let rule = CoreDataRelationship.DeleteRule(rawValue: ruleText) else {
                     bag.error(
@@ -193,6 +187,17 @@ enum CoreDataModelReader {
             default:
                 break
             }
+        }
+
+        /// True, with an error at `location`, when the current entity already has a property `name`.
+        private func isDuplicate(_ name: String, at location: SourceLocation) -> Bool {
+            let properties = (current?.attributes.map { ($0.name, $0.location) } ?? [])
+                + (current?.relationships.map { ($0.name, $0.location) } ?? [])
+            guard let first = properties.first(where: { $0.0 == name }) else { return false }
+            bag.error(
+                "a second property named '\(name)' in entity '\(current?.name ?? "?")' (the first is at line \(first.1.line))",
+                at: location)
+            return true
         }
 
         private func required(
