@@ -195,14 +195,18 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataDateSamples", "StrataTestSupport"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
-        // autoincremented keys, keyword names) and the Blog one (joins), compiled and exercised. Regenerate with
+        // autoincremented keys, keyword names), the Blog one (joins) and the Music ones (tables an
+        // existing database declared), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
-            dependencies: ["StrataSQLite", "StrataPostgres", "StrataCore", "StrataTestSupport", "StrataDateSamples"],
+            dependencies: [
+                "StrataSQLite", "StrataPostgres", "StrataCore", "StrataDatabase", "StrataTestSupport", "StrataDateSamples",
+            ],
             exclude: [
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
-                "Generated/Blog/postgres",
+                "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
+                "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres",
             ]
         ),
         // Swift generated from imported Core Data models (Tests/Fixtures/CoreData): the Library model

@@ -19,11 +19,14 @@ package struct ImportCoreData: ParsableCommand {
             --transformable-as-data, as Data); transient and derived attributes, fetched properties, \
             fetch requests and configurations are skipped with a note. Each entity's primary key is \
             its required UUID attribute 'id', the attribute named by --key, or a generated \
-            'id: { type: Int64, autoincrement: true }'. To-one relationships become references \
+            'id: { type: Int64, autoincrement: true }' (named 'objectID' when an attribute 'id' cannot \
+            be the key: it stays an ordinary field). To-one relationships become references \
             (onDelete from the delete rule), to-many ones hasMany, many-to-many and inverse-less \
             to-many ones join entities. Inheritance is flattened. Between versions, renaming \
             identifiers become renamedFrom and what lightweight migration dropped becomes \
-            migration.allowDataLoss.
+            migration.allowDataLoss; a required property a version adds without a default is an error \
+            (for a to-one relationship whose reference stays optional, a warning with \
+            --allow-new-required-to-one).
 
             Writes nothing when there is an error (exit status 1), when Schemas/<Model> exists, or \
             when the result would not pass 'strata lint'.
@@ -49,6 +52,13 @@ package struct ImportCoreData: ParsableCommand {
     @Flag(name: .long, help: "Import Transformable attributes as Data (their archived bytes) instead of failing.")
     var transformableAsData = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Accept a required to-one relationship that a version adds (or makes required) where Strata's reference stays optional: a warning instead of an error."
+    )
+    var allowNewRequiredToOne = false
+
     package init() {}
 
     package func validate() throws {
@@ -72,7 +82,7 @@ package struct ImportCoreData: ParsableCommand {
         let options = CoreDataImporter.Options(
             model: model,
             order: order.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
-            keys: keys, transformableAsData: transformableAsData)
+            keys: keys, transformableAsData: transformableAsData, allowNewRequiredToOne: allowNewRequiredToOne)
         let outcome = CoreDataImporter.run(path, options: options)
         if !outcome.order.isEmpty {
             print("Core Data versions, oldest first:")

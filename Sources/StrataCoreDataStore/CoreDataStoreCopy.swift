@@ -259,15 +259,37 @@ struct CoreDataStoreCopy {
         }
         let uuids = Set(
             entity.fields.indices.filter { entity.fields[$0].source == .attribute && entity.fields[$0].type == "UUID" })
+        // A to-one relationship to an abstract entity with several concrete subentities is one
+        // reference per concrete entity: each object's destination goes in the one of its entity.
+        let groups = Dictionary(
+            grouping: entity.fields.indices.filter { entity.fields[$0].source == .toOne },
+            by: { entity.fields[$0].property ?? "" }
+        ).values.filter { $0.count > 1 }.map { $0.sorted() }
+        var routed: [Int: Int64] = [:]
+        for group in groups {
+            for index in group { routed[index] = try number(entity.fields[index].type ?? "") }
+        }
         if let attached {
             return try copyEntityBySQL(
-                entity, name: name, table: table, source: source, selected: selected, uuids: uuids, attached: attached,
-                into: db)
+                entity, name: name, table: table, source: source, selected: selected, uuids: uuids,
+                groups: groups, routed: routed, attached: attached, into: db)
         }
         let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM \(source) WHERE Z_ENT = ? ORDER BY Z_PK"
         let insert = try db.makeStatement(
             sql: insertSQL(table: table, columns: entity.fields.map { $0.column ?? $0.field }))
         let read = try store.queue.read { storeDB -> Int in
+            // The entity of every object of the hierarchies routed references lead to, by Z_PK.
+            var entityOf: [String: [Int64: Int64]] = [:]
+            for index in routed.keys {
+                let root = self.table(of: entity.fields[index].type ?? "")
+                guard entityOf[root] == nil else { continue }
+                var map: [Int64: Int64] = [:]
+                let pairs = try Row.fetchCursor(storeDB, sql: "SELECT Z_PK, Z_ENT FROM \(root)")
+                while let pair = try pairs.next() {
+                    if let pk: Int64 = pair[0], let ent: Int64 = pair[1] { map[pk] = ent }
+                }
+                entityOf[root] = map
+            }
             let rows = try Row.fetchCursor(storeDB, sql: sql, arguments: [try number(name)])
             var read = 0
             var values: [DatabaseValue] = []
@@ -279,6 +301,12 @@ struct CoreDataStoreCopy {
                     let value: DatabaseValue = row[index + 1]
                     if uuids.contains(index) {
                         try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
+                    }
+                    if let wanted = routed[index] {
+                        let root = self.table(of: field.type ?? "")
+                        let found = Int64.fromDatabaseValue(value).flatMap { entityOf[root]?[$0] }
+                        values.append(found == wanted ? key(of: field.type ?? "", pk: value) : .null)
+                        continue
                     }
                     switch field.source {
                     case .toOne where value.isNull: values.append(.null)
@@ -295,6 +323,15 @@ struct CoreDataStoreCopy {
                     case .order: values.append(value.isNull ? 0.databaseValue : value)
                     case .attribute where field.type == "Decimal": values.append(Self.decimalText(value))
                     default: values.append(value)
+                    }
+                }
+                for group in groups {
+                    let value: DatabaseValue = row[group[0] + 1]
+                    if !value.isNull && group.allSatisfy({ values[$0].isNull }) {
+                        let names = group.map { "'\(entity.fields[$0].type ?? "")'" }.joined(separator: ", ")
+                        throw CoreDataStoreImportError.invalidRow(
+                            path: path, table: source, primaryKey: row[0] ?? 0,
+                            reason: "has \(selected[group[0]]) = \(value), which names no object of \(names)")
                     }
                 }
                 try insert.execute(arguments: StatementArguments(values))
@@ -332,7 +369,7 @@ struct CoreDataStoreCopy {
     /// bytes or a to-one that names no object throws the loop's error for that row.
     private func copyEntityBySQL(
         _ entity: CoreDataMapping.Entity, name: String, table: String, source: String, selected: [String],
-        uuids: Set<Int>, attached: String, into db: Database
+        uuids: Set<Int>, groups: [[Int]], routed: [Int: Int64], attached: String, into db: Database
     ) throws -> Int {
         let number = try number(name)
         let from = "\(attached).\(source) AS strata_row WHERE strata_row.Z_ENT = ?"
@@ -341,6 +378,13 @@ struct CoreDataStoreCopy {
         for (index, field) in entity.fields.enumerated() {
             let column = "strata_row.\(selected[index])"
             switch field.source {
+            case .toOne where routed[index] != nil:
+                // The destination's key when the object is of this field's entity, else NULL.
+                let destination = field.type ?? ""
+                values.append(
+                    "CASE (SELECT strata_object.Z_ENT FROM \(attached).\(self.table(of: destination)) AS strata_object "
+                        + "WHERE strata_object.Z_PK = \(column)) WHEN \(routed[index] ?? 0) "
+                        + "THEN \(keySQL(of: destination, pk: column, attached: attached)) END")
             case .toOne where keySources[field.type ?? ""] != nil:
                 let key = keySQL(of: field.type ?? "", pk: column, attached: attached)
                 values.append(key)
@@ -352,6 +396,10 @@ struct CoreDataStoreCopy {
             if uuids.contains(index) {
                 invalid.append("(\(column) IS NOT NULL AND (typeof(\(column)) <> 'blob' OR length(\(column)) <> 16))")
             }
+        }
+        for group in groups {
+            invalid.append(
+                "(strata_row.\(selected[group[0]]) IS NOT NULL AND coalesce(\(group.map { values[$0] }.joined(separator: ", "))) IS NULL)")
         }
         // One scan of the entity's rows: how many the store has, and the first that fails a check.
         let scan = try Row.fetchOne(
@@ -376,11 +424,20 @@ struct CoreDataStoreCopy {
                 if uuids.contains(index) {
                     try checkUUID(value, row: row, table: source, field: "\(name).\(field.field)")
                 }
-                if field.source == .toOne, !value.isNull, (row[1 + index] as DatabaseValue).isNull {
+                if field.source == .toOne, routed[index] == nil, !value.isNull, (row[1 + index] as DatabaseValue).isNull {
                     let reason = try store.queue.read { storeDB in try missing(value, of: field.type ?? "", in: storeDB) }
                     throw CoreDataStoreImportError.invalidRow(
                         path: path, table: source, primaryKey: row[0] ?? 0,
                         reason: "has \(selected[index]) = \(value), \(reason)")
+                }
+            }
+            for group in groups {
+                let value: DatabaseValue = row[1 + count + group[0]]
+                if !value.isNull && group.allSatisfy({ (row[1 + $0] as DatabaseValue).isNull }) {
+                    let names = group.map { "'\(entity.fields[$0].type ?? "")'" }.joined(separator: ", ")
+                    throw CoreDataStoreImportError.invalidRow(
+                        path: path, table: source, primaryKey: row[0] ?? 0,
+                        reason: "has \(selected[group[0]]) = \(value), which names no object of \(names)")
                 }
             }
         }

@@ -25,7 +25,9 @@ public struct BaselineSchemaCheck: Sendable {
 
     /// Every difference of `live` from the expected schema, as `strata verify` words them.
     public func differences(_ live: DatabaseSchema) -> [SchemaDifference] {
-        SchemaComparison(comparesColumnOrder: false, comparesConstraintNames: dialect == .postgres).differences(
+        SchemaComparison(
+            comparesColumnOrder: false, comparesConstraintNames: dialect == .postgres, storageDialect: dialect
+        ).differences(
             expected: ExpectedSchema.of(schema, dialect: dialect),
             actual: live.removingTables(DatabaseImporter.ownedTables))
     }

@@ -19,14 +19,20 @@ public struct DatabaseSchema: Hashable, Sendable {
         public var defaultValue: String?
         /// True when the database assigns the value (SQLite AUTOINCREMENT, PostgreSQL identity).
         public var isAutoincrement: Bool
+        /// For a generated column, how it is kept: `VIRTUAL` (computed when read) or `STORED`.
+        public var generated: String?
 
         /// Creates a column.
-        public init(name: String, type: String, isNullable: Bool, defaultValue: String?, isAutoincrement: Bool) {
+        public init(
+            name: String, type: String, isNullable: Bool, defaultValue: String?, isAutoincrement: Bool,
+            generated: String? = nil
+        ) {
             self.name = name
             self.type = type
             self.isNullable = isNullable
             self.defaultValue = defaultValue
             self.isAutoincrement = isAutoincrement
+            self.generated = generated
         }
     }
 
@@ -52,12 +58,15 @@ public struct DatabaseSchema: Hashable, Sendable {
         public var columns: [String]
         /// True for a unique index.
         public var isUnique: Bool
+        /// A partial index's condition in canonical form; nil for a full index.
+        public var condition: String?
 
         /// Creates an index.
-        public init(name: String, columns: [String], isUnique: Bool) {
+        public init(name: String, columns: [String], isUnique: Bool, condition: String? = nil) {
             self.name = name
             self.columns = columns
             self.isUnique = isUnique
+            self.condition = condition
         }
     }
 
@@ -164,10 +173,29 @@ public struct DatabaseSchema: Hashable, Sendable {
 
     /// The tables, sorted by name.
     public var tables: [Table]
+    /// Tables the database keeps for itself or shapes Strata does not declare (virtual tables
+    /// and their shadow tables, partitioned tables and their partitions): not in `tables`, named
+    /// so that importing leaves each out whole and says so.
+    public var unmanaged: [Unmanaged]
+
+    /// A table that is not one of `tables`, and what it is.
+    public struct Unmanaged: Hashable, Sendable {
+        /// The table's name.
+        public var name: String
+        /// What it is, in words: `virtual table (fts5)`, `shadow table of virtual table "docs"`.
+        public var kind: String
+
+        /// Creates an entry.
+        public init(name: String, kind: String) {
+            self.name = name
+            self.kind = kind
+        }
+    }
 
     /// Creates a schema; tables are sorted by name.
-    public init(tables: [Table]) {
+    public init(tables: [Table], unmanaged: [Unmanaged] = []) {
         self.tables = tables.sorted { $0.name < $1.name }
+        self.unmanaged = unmanaged.sorted { $0.name < $1.name }
     }
 
     /// The table with this name.
@@ -177,6 +205,6 @@ public struct DatabaseSchema: Hashable, Sendable {
 
     /// The schema without the tables named (a migration ledger, for example).
     public func removingTables(_ names: Set<String>) -> DatabaseSchema {
-        DatabaseSchema(tables: tables.filter { !names.contains($0.name) })
+        DatabaseSchema(tables: tables.filter { !names.contains($0.name) }, unmanaged: unmanaged)
     }
 }

@@ -23,8 +23,10 @@ public enum ExpectedSchema {
                 isNullable: field.isOptional,
                 defaultValue: renderer.defaultValue(of: field, in: schema).flatMap {
                     SQLCanonicalForm.defaultValue(dialect.literal($0), dialect: dialect)
-                },
-                isAutoincrement: field.isAutoincrement)
+                } ?? field.sqlDefault.flatMap(dialect.rules.sql).flatMap { SQLCanonicalForm.defaultValue($0, dialect: dialect) },
+                // SQLite records AUTOINCREMENT; a rowid key is assigned without it.
+                isAutoincrement: field.isAutoincrement
+                    && !(field.isRowidKey && !dialect.rules.declaresAutoincrementKeyInTable))
         }
         let keyColumns = entity.primaryKeyFields.map(\.column)
         let uniques = entity.fields.filter(\.isUnique).map { field in
@@ -34,7 +36,10 @@ public enum ExpectedSchema {
         let indexes = entity.indexes.map { index in
             DatabaseSchema.Index(
                 name: index.name, columns: index.fields.compactMap { entity.field(named: $0)?.column },
-                isUnique: index.isUnique)
+                isUnique: index.isUnique,
+                condition: index.condition.flatMap(dialect.rules.sql).map {
+                    SQLCanonicalForm.expression($0, dialect: dialect)
+                })
         }
         let foreignKeys = entity.fields.compactMap { field -> DatabaseSchema.ForeignKey? in
             guard let targetName = field.referencedEntity, let target = schema.entity(named: targetName),
@@ -45,6 +50,11 @@ public enum ExpectedSchema {
                 referencedTable: target.table, referencedColumns: [key.column], onDelete: field.onDelete.sqlAction)
         }
         let checks = entity.fields.compactMap { field -> DatabaseSchema.Check? in
+            if let condition = field.check.flatMap(dialect.rules.sql) {
+                return DatabaseSchema.Check(
+                    name: SQLConstraintName.check(table: entity.table, column: field.column),
+                    rule: SQLCanonicalForm.checkRule(condition, dialect: dialect))
+            }
             guard let values = renderer.allowedValues(of: field, in: schema) else { return nil }
             let canonical = values.map { SQLCanonicalForm.expression(dialect.literal($0), dialect: dialect) }.sorted()
             return DatabaseSchema.Check(

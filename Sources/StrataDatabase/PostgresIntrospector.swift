@@ -6,25 +6,52 @@ import StrataStorage
 /// (`public` unless told), their columns (`format_type`, `attnotnull`, `pg_get_expr` of the
 /// default, identity), constraints (`pg_constraint`) and the indexes that back no constraint.
 public enum PostgresIntrospector {
+    /// The serial type of a serial column of `type` (`integer` -> `serial`), as it was declared.
+    static func serialType(_ type: String) -> String {
+        switch SQLCanonicalForm.typeName(type, dialect: .postgres) {
+        case "bigint": return "bigserial"
+        case "smallint": return "smallserial"
+        default: return "serial"
+        }
+    }
+
     /// The tables of `namespace` (a PostgreSQL schema, `public` by default).
     public static func schema(of session: PostgresSession, namespace: String = "public") async throws -> DatabaseSchema
     {
         var columns: [String: [DatabaseSchema.Column]] = [:]
         var tableNames: [String] = []
+        var unmanaged: [DatabaseSchema.Unmanaged] = []
+        // A partitioned table and its partitions are one table in several: Strata declares
+        // neither, so they are named apart rather than read as unrelated tables.
         for row in try await session.textRows(
             """
-            SELECT c.relname::text FROM pg_catalog.pg_class c
+            SELECT c.relname::text, c.relkind::text, c.relispartition::text,
+                   (SELECT p.relname::text FROM pg_catalog.pg_inherits i
+                    JOIN pg_catalog.pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = c.oid LIMIT 1)
+            FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = \(namespace) AND c.relkind IN ('r', 'p')
             ORDER BY c.relname
             """)
         {
-            if let name = row.first ?? nil { tableNames.append(name) }
+            guard row.count == 4, let name = row[0] else { continue }
+            if row[1] == "p" {
+                unmanaged.append(DatabaseSchema.Unmanaged(name: name, kind: "partitioned table"))
+            } else if row[2] == "true" {
+                let parent = row[3].map { " of \(SQLCanonicalForm.identifier($0))" } ?? ""
+                unmanaged.append(DatabaseSchema.Unmanaged(name: name, kind: "partition\(parent)"))
+            } else {
+                tableNames.append(name)
+            }
         }
         for row in try await session.textRows(
             """
             SELECT c.relname::text, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
-                   a.attnotnull::text, pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text
+                   a.attnotnull::text, pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text,
+                   (a.attidentity = '' AND pg_catalog.pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'
+                    AND pg_catalog.pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)
+                        IS NOT NULL)::text,
+                   a.attgenerated::text
             FROM pg_catalog.pg_attribute a
             JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -33,12 +60,17 @@ public enum PostgresIntrospector {
             ORDER BY c.relname, a.attnum
             """)
         {
-            guard row.count == 6, let table = row[0], let name = row[1], let type = row[2] else { continue }
+            guard row.count == 8, let table = row[0], let name = row[1], let type = row[2] else { continue }
+            // A serial column (an owned sequence and its nextval default) is assigned by the
+            // database as an identity column is; its default is that assignment, not a value.
+            let isSerial = row[6] == "true"
             columns[table, default: []].append(
                 DatabaseSchema.Column(
-                    name: name, type: SQLCanonicalForm.typeName(type, dialect: .postgres), isNullable: row[3] != "true",
-                    defaultValue: SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
-                    isAutoincrement: row[5].map { !$0.isEmpty } ?? false))
+                    name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
+                    isNullable: row[3] != "true",
+                    defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
+                    isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false),
+                    generated: row[7] == "s" ? "STORED" : nil))
         }
 
         var primaryKeys: [String: DatabaseSchema.Key] = [:]
@@ -51,7 +83,8 @@ public enum PostgresIntrospector {
                    ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num
                          ORDER BY k.ord)::text,
-                   rc.relname::text,
+                   CASE WHEN rc.oid IS NULL OR rn.nspname = \(namespace) THEN rc.relname::text
+                        ELSE format('%I.%I', rn.nspname, rc.relname) END,
                    ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY AS k(num, ord)
                          JOIN pg_catalog.pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.num
                          ORDER BY k.ord)::text,
@@ -60,6 +93,7 @@ public enum PostgresIntrospector {
             JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             LEFT JOIN pg_catalog.pg_class rc ON rc.oid = con.confrelid
+            LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
             WHERE n.nspname = \(namespace) AND con.contype IN ('p', 'u', 'f', 'c')
             ORDER BY c.relname, con.conname
             """)
@@ -91,7 +125,8 @@ public enum PostgresIntrospector {
                    ARRAY(SELECT COALESCE(a.attname::text, '(expression)')
                          FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(num, ord)
                          LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.num
-                         ORDER BY k.ord)::text
+                         ORDER BY k.ord)::text,
+                   pg_catalog.pg_get_expr(i.indpred, i.indrelid)
             FROM pg_catalog.pg_index i
             JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
             JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
@@ -102,9 +137,11 @@ public enum PostgresIntrospector {
             ORDER BY c.relname, ic.relname
             """)
         {
-            guard row.count == 4, let table = row[0], let name = row[1] else { continue }
+            guard row.count == 5, let table = row[0], let name = row[1] else { continue }
             indexes[table, default: []].append(
-                DatabaseSchema.Index(name: name, columns: try textArray(row[3] ?? "{}"), isUnique: row[2] == "true"))
+                DatabaseSchema.Index(
+                    name: name, columns: try textArray(row[3] ?? "{}"), isUnique: row[2] == "true",
+                    condition: row[4].map { SQLCanonicalForm.expression($0, dialect: .postgres) }))
         }
 
         return DatabaseSchema(
@@ -113,7 +150,7 @@ public enum PostgresIntrospector {
                     name: name, columns: columns[name] ?? [], primaryKey: primaryKeys[name],
                     uniqueConstraints: uniques[name] ?? [],
                     indexes: indexes[name] ?? [], foreignKeys: foreignKeys[name] ?? [], checks: checks[name] ?? [])
-            })
+            }, unmanaged: unmanaged)
     }
 
     /// The SQL spelling of `pg_constraint.confdeltype`.

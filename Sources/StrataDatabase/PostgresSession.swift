@@ -29,9 +29,12 @@ public final class PostgresSession: Sendable {
 
     /// Connects to the server and database of `url`.
     public static func connect(to url: PostgresURL) async throws -> PostgresSession {
-        var logger = Logger(label: "strata.postgres")
-        logger.logLevel = .critical
-        let configuration: PostgresConnection.Configuration
+        let logger = {
+            var logger = Logger(label: "strata.postgres")
+            logger.logLevel = .critical
+            return logger
+        }()
+        var configuration: PostgresConnection.Configuration
         if let folder = url.socketFolder {
             configuration = PostgresConnection.Configuration(
                 unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
@@ -41,18 +44,26 @@ public final class PostgresSession: Sendable {
                 host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
                 tls: try tls(url.tls))
         }
+        configuration.options.connectTimeout = .seconds(Int64(url.connectTimeout))
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            // PostgresNIO's own limit covers the TCP connection and the login; this one the rest.
+            let limit = Duration.seconds(url.connectTimeout + 1)
+            connection = try await withStrataDeadline(limit, waitingFor: "connecting") { [configuration, logger] in
+                try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            }
         } catch {
             throw PostgresSessionError(statement: nil, underlying: error, context: "cannot connect to \(url)")
         }
         let session = PostgresSession(connection: connection, url: url, logger: logger)
         do {
-            try await session.execute("SET TIME ZONE 'UTC'")
+            try await withStrataDeadline(.seconds(url.connectTimeout), waitingFor: "setting the time zone") {
+                [connection] in
+                try await connection.strataExecute("SET TIME ZONE 'UTC'", logger: logger)
+            }
         } catch {
             try? await connection.close()
-            throw error
+            throw PostgresSessionError(statement: nil, underlying: error, context: "cannot connect to \(url)")
         }
         return session
     }
@@ -106,7 +117,7 @@ public final class PostgresSession: Sendable {
     /// The rows of a query; values are bound with PostgresNIO's interpolation (`"… WHERE x = \(value)"`).
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         do {
-            return try await connection.query(query, logger: logger).collect()
+            return try await connection.strataRows(query, logger: logger)
         } catch {
             throw PostgresSessionError(statement: query.sql, underlying: error, context: nil)
         }

@@ -30,6 +30,9 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     public var database: String
     /// TLS use.
     public var tls: TLSMode
+    /// How long to wait for the server to accept the connection and log in, in seconds: the
+    /// URL's `connect_timeout` (as in libpq), 10 when not given.
+    public var connectTimeout: Int = 10
 
     /// The problem with a URL that cannot be used.
     public struct Invalid: Error, CustomStringConvertible, Sendable {
@@ -63,7 +66,14 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         user = components.user.flatMap { $0.removingPercentEncoding } ?? query["user"] ?? "postgres"
         password = components.password.flatMap { $0.removingPercentEncoding } ?? query["password"]
         host = components.host.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-        port = components.port ?? query["port"].flatMap { Int($0) } ?? 5432
+        port = try Self.port(in: text, components: components, query: query["port"])
+        if let seconds = query["connect_timeout"] {
+            guard let value = Int(seconds), value > 0, value <= 3_600 else {
+                throw Invalid(
+                    description: "connect_timeout must be a whole number of seconds from 1 to 3600, not '\(seconds)'")
+            }
+            connectTimeout = value
+        }
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? query["dbname"] ?? user
         if let socket = query["host"], socket.hasPrefix("/") {
@@ -93,6 +103,19 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         var copy = self
         copy.database = name
         return copy
+    }
+
+    /// The URL's port (from its authority, else `?port=`), 5432 when it has none. A port that is
+    /// not a number from 1 to 65535 is refused, naming it: `URLComponents` would otherwise wrap
+    /// 99999 around to 34463.
+    private static func port(in text: String, components: URLComponents, query: String?) throws -> Int {
+        var written = query
+        if let range = components.rangeOfPort { written = String(text[range]) }
+        guard let written, !written.isEmpty else { return 5432 }
+        guard let port = Int(written), (1...65_535).contains(port), written.allSatisfy(\.isASCII) else {
+            throw Invalid(description: "the port '\(written)' in \(redacted(text)) is not a number from 1 to 65535")
+        }
+        return port
     }
 
     private static func redacted(_ text: String) -> String {

@@ -47,11 +47,23 @@ public enum SQLCanonicalForm {
             return words.uppercased()
         case .postgres:
             let lowered = words.lowercased()
+            // A modifier goes where `format_type` prints it: `varchar(160)` is
+            // `character varying(160)`, `timestamp(3)` is `timestamp(3) without time zone`.
+            if let open = lowered.firstIndex(of: "("), let close = lowered[open...].firstIndex(of: ")") {
+                let modifier = lowered[open...close].replacingOccurrences(of: " ", with: "")
+                let base = typeName(
+                    String(lowered[..<open]) + String(lowered[lowered.index(after: close)...]), dialect: .postgres)
+                for zone in [" without time zone", " with time zone"] where base.hasSuffix(zone) {
+                    return String(base.dropLast(zone.count)) + modifier + zone
+                }
+                return base + modifier
+            }
             let aliases = [
                 "timestamptz": "timestamp with time zone", "timestamp": "timestamp without time zone",
                 "int8": "bigint", "int4": "integer", "int": "integer", "int2": "smallint", "float8": "double precision",
                 "float4": "real", "bool": "boolean", "varchar": "character varying", "decimal": "numeric",
-                "serial": "integer", "bigserial": "bigint", "smallserial": "smallint",
+                "serial4": "serial", "serial8": "bigserial", "serial2": "smallserial", "char": "character",
+                "bpchar": "character", "char varying": "character varying",
             ]
             return aliases[lowered] ?? lowered
         }
@@ -112,8 +124,10 @@ public enum SQLCanonicalForm {
                     changed = true
                     continue
                 }
+                // `(x)` around one literal or column, as PostgreSQL prints `length((country)::text)`;
+                // not a call's or a list's parentheses (after a name: `f(x)`, `IN (x)`).
                 if token.isSymbol("("), index + 2 < tokens.count, tokens[index + 2].isSymbol(")"),
-                    isLiteral(tokens[index + 1]),
+                    isLiteral(tokens[index + 1]) || tokens[index + 1].isName,
                     !(output.last?.isName ?? false)
                 {
                     output.append(tokens[index + 1])

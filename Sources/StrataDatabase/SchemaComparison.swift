@@ -1,3 +1,4 @@
+import StrataCore
 /// One way a database differs from what was expected, in words.
 public struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
     /// Where: `table "todo_item"`, `table "todo_item", column "title"`.
@@ -23,10 +24,29 @@ public struct SchemaComparison: Sendable {
     /// constraints until the table is rebuilt).
     public var comparesConstraintNames: Bool
 
-    /// A comparison; by default everything is compared.
-    public init(comparesColumnOrder: Bool = true, comparesConstraintNames: Bool = true) {
+    /// When set, column types are compared by how this dialect stores values rather than by
+    /// their spelling: in SQLite by type affinity (`NVARCHAR(160)` and `TEXT` store alike, `INT`
+    /// and `INTEGER` too, except that only `INTEGER` makes a single-column key the rowid), and
+    /// a SQLite key column's NULL-ability is not compared.
+    public var storageDialect: SQLDialect?
+
+    /// A comparison; by default everything is compared, types by their spelling.
+    public init(comparesColumnOrder: Bool = true, comparesConstraintNames: Bool = true, storageDialect: SQLDialect? = nil) {
         self.comparesColumnOrder = comparesColumnOrder
         self.comparesConstraintNames = comparesConstraintNames
+        self.storageDialect = storageDialect
+    }
+
+    /// True when columns of types `expected` and `actual` store values alike.
+    private func typesMatch(_ expected: String, _ actual: String, isRowidCandidate: Bool) -> Bool {
+        if expected == actual { return true }
+        switch storageDialect {
+        case .sqlite?:
+            if isRowidCandidate && (expected == "INTEGER" || actual == "INTEGER") { return false }
+            return SQLiteAffinity(declaredType: expected) == SQLiteAffinity(declaredType: actual)
+        case .postgres?, nil:
+            return false
+        }
     }
 
     /// Every difference of `actual` from `expected`, in table order; empty when they match.
@@ -70,17 +90,31 @@ public struct SchemaComparison: Sendable {
             add(location, "missing \(Self.name("column", column.name))")
         }
         for column in actual.columns where expected.column(named: column.name) == nil {
-            add(location, "\(Self.name("column", column.name)) not expected")
+            add(
+                location,
+                column.generated.map { "generated (\($0)) \(Self.name("column", column.name)) not expected" }
+                    ?? "\(Self.name("column", column.name)) not expected")
         }
         for column in expected.columns {
             guard let other = actual.column(named: column.name) else { continue }
             let at = "\(location), \(Self.name("column", column.name))"
-            if column.type != other.type { add(at, "type is \(other.type), expected \(column.type)") }
-            if column.isNullable != other.isNullable {
+            let isRowidCandidate = expected.primaryKey?.columns == [column.name]
+            if !typesMatch(column.type, other.type, isRowidCandidate: isRowidCandidate) {
+                add(at, "type is \(other.type), expected \(column.type)")
+            }
+            // SQLite lets a key column that is not the rowid hold NULL unless it says NOT NULL,
+            // a quirk it keeps for compatibility; Strata declares key columns NOT NULL. Where
+            // storage is compared, that spelling is not a difference (a NULL key stops a later
+            // table rebuild, which then changes nothing).
+            let keyNullability = storageDialect == .sqlite && expected.primaryKey?.columns.contains(column.name) == true
+            if column.isNullable != other.isNullable && !keyNullability {
                 add(at, other.isNullable ? "allows NULL, expected NOT NULL" : "is NOT NULL, expected to allow NULL")
             }
             if column.defaultValue != other.defaultValue {
                 add(at, "default is \(other.defaultValue ?? "none"), expected \(column.defaultValue ?? "none")")
+            }
+            if column.generated != other.generated {
+                add(at, other.generated.map { "is generated (\($0)), expected a stored value" } ?? "is not generated")
             }
             if column.isAutoincrement != other.isAutoincrement {
                 add(
@@ -133,6 +167,11 @@ public struct SchemaComparison: Sendable {
                 }
                 if index.isUnique != other.isUnique {
                     messages.append(other.isUnique ? "is unique, expected not" : "is not unique, expected unique")
+                }
+                if index.condition != other.condition {
+                    messages.append(
+                        "is \(other.condition.map { "partial (WHERE \($0))" } ?? "on every row"), expected \(index.condition.map { "partial (WHERE \($0))" } ?? "on every row")"
+                    )
                 }
                 return messages
             })

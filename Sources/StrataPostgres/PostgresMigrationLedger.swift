@@ -31,16 +31,14 @@ public enum PostgresMigrationLedger {
     public static func entries(_ connection: PostgresConnection, logger: Logger) async throws
         -> [AppliedStrataMigration]
     {
-        let exists = try await connection.query(
-            "SELECT to_regclass('\"strata_migrations\"') IS NOT NULL", logger: logger
-        ).collect()
+        let exists = try await connection.strataRows(
+            "SELECT to_regclass('\"strata_migrations\"') IS NOT NULL", logger: logger)
         guard try exists.first?.decode(Bool.self) == true else { return [] }
         let rows: [PostgresRow]
         do {
-            rows = try await connection.query(
+            rows = try await connection.strataRows(
                 #"SELECT "model", "version", "checksum", "applied_at" FROM "strata_migrations" ORDER BY "version", "model""#,
-                logger: logger
-            ).collect()
+                logger: logger)
         } catch {
             let message = PostgresServerMessage(error)
             // Class 42 (syntax error or access rule violation): a column missing, another type of relation.
@@ -98,19 +96,18 @@ public enum PostgresMigrationLedger {
     }
 
     static func create(_ connection: PostgresConnection, logger: Logger) async throws {
-        _ = try await connection.query(PostgresQuery(unsafeSQL: createSQL), logger: logger).collect()
+        try await connection.strataExecute(createSQL, logger: logger)
     }
 
     static func record(_ migration: StrataMigration, model: String, _ connection: PostgresConnection, logger: Logger)
         async throws
     {
         let appliedAt = Date().timeIntervalSince1970
-        _ = try await connection.query(
+        _ = try await connection.strataRows(
             """
             INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at") \
             VALUES (\(model), \(migration.version), \(migration.checksum), \(appliedAt))
             """,
-            logger: logger
-        ).collect()
+            logger: logger)
     }
 }

@@ -13,17 +13,16 @@ enum PostgresMigrationLock {
     static func acquire(
         model: String, _ connection: PostgresConnection, logger: Logger, waiting: @Sendable () -> Void
     ) async throws {
-        let taken = try await connection.query(
-            "SELECT pg_try_advisory_lock(hashtext(\(key(model))))", logger: logger
-        ).collect()
+        let taken = try await connection.strataRows(
+            "SELECT pg_try_advisory_lock(hashtext(\(key(model))))", logger: logger)
         if try taken.first?.decode(Bool.self) == true { return }
         waiting()
-        _ = try await connection.query("SELECT pg_advisory_lock(hashtext(\(key(model))))", logger: logger).collect()
+        _ = try await connection.strataRows("SELECT pg_advisory_lock(hashtext(\(key(model))))", logger: logger)
     }
 
     /// Releases the lock of `model` taken by ``acquire(model:_:logger:waiting:)``.
     static func release(model: String, _ connection: PostgresConnection, logger: Logger) async throws {
-        _ = try await connection.query("SELECT pg_advisory_unlock(hashtext(\(key(model))))", logger: logger).collect()
+        _ = try await connection.strataRows("SELECT pg_advisory_unlock(hashtext(\(key(model))))", logger: logger)
     }
 
     /// The text whose hash is the lock's key.

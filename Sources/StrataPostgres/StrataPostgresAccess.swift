@@ -68,16 +68,16 @@ public enum StrataPostgresTransaction {
         on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = StrataPostgresLog.logger
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.strataExecute("BEGIN", logger: logger)
         let value: T
         do {
             value = try await body(connection)
         } catch {
             // The caller's error is what it needs; a failed rollback ends the session's transaction anyway.
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            try? await connection.strataExecute("ROLLBACK", logger: logger)
             throw error
         }
-        try await connection.query("COMMIT", logger: logger)
+        try await connection.strataExecute("COMMIT", logger: logger)
         return value
     }
 
@@ -91,7 +91,7 @@ public enum StrataPostgresTransaction {
     ) async throws -> T {
         let logger = StrataPostgresLog.logger
         do {
-            try await connection.query("SAVEPOINT strata_operation", logger: logger)
+            try await connection.strataExecute("SAVEPOINT strata_operation", logger: logger)
         } catch where PostgresServerMessage(error).sqlState == "25P01" {
             return try await run(on: connection, body)
         }
@@ -99,11 +99,11 @@ public enum StrataPostgresTransaction {
         do {
             value = try await body(connection)
         } catch {
-            _ = try? await connection.query("ROLLBACK TO SAVEPOINT strata_operation", logger: logger)
-            _ = try? await connection.query("RELEASE SAVEPOINT strata_operation", logger: logger)
+            try? await connection.strataExecute("ROLLBACK TO SAVEPOINT strata_operation", logger: logger)
+            try? await connection.strataExecute("RELEASE SAVEPOINT strata_operation", logger: logger)
             throw error
         }
-        try await connection.query("RELEASE SAVEPOINT strata_operation", logger: logger)
+        try await connection.strataExecute("RELEASE SAVEPOINT strata_operation", logger: logger)
         return value
     }
 }

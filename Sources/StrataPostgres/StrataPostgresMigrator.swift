@@ -188,8 +188,7 @@ public struct StrataPostgresMigrator: Sendable {
     }
 
     private func indexExists(_ name: String, _ connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query("SELECT to_regclass(\(quoted(name))) IS NOT NULL", logger: logger)
-            .collect()
+        let rows = try await connection.strataRows("SELECT to_regclass(\(quoted(name))) IS NOT NULL", logger: logger)
         return try rows.first?.decode(Bool.self) == true
     }
 
@@ -209,6 +208,6 @@ public struct StrataPostgresMigrator: Sendable {
     private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     func run(_ sql: String, _ connection: PostgresConnection) async throws {
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        try await connection.strataExecute(sql, logger: logger)
     }
 }

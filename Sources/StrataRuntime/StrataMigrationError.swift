@@ -34,6 +34,11 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
     /// A baseline was asked at `version`, but the database's schema is not that version's:
     /// `differences` lists each difference as `strata verify` words it.
     case schemaDiffers(model: String, version: Int, differences: [String])
+    /// A view or trigger of the database (one Strata did not make: an adopted database's) could
+    /// not be put back after migrating to `version` changed the tables it names; the version
+    /// was rolled back.
+    /// `object` says which: `view "item_names"`.
+    case dependentObjectLost(model: String, version: Int, object: String, reason: String)
 
     public var description: String {
         switch self {
@@ -76,6 +81,10 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
             return "cannot baseline \(model) at v\(version): the database's schema differs from v\(version)'s in "
                 + "\(differences.count) way\(differences.count == 1 ? "" : "s"); nothing was recorded and the database "
                 + "was left untouched\n" + differences.map { "  schema difference: \($0)" }.joined(separator: "\n")
+        case .dependentObjectLost(let model, let version, let object, let reason):
+            return "migrating to \(model) v\(version) would lose the \(object) of the database: it no longer "
+                + "works on the migrated tables (\(reason)); v\(version) was rolled back and the database is unchanged. "
+                + "Drop or rewrite it in the version's 'migration.before' SQL"
         case .foreignKeyViolation(let model, let version, let table):
             return "migrating to \(model) v\(version) left rows of \(table) that break a foreign key; "
                 + "v\(version) was rolled back"

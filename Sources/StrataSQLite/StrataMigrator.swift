@@ -126,12 +126,16 @@ public struct StrataMigrator: Sendable {
             try MigrationLedger.create(db)
             // A new database stores Dates in the current format from its first version on.
             if ledger.isEmpty { try StrataStorageFormat.record(model: model, sinceVersion: 0, db) }
+            // A table rebuild breaks the views and drops the triggers that name the table: they
+            // are set aside and put back once the version's statements have run.
+            let dependents = try SQLiteDependentObjects.setAside(db)
             // Statement by statement (what `execute(sql:)` does), telling `progress` about each.
             let statements = try db.allStatements(sql: migration.sql)
             while let statement = try statements.next() {
                 try progress(.willRun(migration, statement: statement.sql))
                 try statement.execute()
             }
+            try dependents.restore(db, model: model, version: migration.version)
             try MigrationLedger.record(migration, model: model, db)
             return true
         }

@@ -101,10 +101,19 @@ public enum StrataRead {
         return uuid
     }
 
-    /// A Date stored as REAL seconds since 1970.
+    /// A Date stored as REAL seconds since 2001 (an INTEGER too). Text (a date an existing
+    /// database wrote as `2009-01-01 00:00:00`) is an error: SQLite would read its leading
+    /// digits as a number (2009 seconds) without a word.
     @inlinable
     public static func date(_ statement: SQLiteStatement, _ index: Int32) throws -> Date {
-        SQLiteStorage.date(seconds: try double(statement, index))
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_FLOAT, SQLITE_INTEGER:
+            return SQLiteStorage.date(seconds: sqlite3_column_double(statement, index))
+        case SQLITE_NULL:
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        default:
+            throw StrataDecodingError.malformed(column: columnName(statement, index), type: "Date")
+        }
     }
 
     /// A BLOB (a zero-length BLOB reads as empty Data).

@@ -20,8 +20,7 @@ extension Migrate {
         do {
             session = try await PostgresSession.connect(to: url)
         } catch let error as PostgresSessionError where error.isAuthenticationFailure {
-            outcome.error =
-                "\(url): the server refused the credentials: \(Self.oneLine(PostgresServerMessage(error.underlying).description))"
+            outcome.error = "\(url): the server refused the credentials: \(PostgresServerMessage(error.underlying).oneLine)"
             return (outcome, .authenticationFailed)
         } catch let error as PostgresSessionError {
             let message = PostgresServerMessage(error.underlying)
@@ -31,12 +30,59 @@ extension Migrate {
             outcome.error = "\(url): cannot connect: \(Self.oneLine(reason))"
             return (outcome, .couldNotRun)
         } catch {
-            outcome.error = "\(url): cannot connect: \(Self.oneLine("\(error)"))"
+            outcome.error = "\(url): cannot connect: \(PostgresServerMessage(error).oneLine)"
             return (outcome, .couldNotRun)
         }
+        do {
+            try await session.limit(sessionLimits)
+        } catch {
+            try? await session.close()
+            outcome.error = "\(url): cannot set the session's time limits: \(PostgresServerMessage(error).oneLine)"
+            return (outcome, .couldNotRun)
+        }
+        // A server that goes silent (a stopped network, a hung proxy) is noticed from a second connection.
+        let watch = (try? await session.backendPID()).map { PostgresLivenessWatch(session, backendPID: $0) }
         let status = await migrate(migrator, history, session, name: url.description, into: &outcome)
+        watch?.stop()
+        if status == .couldNotRun, let loss = outcome.connectionLoss {
+            await Self.reportLoss(of: url, migrator: migrator, loss: loss, reason: watch?.lostReason, into: &outcome)
+        }
         try? await session.close()
         return (outcome, status)
+    }
+
+    /// The server-side limits of the migration's session, from the options.
+    var sessionLimits: PostgresSessionLimits {
+        PostgresSessionLimits(
+            statementTimeout: statementTimeout, lockTimeout: lockTimeout ?? PostgresSessionLimits.defaultLockTimeout)
+    }
+
+    /// The message of a run that lost its connection (`loss`: when, and the client's error): why
+    /// (the watch's reason, when it closed the connection), and the version the database is at,
+    /// read on a new connection when the server answers within a few seconds.
+    static func reportLoss(
+        of url: PostgresURL, migrator: StrataPostgresMigrator, loss: String, reason: String?,
+        into outcome: inout Outcome
+    ) async {
+        var again = url
+        again.connectTimeout = min(url.connectTimeout, 5)
+        let version: Int?
+        do {
+            let session = try await PostgresSession.connect(to: again)
+            version = try? await withStrataDeadline(.seconds(5), waitingFor: "reading the ledger") {
+                try await migrator.currentVersion(session.connection)
+            }
+            try? await session.close()
+        } catch {
+            version = nil
+        }
+        let model = migrator.model
+        outcome.error =
+            "\(url): lost the connection to the server \(loss)\(reason.map { ": \($0)" } ?? ""); "
+            + (version.map {
+                "the database is at version \($0) of \(model) (the server rolled back the version it did not see committed)"
+            } ?? "the version the database is at could not be read; the server rolls back the version it did not see committed")
+        if let version { outcome.to = version }
     }
 
     private func migrate(
@@ -88,9 +134,18 @@ extension Migrate {
                 outcome.from = baseline
             }
             outcome.error = "\(name): \(Self.oneLine(error.description))"
+            if !error.rolledBack, error.message.isConnectionLost {
+                outcome.connectionLoss = "while applying v\(error.version) (\(error.message.oneLine))"
+            }
             return error.rolledBack ? .migrationFailed : .couldNotRun
+        } catch where PostgresServerMessage(error).sqlState == "55P03" {
+            outcome.error =
+                "\(name): another strata migrate held the migration lock of \(migrator.model) longer than --lock-timeout (\(sessionLimits.lockTimeout) s); nothing was applied"
+            return .couldNotRun
         } catch {
-            outcome.error = "\(name): the connection failed: \(Self.oneLine(PostgresServerMessage(error).description))"
+            let message = PostgresServerMessage(error)
+            outcome.error = "\(name): the connection failed: \(message.oneLine)"
+            if message.isConnectionLost { outcome.connectionLoss = "(\(message.oneLine))" }
             return .couldNotRun
         }
     }

@@ -30,9 +30,17 @@ struct Migrate: AsyncParsableCommand {
             and nothing is written. PostgreSQL TLS follows the URL's sslmode (disable, allow, prefer, \
             require, verify-ca, verify-full; default prefer).
 
+            PostgreSQL waits are bounded: connecting by the URL's connect_timeout (seconds, default \
+            10); a lock by --lock-timeout (default 600 s, the migration lock of another strata \
+            migrate included); a statement by --statement-timeout when given; a transaction left \
+            idle by 60 s (idle_in_transaction_session_timeout). While a statement runs, a second \
+            connection asks the server every 3 s whether the session is still there: a server that \
+            died or went silent ends the run with exit status 2 within about 20 s, naming the \
+            version the database is at when the server answers.
+
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
-            cannot be reached, a lost connection); 3 the PostgreSQL server refused the credentials; \
+            cannot be reached, a lost connection, the migration lock not free within --lock-timeout); 3 the PostgreSQL server refused the credentials; \
             4 a migration failed and was rolled back (the database is at the previous version); \
             64 usage; 130 (128 + the signal's number) stopped by Ctrl-C, SIGTERM or SIGHUP: the \
             version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
@@ -57,6 +65,16 @@ struct Migrate: AsyncParsableCommand {
             "Adopt a database made without Strata whose schema is version N's: record 1...N as applied, then migrate.",
             valueName: "N"))
     var baseline: Int?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the longest one statement may run, in seconds (0: no limit; default: the server's statement_timeout).",
+            valueName: "seconds"))
+    var statementTimeout: Int?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the longest a statement may wait for a lock, another strata migrate's migration lock included, in seconds (0: no limit; default: 600).",
+            valueName: "seconds"))
+    var lockTimeout: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var formatOptions: FormatOptions
@@ -76,6 +94,9 @@ struct Migrate: AsyncParsableCommand {
         var error: String?
         /// The signal that stopped the run (then `error` says where the database is).
         var signal: Int32?
+        /// How the connection to the PostgreSQL server was lost, when it was (then the command
+        /// reads the database's version on a new connection for `error`).
+        var connectionLoss: String?
     }
 
     /// What a progress callback throws once a signal was noted: the migrator rolls back the
@@ -87,6 +108,11 @@ struct Migrate: AsyncParsableCommand {
     var postgresURL: String? { DatabaseChoice.postgresURL(postgres, sqlite: database) }
 
     func validate() throws {
+        for (name, value) in [("--statement-timeout", statementTimeout), ("--lock-timeout", lockTimeout)] {
+            guard let value else { continue }
+            if value < 0 || value > 86_400 { throw ValidationError("\(name) must be from 0 to 86400 seconds, not \(value)") }
+            if postgresURL == nil { throw ValidationError("\(name) applies to PostgreSQL only (--postgres)") }
+        }
         if let baseline, let to, to < baseline {
             throw ValidationError("--to \(to) is below --baseline \(baseline): migrations only go forward")
         }
@@ -215,7 +241,10 @@ struct Migrate: AsyncParsableCommand {
             Self.stop(&outcome, by: Interruption.received ?? SIGINT, database: database, model: history.model, at: version)
         } catch let error as StrataMigrationError {
             outcome.refuse(error, database: database)
-            if case .foreignKeyViolation = error { status = .migrationFailed } else { status = .problemsFound }
+            switch error {
+            case .foreignKeyViolation, .dependentObjectLost: status = .migrationFailed
+            default: status = .problemsFound
+            }
         } catch let error as DatabaseError {
             status = Self.status(of: error)
             outcome.error =

@@ -282,6 +282,173 @@ import Testing
         #expect(errors.map(\.location.column) == [66, 66])
     }
 
+    // MARK: - Real models
+
+    @Test func anIDThatCannotBeTheKeyStaysAFieldAndTheGeneratedKeyIsObjectID() throws {
+        let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
+        let v1 = try text(schemas.appendingPathComponent("Accounts/v1.yaml"))
+        for line in [
+            "  Account:\n    fields:\n      objectID: { type: Int64, primaryKey: true, autoincrement: true }\n      id: String\n",
+            "      - { fields: [id, domain], unique: true }\n",
+            "  Session:\n    fields:\n      objectID: { type: Int64, primaryKey: true, autoincrement: true }\n      id: UUID?\n",
+            // A fetch index on the ordinary field `id` is kept.
+            "      - [id]\n",
+            // A required UUID `id` is still the key.
+            "  Token:\n    fields:\n      id: UUID\n",
+        ] {
+            #expect(v1.contains(line), "v1.yaml lacks \(line)")
+        }
+        let notes = outcome.diagnostics.filter { $0.severity == .note }.map(\.message)
+        #expect(
+            notes.contains(
+                "attribute 'Account.id' cannot be the primary key (it is String, not a required UUID): it stays an ordinary field, and the key Strata adds (the store's Z_PK) is named 'objectID'; choose another key with --key Account.<attribute>"
+            ))
+        #expect(notes.contains { $0.hasPrefix("attribute 'Session.id' cannot be the primary key (it is optional)") })
+        let mapping = try JSONDecoder().decode(
+            CoreDataMapping.self,
+            from: Data(contentsOf: schemas.appendingPathComponent("Accounts/coredata-mapping.json")))
+        let account = mapping.versions[0].entities.first { $0.entity == "Account" }
+        #expect(
+            account?.fields.prefix(2) == [
+                .init(field: "objectID", source: .primaryKey, property: nil, column: "object_id", type: "Int64"),
+                .init(field: "id", source: .attribute, property: "id", column: "id", type: "String"),
+            ])
+        let plan = Workspace.plan(
+            schemas: schemas.path, output: schemas.deletingLastPathComponent().appendingPathComponent("Generated").path)
+        #expect(!plan.hasErrors, "\(plan.diagnostics)")
+    }
+
+    @Test func anIDAddedByALaterVersionKeepsTheKeyOneFieldThroughTheHistory() throws {
+        let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Statuses.xcdatamodeld").path)
+        let v1 = try text(schemas.appendingPathComponent("Statuses/v1.yaml"))
+        let v2 = try text(schemas.appendingPathComponent("Statuses/v2.yaml"))
+        // v1 has no attribute `id`, v2 adds one that cannot be the key: the key is objectID in both,
+        // and v2's `id` is a new field (not v1's key, converted).
+        let key = "  Status:\n    fields:\n      objectID: { type: Int64, primaryKey: true, autoincrement: true }\n"
+        #expect(v1.contains(key), "\(v1)")
+        #expect(v2.contains(key + "      id: String?\n"), "\(v2)")
+        #expect(!v2.contains("allowDataLoss"))
+        #expect(
+            outcome.mapping?.versions.map { $0.entities[0].fields[0] } == [
+                .init(field: "objectID", source: .primaryKey, property: nil),
+                .init(field: "objectID", source: .primaryKey, property: nil),
+            ])
+    }
+
+    @Test func defaultsAreReadAsCoreDataReadsThemWithANoteWhereTheTextChanges() throws {
+        let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
+        let v1 = try text(schemas.appendingPathComponent("Accounts/v1.yaml"))
+        for line in [
+            "      followers: { type: Int16?, default: 0 }\n", "      karma: { type: Int32?, default: -2 }\n",
+            "      ratio: { type: Float?, default: 100.0 }\n", "      verified: { type: Bool?, default: true }\n",
+        ] {
+            #expect(v1.contains(line), "v1.yaml lacks \(line)")
+        }
+        let notes = outcome.diagnostics.filter { $0.severity == .note }.map {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+        for note in [
+            "6:99: default '0.0' of 'Account.followers' is read as 0, as Core Data reads it for Integer 16",
+            "7:95: default '-2.75' of 'Account.karma' is read as -2, as Core Data reads it for Integer 32",
+            "8:90: default '1e2' of 'Account.ratio' is read as 100.0, as Core Data reads it for Float",
+            "9:95: default 'true' of 'Account.verified' is read as YES, as Core Data reads it for Boolean",
+        ] {
+            #expect(notes.contains(note), "missing note: \(note) in \(notes)")
+        }
+    }
+
+    @Test func relationshipsToAnAbstractEntityLeadToItsConcreteEntities() throws {
+        let (schemas, outcome, _) = try importModel(Self.fixtures.appendingPathComponent("Pets.xcdatamodel").path)
+        let v1 = try text(schemas.appendingPathComponent("Pets/v1.yaml"))
+        for line in [
+            // One concrete entity under the abstract destination: it is the destination.
+            "      badge: { type: Circle?, onDelete: setNull }\n",
+            // Several: an optional reference per concrete entity.
+            "      favoriteCat: { type: Cat?, onDelete: setNull }\n",
+            "      favoriteDog: { type: Dog?, onDelete: setNull }\n",
+            // A to-many with a to-one inverse: a hasMany per concrete entity, via the inherited reference.
+            "      petsCat: { entity: Cat, via: owner }\n", "      petsDog: { entity: Dog, via: owner }\n",
+            // A many-to-many: a join entity per concrete entity.
+            "  CatTags:\n", "  DogTags:\n", "      animalsCat: { entity: CatTags, via: tag }\n",
+            "      animalsDog: { entity: DogTags, via: tag }\n", "      tags: { entity: CatTags, via: cat }\n",
+            // An inherited Integer 16 default written as 0.0.
+            "      lives: { type: Int16?, default: 9 }\n",
+        ] {
+            #expect(v1.contains(line), "v1.yaml lacks \(line)")
+        }
+        let notes = outcome.diagnostics.filter { $0.severity == .note }.map(\.message)
+        #expect(
+            notes.contains(
+                "relationship 'Owner.badge' leads to abstract entity 'Shape': its only concrete subentity 'Circle' is the destination"
+            ))
+        #expect(
+            notes.contains(
+                "relationship 'Owner.favorite' leads to abstract entity 'Animal': one optional reference per concrete subentity ('Cat', 'Dog'), named 'favorite<Entity>'"
+            ))
+        let plan = Workspace.plan(
+            schemas: schemas.path, output: schemas.deletingLastPathComponent().appendingPathComponent("Generated").path)
+        #expect(!plan.hasErrors, "\(plan.diagnostics)")
+    }
+
+    @Test func sqlNamesLongerThanPostgreSQLAllowsAreShortenedTheSameWayEveryTime() throws {
+        let path = Self.fixtures.appendingPathComponent("LongNames.xcdatamodel").path
+        let (schemas, _, _) = try importModel(path)
+        let v1 = try text(schemas.appendingPathComponent("LongNames/v1.yaml"))
+        for line in [
+            "    table: message_related_to_many_attachments_using_the_mapped_p_",
+            "      theDateOnWhichThisMessageWasLastSynchronisedWithTheServerOfRecord: { type: Date?, column: the_date_on_which_this_message_was_last_synchronised_w_",
+            "      - { fields: [theDateOnWhichThisMessageWasLastSynchronisedWithTheServerOfRecord], name: message_related_to_many_attachments_using_the_mapped_p_",
+        ] {
+            #expect(v1.contains(line), "v1.yaml lacks \(line)")
+        }
+        let mapping = try #require(CoreDataImporter.run(path, options: .init()).mapping)
+        let again = try #require(CoreDataImporter.run(path, options: .init()).mapping)
+        #expect(mapping == again)
+        let tables = try JSONDecoder().decode(
+            CoreDataMapping.self,
+            from: Data(contentsOf: schemas.appendingPathComponent("LongNames/coredata-mapping.json"))
+        ).versions[0].entities.compactMap(\.table)
+        #expect(tables.count == 3)
+        #expect(Set(tables).count == 3)
+        #expect(tables.allSatisfy { $0.utf8.count <= 63 }, "\(tables)")
+    }
+
+    @Test func aRequiredToOneAddedOrMadeRequiredIsAnErrorEvenWhenStoredOnTheOtherSide() throws {
+        let root = try TestPaths.temporaryFolder()
+        let outcome = CoreDataImporter.run(
+            Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path, options: .init())
+        let errors = outcome.diagnostics.filter { $0.severity == .error }.map {
+            "\($0.location.line):\($0.location.column): \($0.message.prefix(86))"
+        }
+        #expect(
+            errors == [
+                "9:9: 'Post.author' becomes a required to-one relationship in version 'Posts 2', so objects ",
+                "10:9: 'Post.color' is new in version 'Posts 2' and a required to-one relationship, so existi",
+            ])
+        #expect(
+            outcome.diagnostics.filter { $0.severity == .error }.allSatisfy {
+                $0.location.file.hasSuffix("Posts 2.xcdatamodel/contents")
+            })
+        let result = try CLITests.strata(
+            ["import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path], in: root)
+        #expect(result.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
+        // Accepted on request: warnings, and the references stay optional.
+        let accepted = try CLITests.strata(
+            [
+                "import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path,
+                "--allow-new-required-to-one",
+            ], in: root)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(
+            accepted.stderr.contains(
+                "Posts 2.xcdatamodel/contents:10:9: warning: 'Post.color' is new in version 'Posts 2' and a required to-one relationship, so existing objects have no destination for it: imported as Core Data stores it, the reference optional (--allow-new-required-to-one)"
+            ), "\(accepted.stderr)")
+        let v2 = try text(root.appendingPathComponent("Schemas/Posts/v2.yaml"))
+        #expect(v2.contains("      author: { type: Writer?, onDelete: setNull }\n"))
+        #expect(v2.contains("      post: { type: Post?, onDelete: setNull }\n"))
+    }
+
     // MARK: - Bad inputs
 
     @Test func malformedXMLIsReportedAtItsPlaceAndNothingIsWritten() throws {
@@ -313,7 +480,7 @@ import Testing
                 "6:76: default 'high' of 'Note.ratio' does not fit Double: expected a finite number",
                 "7:74: default 'not-a-uuid' of 'Note.token' does not fit UUID: expected a UUID",
                 "8:78: default 'soon' of 'Note.when' does not fit Date: expected seconds since 2001-01-01",
-                "9:9: attribute 'Note.id' cannot be the primary key (it is optional), and Strata would name its own key 'id': make it a required UUID in Xcode, or choose a key with --key Note.<attribute>",
+                "9:9: attribute 'Note.id' cannot be the primary key (it is optional): it stays an ordinary field, and the key Strata adds (the store's Z_PK) is named 'objectID'; choose another key with --key Note.<attribute>",
             ])
     }
 
@@ -445,6 +612,62 @@ import Testing
             try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM label ORDER BY id") } == [
                 "urgent", "later",
             ])
+    }
+
+    @Test func referencesToAbstractEntitiesMoveToTheReferenceOfTheObjectsEntity() throws {
+        let root = try project(
+            store: "Pets", model: CoreDataImportTests.fixtures.appendingPathComponent("Pets.xcdatamodel").path)
+        let result = try CLITests.strata(
+            ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Pets: the store was at v1; copied 11 rows into app.sqlite and migrated it to v1\n")
+        let database = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path)
+        let owners = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, badge, favorite_cat, favorite_dog FROM owner ORDER BY id").map {
+                "\($0[0] as Int64) \($0[1] as String) \(($0[2] as Int64?).map(String.init) ?? "-") \(($0[3] as Int64?).map(String.init) ?? "-") \(($0[4] as Int64?).map(String.init) ?? "-")"
+            }
+        }
+        #expect(owners == ["1 Ann 1 - 2", "2 Bob - 3 -"])
+        let animals = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name || ':' || ifnull(owner, '-') FROM cat ORDER BY id")
+                + String.fetchAll(db, sql: "SELECT name || ':' || ifnull(owner, '-') FROM dog ORDER BY id")
+        }
+        #expect(animals == ["Tom:1", "Kit:-", "Rex:1"])
+        let pairs = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT 'cat ' || cat || '-' || tag FROM cat_tags ORDER BY 1")
+                + String.fetchAll(db, sql: "SELECT 'dog ' || dog || '-' || tag FROM dog_tags ORDER BY 1")
+        }
+        #expect(pairs == ["cat 1-2", "cat 3-2", "dog 2-1"])
+    }
+
+    @Test func theGeneratedKeyObjectIDTakesZPKAndTheIDAttributeItsValue() throws {
+        let root = try project(
+            store: "Accounts", model: CoreDataImportTests.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
+        let result = try CLITests.strata(
+            ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Accounts: the store was at v1; copied 4 rows into app.sqlite and migrated it to v1\n")
+        let accounts = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path).read { db in
+            try String.fetchAll(
+                db, sql: "SELECT object_id || ' ' || id || '@' || domain FROM account ORDER BY object_id")
+        }
+        #expect(accounts == ["3 109348@mastodon.social", "7 109348@example.org"])
+    }
+
+    @Test func aReferenceToAnAbstractEntityThatNamesNoObjectOfItIsRefused() throws {
+        let root = try project(
+            store: "Pets", model: CoreDataImportTests.fixtures.appendingPathComponent("Pets.xcdatamodel").path)
+        try DatabaseQueue(path: root.appendingPathComponent("store.sqlite").path).write { db in
+            try db.execute(sql: "UPDATE ZOWNER SET ZFAVORITE = 42 WHERE Z_PK = 2")
+        }
+        let result = try CLITests.strata(
+            ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "row Z_PK 2 of table ZOWNER has ZFAVORITE = 42, which names no object of 'Cat', 'Dog'; nothing was imported"
+            ), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
     }
 
     @Test func aStoreOfAnotherModelExits1AndOneThatIsNotSQLiteExits2() throws {

@@ -54,17 +54,18 @@ import Testing
         return cases
     }()
 
-    @Test(arguments: cases)
+    /// A user's clone has no corpus: the tests are then skipped, and said so (`.ci/run`'s corpus
+    /// step says so too); CI has it.
+    static let corpusIsHere = FileManager.default.fileExists(atPath: corpus.path)
+
+    @Test(.enabled(if: corpusIsHere, "the corpus (../shared/corpus) is not next to this clone"), arguments: cases)
     func theStoreIsRecognisedAndEveryRowMoves(_ item: Case) throws {
         let store = Self.corpus.appendingPathComponent(item.store)
-        guard FileManager.default.fileExists(atPath: store.path) else {
-            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "the corpus is missing under CI")
-            return
-        }
+        try #require(FileManager.default.fileExists(atPath: store.path), "the corpus lacks \(item.store)")
         let root = try TestPaths.temporaryFolder()
         let imported = try CLITests.strata(
             ["import", "coredata", Self.corpus.appendingPathComponent(item.bundle).path, "--schemas", "Schemas",
-             "--model", "Corpus"], in: root)
+             "--model", "Corpus", "--allow-new-required-to-one"], in: root)
         try #require(imported.status == 0, "import coredata: \(imported.stderr)")
         let versionLine = imported.stdout.split(separator: "\n").first {
             $0.hasSuffix(": \(item.version)") || $0.hasSuffix(": \(item.version) (current)")

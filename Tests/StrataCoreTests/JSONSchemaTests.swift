@@ -48,7 +48,7 @@ import Testing
             (["definitions", "index"], SchemaKeys.index),
             (["definitions", "entity", "properties", "hasMany", "additionalProperties"], SchemaKeys.hasMany),
             (["definitions", "migration"], SchemaKeys.migration),
-            (["definitions", "dialectSQL"], SchemaKeys.dialectSQL),
+            (["definitions", "dialectSQLMapping"], SchemaKeys.dialectSQL),
         ]
         for (path, keys) in expected {
             #expect(Self.keys(schema, path) == keys.sorted(), "keys of \(path.joined(separator: "/"))")

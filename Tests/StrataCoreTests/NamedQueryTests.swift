@@ -194,6 +194,42 @@ import Testing
             ])
     }
 
+    @Test func aParameterThatCannotBeAnArgumentIsAnErrorAtItsColumn() throws {
+        let sandbox = try Sandbox()
+        try sandbox.queries("-- name: byTitle\nSELECT * FROM todo_item\nWHERE title = :_\n")
+        #expect(
+            try sandbox.errors() == [
+                "3:15: parameter ':_' cannot be the function's argument label: '_' means an argument without a label in Swift; rename it (e.g. ':value')"
+            ])
+        try sandbox.queries("-- name: byPriority\nSELECT * FROM todo_item\n  WHERE priority = ? OR title = @t\n")
+        #expect(
+            try sandbox.errors() == [
+                "3:20: write parameters as ':name' (an anonymous '?' is not): the name is the function's argument label",
+                "3:33: write parameters as ':name' ('@t' is not): the name is the function's argument label",
+            ])
+        // Keywords are usable parameters: in backticks where Swift needs them.
+        try sandbox.queries(
+            "-- name: byKeywords\nSELECT * FROM todo_item WHERE title = :self AND detail = :inout AND is_done = :default\n")
+        let history = try #require(SchemaLoader.loadAll(from: sandbox.schemas).histories.first)
+        #expect(
+            history.queries.first?.parameters == [
+                .init(name: "self", swiftType: "String"), .init(name: "inout", swiftType: "String"),
+                .init(name: "default", swiftType: "Bool"),
+            ])
+        let swift = StrataCore.Generator.files(for: history, databases: [.sqlite])
+            .filter { $0.path.hasSuffix("Queries.swift") }.map(\.contents).joined()
+        #expect(swift.contains("$0.byKeywords(self: `self`, `inout`: `inout`, default: `default`)"), "\(swift)")
+    }
+
+    @Test func generateFailsOnAnUnderscoreParameterAndWritesNothing() throws {
+        let sandbox = try Sandbox()
+        try sandbox.queries("-- name: byTitle\nSELECT * FROM todo_item WHERE title = :_\n")
+        let result = try CLITests.strata(["generate", "--schemas", sandbox.schemas, "--output", sandbox.output])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("bad.sql:2:39: error: parameter ':_'"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.output))
+    }
+
     @Test func anExpressionNeedsADeclaredType() throws {
         let sandbox = try Sandbox()
         try sandbox.queries("-- name: total\nSELECT count(*) AS total FROM todo_item\n")

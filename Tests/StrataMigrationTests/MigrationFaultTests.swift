@@ -228,6 +228,17 @@ enum CLI {
         return running
     }
 
+    /// What a running `strata` wrote on standard error up to `text` (all of it when it ends first).
+    static func standardError(of running: Running, until text: String) -> String {
+        var stderr = ""
+        while !stderr.contains(text) {
+            let chunk = running.stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stderr += String(decoding: chunk, as: UTF8.self)
+        }
+        return stderr
+    }
+
     /// Waits for a started `strata` and returns what it did.
     static func finish(_ running: Running) -> Result {
         let stdout = running.stdout.fileHandleForReading.readDataToEndOfFile()

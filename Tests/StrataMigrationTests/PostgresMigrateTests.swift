@@ -294,12 +294,7 @@ import Testing
             let (holder, running) = try await Self.migrateWaitingForALock(session, folder: folder)
             kill(running.process.processIdentifier, SIGINT)
             // It says it stops after the running statement, which goes on once the lock is free.
-            var stderr = ""
-            while !stderr.contains("stopping after the running statement") {
-                let chunk = running.stderr.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                stderr += String(decoding: chunk, as: UTF8.self)
-            }
+            var stderr = CLI.standardError(of: running, until: "stopping after the running statement")
             try await holder.execute("ROLLBACK")
             try await holder.close()
             let stopped = CLI.finish(running)

@@ -85,6 +85,12 @@ struct ColumnCodingTests {
             try roundTrip(
                 "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try StrataRead.uuid($0, 0) })
         }
+        // A date an existing database keeps as text is not read as the number its digits start with.
+        #expect(throws: StrataDecodingError.malformed(column: "v", type: "Date")) {
+            try roundTrip(
+                "DATETIME", bind: { try StrataBind.string($0, 1, "2009-01-01 00:00:00") },
+                read: { try StrataRead.date($0, 0) })
+        }
         #expect(throws: StrataDecodingError.outOfRange(column: "v", type: "Int16", value: 70_000)) {
             try roundTrip(
                 "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try StrataRead.int16($0, 0) })

@@ -48,9 +48,11 @@ public enum ProcessRunner {
         return Result(status: exitStatus(status), output: output)
     }
 
-    /// Starts a program in the background without waiting for it (its output is discarded).
-    public static func start(_ arguments: [String]) throws {
-        _ = try spawn(arguments, stdin: "/dev/null", output: "/dev/null")
+    /// Starts a program in the background without waiting for it, its output (standard output
+    /// and error) in the file `output` (discarded by default); returns its process id.
+    @discardableResult
+    public static func start(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
+        try spawn(arguments, stdin: "/dev/null", output: output)
     }
 
     /// Runs a program and throws unless it exits with status 0.
@@ -89,6 +91,13 @@ public enum ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        #if canImport(Glibc)
+            // Nothing else of this process: a daemon left behind (the server pg_ctl starts, the
+            // watchdog that stops it) would otherwise hold another test's connection or the
+            // pipes of a process that test waits for, for as long as it lives. (glibc 2.34's
+            // posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show.)
+            if let closeFrom = closeFrom { _ = closeFrom(&actions, 3) }
+        #endif
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -96,6 +105,13 @@ public enum ProcessRunner {
         guard result == 0 else { throw Failure(description: "cannot start \(path): error \(result)") }
         return pid
     }
+
+    #if canImport(Glibc)
+        private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        private static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: CloseFrom.self)
+        }
+    #endif
 
     private static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7F

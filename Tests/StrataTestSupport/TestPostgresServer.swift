@@ -27,10 +27,43 @@ public final class TestPostgresServer: Sendable {
         PostgresURL(host: "127.0.0.1", port: port, user: "postgres", database: "postgres")
     }
 
-    private init(port: Int, folder: String, binaries: String) {
+    /// What runs the server's programs as the `postgres` user when the tests run as root.
+    private let prefix: [String]
+
+    private init(port: Int, folder: String, binaries: String, prefix: [String]) {
         self.port = port
         self.folder = folder
         self.binaries = binaries
+        self.prefix = prefix
+    }
+
+    /// A server of its own for a test that stops it (``stopImmediately()``), so that the shared
+    /// server of the other tests is never touched; stopped at exit like the shared one.
+    public static func dedicated() throws -> TestPostgresServer {
+        try start()
+    }
+
+    /// Stops the server the way a crash or `pg_ctl -m immediate stop` does: every backend ends at
+    /// once, without a clean shutdown.
+    public func stopImmediately() throws {
+        let stopped = try ProcessRunner.run(
+            prefix + ["\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+        guard stopped.status == 0 else { throw StartError(description: "pg_ctl stop failed:\n\(stopped.output)") }
+    }
+
+    /// Starts the server again after ``stopImmediately()``, on the same port (it recovers from
+    /// its write-ahead log as after a crash).
+    public func restart() throws {
+        let started = try ProcessRunner.run(
+            prefix + [
+                "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-o", Self.options(port: port, folder: folder), "-l",
+                "\(folder)/server.log", "-w", "-t", "60", "start",
+            ])
+        guard started.status == 0 else { throw StartError(description: "pg_ctl start failed:\n\(started.output)") }
+    }
+
+    static func options(port: Int, folder: String) -> String {
+        "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
     }
 
     private static let startup = Startup()
@@ -167,15 +200,14 @@ public final class TestPostgresServer: Sendable {
         var lastFailure = ""
         for _ in 0..<5 {
             let port = try freePort()
-            let options =
-                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
+            let options = Self.options(port: port, folder: folder)
             let started = try ProcessRunner.run(
                 prefix + [
                     "\(binaries)/pg_ctl", "-D", data, "-o", options, "-l", "\(folder)/server.log", "-w", "-t", "60",
                     "start",
                 ])
             if started.status == 0 {
-                let server = TestPostgresServer(port: port, folder: folder, binaries: binaries)
+                let server = TestPostgresServer(port: port, folder: folder, binaries: binaries, prefix: prefix)
                 server.arrangeStop(prefix: prefix)
                 return server
             }
@@ -241,16 +273,24 @@ public final class TestPostgresServer: Sendable {
     }
 }
 
-/// The command run at process exit to stop the server (atexit takes a C function, so it lives here).
+/// The commands run at process exit to stop the servers (atexit takes a C function, so they live
+/// here): the shared server's, and those of servers a test started for itself.
 private enum ExitStop {
-    nonisolated(unsafe) static var command: String?
+    nonisolated(unsafe) static var commands: [String] = []
+    static let lock = NSLock()
 
     static func register(command text: String) {
-        command = text
+        let first = lock.withLock {
+            commands.append(text)
+            return commands.count == 1
+        }
+        guard first else { return }
         atexit {
-            guard let command = ExitStop.command else { return }
-            ExitStop.command = nil
-            _ = try? ProcessRunner.run(["sh", "-c", command])
+            let commands = ExitStop.lock.withLock {
+                defer { ExitStop.commands = [] }
+                return ExitStop.commands
+            }
+            for command in commands { _ = try? ProcessRunner.run(["sh", "-c", command]) }
         }
     }
 }

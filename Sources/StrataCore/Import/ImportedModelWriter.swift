@@ -85,7 +85,9 @@ public enum ImportedModelWriter {
             Diagnostic(
                 diagnostic.severity,
                 (diagnostic.severity == .error ? "the imported schema (not written) does not pass 'strata lint': " : "")
-                    + diagnostic.message,
+                    // The staging folder is no place of the user's: name the model folder instead.
+                    + diagnostic.message.replacingOccurrences(of: stagedModel, with: destination)
+                    .replacingOccurrences(of: staging, with: schemas),
                 at: SourceLocation(
                     file: SchemaLoader.join(destination, SchemaLoader.name(of: diagnostic.location.file)),
                     line: diagnostic.location.line, column: diagnostic.location.column))

@@ -123,6 +123,7 @@ public struct ImportedEntity: Sendable, Equatable {
                 var options = ["fields: \(fields)"]
                 if index.unique { options.append("unique: true") }
                 if let name = index.name { options.append("name: \(YAMLText.key(name))") }
+                if let condition = index.condition { options.append("where: \(condition.yaml)") }
                 return options.count == 1 ? "      - \(fields)" : "      - { \(options.joined(separator: ", ")) }"
             }
         }
@@ -150,6 +151,8 @@ public struct ImportedField: Sendable, Equatable {
     public var isPrimaryKey = false
     /// `autoincrement: true`.
     public var isAutoincrement = false
+    /// `autoincrement: rowid` (with `isAutoincrement`).
+    public var isRowidKey = false
     /// `unique: true`.
     public var isUnique = false
     /// `onDelete`.
@@ -160,6 +163,12 @@ public struct ImportedField: Sendable, Equatable {
     public var renamedFrom: String?
     /// `doc`.
     public var doc: String?
+    /// `sqlType`, for the one dialect the field was read from.
+    public var sqlType: ImportedSQL?
+    /// `default` as a SQL expression (`{ sqlite: … }`), when the default is not a literal.
+    public var sqlDefault: ImportedSQL?
+    /// `check`.
+    public var check: ImportedSQL?
 
     /// Creates a field.
     public init(name: String, type: String, isOptional: Bool = false, defaultValue: String? = nil) {
@@ -173,11 +182,14 @@ public struct ImportedField: Sendable, Equatable {
         let type = YAMLText.key(self.type + (isOptional ? "?" : ""))
         var options: [String] = []
         if let defaultValue { options.append("default: \(defaultValue)") }
+        if let sqlDefault { options.append("default: \(sqlDefault.yaml)") }
+        if let sqlType { options.append("sqlType: \(sqlType.yaml)") }
         if isPrimaryKey { options.append("primaryKey: true") }
-        if isAutoincrement { options.append("autoincrement: true") }
+        if isAutoincrement { options.append(isRowidKey ? "autoincrement: rowid" : "autoincrement: true") }
         if isUnique { options.append("unique: true") }
         if let onDelete { options.append("onDelete: \(onDelete)") }
         if let column { options.append("column: \(YAMLText.key(column))") }
+        if let check { options.append("check: \(check.yaml)") }
         if let renamedFrom { options.append("renamedFrom: \(YAMLText.key(renamedFrom))") }
         if let doc { options.append("doc: \(YAMLText.string(doc))") }
         return options.isEmpty ? type : "{ type: \(type), \(options.joined(separator: ", ")) }"
@@ -192,12 +204,15 @@ public struct ImportedIndex: Sendable, Equatable {
     public var unique: Bool
     /// `name`, when it is not the name Strata derives (``Index/defaultName(table:columns:isUnique:)``).
     public var name: String?
+    /// `where`: the condition of a partial index.
+    public var condition: ImportedSQL?
 
     /// Creates an index.
-    public init(fields: [String], unique: Bool, name: String? = nil) {
+    public init(fields: [String], unique: Bool, name: String? = nil, condition: ImportedSQL? = nil) {
         self.fields = fields
         self.unique = unique
         self.name = name
+        self.condition = condition
     }
 }
 
@@ -225,4 +240,20 @@ public enum YAMLText {
 
     /// A double-quoted string: a JSON string literal is one.
     public static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
+}
+
+/// SQL an importer read from one database, written as `{ sqlite: … }` or `{ postgres: … }`.
+public struct ImportedSQL: Sendable, Equatable {
+    /// The key of the dialect it was read from: `sqlite` or `postgres`.
+    public var dialect: String
+    /// The SQL text.
+    public var text: String
+
+    /// Creates a fragment.
+    public init(dialect: String, text: String) {
+        self.dialect = dialect
+        self.text = text
+    }
+
+    var yaml: String { "{ \(dialect): \(YAMLText.string(text)) }" }
 }

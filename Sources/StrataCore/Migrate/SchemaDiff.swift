@@ -112,7 +112,8 @@ public struct SchemaDiff: Sendable {
         }
         func signature(_ index: Index, mapped: Bool) -> String {
             let fields = mapped ? index.fields.map { renamed[$0] ?? $0 } : index.fields
-            return "\(index.name)|\(index.isUnique)|\(fields.joined(separator: ","))"
+            let condition = index.condition.map { "\($0.sqlite ?? "")|\($0.postgres ?? "")" } ?? ""
+            return "\(index.name)|\(index.isUnique)|\(fields.joined(separator: ","))|\(condition)"
         }
         let oldIndexes = Set(old.indexes.map { signature($0, mapped: true) })
         let newIndexes = Set(new.indexes.map { signature($0, mapped: false) })

@@ -13,6 +13,8 @@ public struct Index: Hashable, Sendable {
     /// True when PostgreSQL builds the index `CONCURRENTLY` when a later version adds it to an
     /// existing table: outside and before that version's transaction (`concurrently: true`).
     public var isConcurrent: Bool = false
+    /// The condition of a partial index (`where:`): only rows where it holds are indexed.
+    public var condition: DialectSQL?
 
     /// The name of an index without a `name`: `<table>_<columns>_idx`, or `_key` for a unique one.
     public static func defaultName(table: String, columns: [String], isUnique: Bool) -> String {

@@ -6,7 +6,8 @@ public enum OnDelete: String, CaseIterable, Sendable, Hashable {
     case noAction
 }
 
-/// A per-dialect SQL fragment (a `transform`, or custom migration SQL).
+/// A per-dialect SQL fragment (a `transform`, custom migration SQL, a declared column type or a
+/// default expression).
 public struct DialectSQL: Hashable, Sendable {
     /// The SQL for SQLite, if given.
     public var sqlite: String?
@@ -114,6 +115,30 @@ public struct Field: Hashable, Sendable {
         get { extras?.values.defaultLocation }
         set { update { $0.defaultLocation = newValue } }
     }
+    /// The column's declared type per dialect (`sqlType`), when it is not the one Strata derives
+    /// from the field's type: what an existing table declares (`NVARCHAR(160)`, `NUMERIC(10,2)`).
+    public var sqlType: DialectSQL? {
+        get { extras?.values.sqlType }
+        set { update { $0.sqlType = newValue } }
+    }
+    /// The column's default as a SQL expression per dialect (`default: { sql: CURRENT_TIMESTAMP }`),
+    /// which the database evaluates; the Swift initializer has no default for it.
+    public var sqlDefault: DialectSQL? {
+        get { extras?.values.sqlDefault }
+        set { update { $0.sqlDefault = newValue } }
+    }
+    /// A check on the column's values as a SQL condition per dialect (`check: "quantity > 0"`).
+    public var check: DialectSQL? {
+        get { extras?.values.check }
+        set { update { $0.check = newValue } }
+    }
+    /// `autoincrement: rowid`: a key the database assigns as SQLite assigns a rowid, the
+    /// largest so far plus one (`INTEGER PRIMARY KEY` without `AUTOINCREMENT`, whose keys of
+    /// deleted last rows may come again); elsewhere as `autoincrement: true`.
+    public var isRowidKey: Bool {
+        get { extras?.values.isRowidKey ?? false }
+        set { update { $0.isRowidKey = newValue } }
+    }
 
     /// Changes the out-of-line properties (a new box: boxes are never mutated, so copies of the
     /// field keep their values).
@@ -132,6 +157,10 @@ public struct Field: Hashable, Sendable {
             var transform: Transform?
             var doc: String?
             var defaultLocation: SourceLocation?
+            var sqlType: DialectSQL?
+            var sqlDefault: DialectSQL?
+            var check: DialectSQL?
+            var isRowidKey = false
         }
 
         final class Transform: Hashable, Sendable {

@@ -27,17 +27,32 @@ public enum Interruption {
                 source.setEventHandler {
                     // The next one ends the process, as if Strata had not been listening.
                     for number in signals { signal(number, SIG_DFL) }
-                    let actions = Self.state.withLock { state -> [@Sendable (Int32) -> Void] in
-                        guard state.received == nil else { return [] }
+                    let actions = Self.state.withLock { state -> [@Sendable (Int32) -> Void]? in
+                        guard state.received == nil else { return nil }
                         state.received = number
                         return state.actions
                     }
+                    // A signal that still reaches the source (where the signal source keeps the
+                    // signals blocked, as on Linux) is a second one: end now.
+                    guard let actions else { endNow(by: number) }
                     for action in actions { action(number) }
                 }
                 source.resume()
                 state.sources.append(source)
             }
         }
+    }
+
+    /// Ends the process at once, as the signal `number` does by default: unblocked on this
+    /// thread and raised again with its default action, else exit status 128 + its number.
+    static func endNow(by number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        _exit(128 + number)
     }
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, or "signal N".

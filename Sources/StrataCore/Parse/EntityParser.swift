@@ -130,17 +130,33 @@ extension SchemaParser {
         var renamedFrom: String?
         var transform: DialectSQL?
         var doc: String?
+        var sqlType: DialectSQL?
+        var sqlDefault: DialectSQL?
+        var check: DialectSQL?
+        var isRowidKey = false
         for entry in entries {
             switch entry.key {
             case "type": break
             case "default":
                 defaultLocation = reader.location(entry.value)
-                if typeIsValid { defaultValue = parseDefault(entry.value, for: field, scope: scope) }
+                if case .mapping = entry.value {
+                    sqlDefault = reader.dialectSQL(entry.value, "the default expression of \(what())")
+                } else if typeIsValid {
+                    defaultValue = parseDefault(entry.value, for: field, scope: scope)
+                }
+            case "sqlType": sqlType = reader.dialectSQL(entry.value, "'sqlType' of \(what())")
+            case "check": check = reader.dialectSQL(entry.value, "'check' of \(what())")
             case "primaryKey":
                 if reader.bool(entry.value, "'primaryKey' of a field") == true {
                     field.isPrimaryKeyMarker = true
                 }
-            case "autoincrement": field.isAutoincrement = reader.bool(entry.value, "'autoincrement'") ?? false
+            case "autoincrement":
+                if case .scalar(let scalar) = entry.value, entry.value.tagName == .str, scalar.string == "rowid" {
+                    field.isAutoincrement = true
+                    isRowidKey = true
+                } else {
+                    field.isAutoincrement = reader.bool(entry.value, "'autoincrement' (or 'rowid')") ?? false
+                }
             case "unique": field.isUnique = reader.bool(entry.value, "'unique'") ?? false
             case "column":
                 if let column = reader.nonEmptyString(entry.value, "'column'") { field.column = column }
@@ -165,6 +181,12 @@ extension SchemaParser {
         field.setRareValues(
             defaultValue: defaultValue, renamedFrom: renamedFrom, transform: transform, doc: doc,
             defaultLocation: defaultLocation)
+        if sqlType != nil || sqlDefault != nil || check != nil || isRowidKey {
+            field.sqlType = sqlType
+            field.sqlDefault = sqlDefault
+            field.check = check
+            field.isRowidKey = isRowidKey
+        }
         if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
             reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)
         }

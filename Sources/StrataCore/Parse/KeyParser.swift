@@ -54,6 +54,7 @@ extension SchemaParser {
                     switch entry.key {
                     case "unique": index.isUnique = reader.bool(entry.value, "'unique'") ?? false
                     case "concurrently": index.isConcurrent = reader.bool(entry.value, "'concurrently'") ?? false
+                    case "where": index.condition = reader.dialectSQL(entry.value, "'where' of an index")
                     case "name":
                         if let name = reader.nonEmptyString(entry.value, "the index name") {
                             index.name = name

@@ -12,10 +12,10 @@ public enum SchemaKeys {
     /// A field in its mapping form.
     public static let field = [
         "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",
-        "transform", "doc",
+        "transform", "sqlType", "check", "doc",
     ]
     /// An index in its mapping form.
-    public static let index = ["fields", "unique", "name", "concurrently"]
+    public static let index = ["fields", "unique", "name", "concurrently", "where"]
     /// One entry of an entity's `hasMany`.
     public static let hasMany = ["entity", "via"]
     /// The `migration` block.

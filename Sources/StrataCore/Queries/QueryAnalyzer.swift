@@ -119,14 +119,22 @@ private struct QueryChecker {
         var parameters: [AnalyzedQuery.Parameter] = []
         var failed = false
         for name in names {
+            let written = references.offset(ofParameter: name).map(source.location(ofByte:)) ?? source.sqlStart
             guard let name, name.hasPrefix(":"), QueryFileParser.isIdentifier(String(name.dropFirst())) else {
                 bag.error(
                     "write parameters as ':name' (\(name.map { "'\($0)'" } ?? "an anonymous '?'") is not): the name is the function's argument label",
-                    at: source.sqlStart)
+                    at: written)
                 failed = true
                 continue
             }
             let label = String(name.dropFirst())
+            if let problem = SwiftNames.argumentProblem(label) {
+                bag.error(
+                    "parameter '\(name)' cannot be the function's argument label: \(problem); rename it (e.g. ':value')",
+                    at: written)
+                failed = true
+                continue
+            }
             let occurrences = uses.filter { $0.name == name }.map(\.index)
             let firstLocation =
                 occurrences.first.map { source.location(ofByte: references.tokens[$0].offset - 1) } ?? source.sqlStart

@@ -108,6 +108,27 @@ struct QueryColumnReferences {
         }
     }
 
+    /// The byte offset of the first use of the parameter written `name` (`:_`, `@x`, `?2`; nil
+    /// for an anonymous `?`), its tokens written together.
+    func offset(ofParameter name: String?) -> Int? {
+        for start in tokens.indices {
+            var text = ""
+            var index = start
+            while index < tokens.count, index == start || tokens[index].offset == tokens[index - 1].offset
+                + tokens[index - 1].token.text.utf8.count
+            {
+                text += tokens[index].token.text
+                if let name, text == name { return tokens[start].offset }
+                if name == nil, text == "?", index + 1 == tokens.count || tokens[index + 1].token.kind != .number {
+                    return tokens[start].offset
+                }
+                guard let name, name.hasPrefix(text) else { break }
+                index += 1
+            }
+        }
+        return nil
+    }
+
     /// What the use of the parameter whose name token is at `index` says about its type.
     func use(ofParameterAt index: Int) -> Use? {
         let colon = index - 1

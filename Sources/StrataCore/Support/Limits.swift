@@ -8,6 +8,10 @@ public enum Limits {
     public static let versionFileBytes = 1024 * 1024
     /// The largest query file (`queries/*.sql`), in bytes: the same bound as a version file.
     public static let queryFileBytes = versionFileBytes
+    /// The largest Core Data model file (`contents` of a `.xcdatamodel`) `strata import coredata`
+    /// reads, in bytes (4 MB), checked before it is parsed, so that a huge file is refused at
+    /// once (the YAML each version becomes must still fit ``versionFileBytes``).
+    public static let coreDataContentsBytes = 4 * versionFileBytes
     /// The longest name (entity, field, enum, case, key, type), in characters.
     public static let nameLength = 128
     /// Names this many characters longer or shorter than a candidate are never suggested for it

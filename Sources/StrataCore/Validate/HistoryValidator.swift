@@ -27,6 +27,7 @@ enum HistoryValidator {
     }
 
     private static func checkAgainstPrevious(_ schema: Schema, previous: Schema, _ bag: inout DiagnosticBag) {
+        checkDeclaredColumnsUnchanged(schema, previous: previous, &bag)
         // Only for messages: most versions have none.
         func previousNames() -> [String] { previous.entities.map(\.name) }
         var renamedSources: [String: String] = [:]

@@ -272,12 +272,13 @@ enum SchemaValidator {
                 "the default of '\(field.name)' contains a NUL character, which PostgreSQL text cannot hold",
                 at: field.defaultLocation ?? field.location)
         }
+        checkDeclaredColumn(field, in: schema, &bag)
         if field.isAutoincrement {
             if case .scalar(let type) = field.type, type.isInteger {
                 if entity.primaryKey != [field.name] {
                     bag.error("'autoincrement' needs '\(field.name)' to be the whole primary key of '\(entity.name)'", at: field.location)
                 }
-                if field.defaultValue != nil {
+                if field.defaultValue != nil || field.sqlDefault != nil {
                     bag.error("'\(field.name)' is assigned by the database ('autoincrement') and cannot have a default", at: field.defaultLocation ?? field.location)
                 }
             } else {

@@ -61,6 +61,11 @@ public enum DatabaseImporter {
                 "the model name '\(model)' is not a valid Strata model name (letters, digits and '_', starting with a letter); choose one with --model",
                 at: location)
         }
+        for table in database.unmanaged {
+            bag.warning(
+                "table '\(table.name)' is a \(table.kind), which Strata does not declare; not imported, and left as it is",
+                at: location)
+        }
         var tables: [DatabaseSchema.Table] = []
         for table in database.tables where !ownedTables.contains(table.name) {
             guard let key = table.primaryKey else {

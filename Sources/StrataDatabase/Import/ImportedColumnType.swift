@@ -43,14 +43,16 @@ struct ImportedColumnType: Equatable {
                     : "is \(declared), which Strata does not declare; imported as \(type.name) (its column becomes \(column))"
             )
         }
-        if name.contains("INT") { return closest("INTEGER") }
-        if ["CHAR", "CLOB", "TEXT"].contains(where: name.contains) { return closest("TEXT") }
-        if name.isEmpty || name.contains("BLOB") { return closest("BLOB") }
-        if ["REAL", "FLOA", "DOUB"].contains(where: name.contains) { return closest("REAL") }
-        // NUMERIC affinity.
-        if name.contains("BOOL") { return closest("INTEGER", .bool) }
-        if name.contains("DEC") || name.contains("NUM") { return closest("TEXT", .decimal) }
-        return closest("TEXT")
+        switch SQLiteAffinity(declaredType: declared) {
+        case .integer: return closest("INTEGER")
+        case .text: return closest("TEXT")
+        case .blob: return closest("BLOB")
+        case .real: return closest("REAL")
+        case .numeric:
+            if name.contains("BOOL") { return closest("INTEGER", .bool) }
+            if name.contains("DEC") || name.contains("NUM") { return closest("TEXT", .decimal) }
+            return closest("TEXT")
+        }
     }
 
     /// PostgreSQL types of the families Strata has, without their modifiers; nil for the others
@@ -68,7 +70,7 @@ struct ImportedColumnType: Equatable {
             "json": .string, "jsonb": .string, "xml": .string, "name": .string, "inet": .string, "cidr": .string,
             "macaddr": .string, "interval": .string, "time without time zone": .string,
             "time with time zone": .string, "timestamp without time zone": .date, "date": .date, "money": .decimal,
-            "oid": .int64,
+            "oid": .int64, "serial": .int32, "bigserial": .int64, "smallserial": .int16,
         ]
         guard let type = exact(base, dialect: .postgres) ?? families[base] else { return nil }
         return ImportedColumnType(

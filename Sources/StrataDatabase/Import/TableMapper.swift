@@ -1,4 +1,5 @@
 import StrataCore
+import StrataStorage
 
 /// One table of an imported database as an entity: its columns as fields, its keys, references,
 /// unique constraints and indexes, and a warning for each thing the schema language cannot say.
@@ -63,18 +64,43 @@ struct TableMapper {
         warnConstraintNames()
         entity.indexes += indexes()
         for check in table.checks where !consumedChecks.contains(check) {
+            if let column = Self.onlyColumn(of: check.rule, among: table.columns.map(\.name), dialect: dialect),
+                let name = fields[column], let index = entity.fields.firstIndex(where: { $0.name == name }),
+                entity.fields[index].check == nil, entity.fields[index].type != ScalarType.bool.name,
+                !enums.contains(where: { $0.name == entity.fields[index].type })
+            {
+                entity.fields[index].check = ImportedSQL(dialect: dialect.rawValue, text: check.rule.description)
+                continue
+            }
             switch check.rule {
             case .allowedValues(let column, _):
                 warnings.append(
-                    "the check of \(qualified(column)), \(check.rule), is not imported: Strata declares checks only for Bool and enum fields"
+                    "the check of \(qualified(column)), \(check.rule), is not imported: the column is not imported, or its field's type is already checked"
                 )
             case .expression(let text):
                 warnings.append(
-                    "the check of table '\(table.name)', \(text), is not imported: Strata declares checks only for Bool and enum fields"
+                    "the check of table '\(table.name)', \(text), is not imported: Strata declares a check on one field, and this one names several columns or a field whose type is already checked"
                 )
             }
         }
         return entity
+    }
+
+    /// The one column a check names, or nil when it names none or several.
+    private static func onlyColumn(of rule: DatabaseSchema.CheckRule, among columns: [String], dialect: SQLDialect)
+        -> String?
+    {
+        if case .allowedValues(let column, _) = rule { return column }
+        guard case .expression(let text) = rule,
+            let tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(text)
+        else { return nil }
+        var named: Set<String> = []
+        for token in tokens where token.isName {
+            let exact = columns.first { $0 == token.value }
+            let folded = token.kind == .word ? columns.first { $0.lowercased() == token.value.lowercased() } : nil
+            if let column = exact ?? folded { named.insert(column) }
+        }
+        return named.count == 1 ? named.first : nil
     }
 
     /// The case names of a check that allows `column` only text values that are valid case
@@ -93,6 +119,12 @@ struct TableMapper {
     private mutating func field(
         of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
     ) -> ImportedField? {
+        if let kind = column.generated {
+            warnings.append(
+                "column \(qualified(column.name)) is a generated column (\(kind)), which Strata does not declare; not imported, and 'migrate --baseline' will name it as a difference"
+            )
+            return nil
+        }
         let isKey = keyColumns.contains(column.name)
         let reference = self.reference(of: column)
         guard var mapped = ImportedColumnType.of(column.type, dialect: dialect) else {
@@ -101,9 +133,6 @@ struct TableMapper {
                     + (column.isNullable || column.defaultValue != nil
                         ? "" : " (it is NOT NULL without a default: inserts that leave it out fail)"))
             return nil
-        }
-        if let approximation = mapped.approximation {
-            warnings.append("column \(qualified(column.name)) \(approximation)")
         }
         // A SQLite Bool is an INTEGER that checks its values are 0 or 1.
         if dialect == .sqlite, mapped.type.isInteger,
@@ -129,11 +158,42 @@ struct TableMapper {
             enumType = decl
             consumedChecks.insert(check)
         }
-        if let target = reference, let key = context.tables[target.table]?.column(named: target.column),
-            ImportedColumnType.of(key.type, dialect: dialect)?.type != mapped.type
+        // The type the column stores: a reference's is its key's.
+        let keyType = reference.flatMap { target in
+            context.tables[target.table]?.column(named: target.column).flatMap {
+                ImportedColumnType.of($0.type, dialect: dialect)?.type
+            }
+        }
+        let storedType = keyType ?? mapped.type
+        // The column's own declared type, kept with `sqlType` when it stores the values alike.
+        let derived = SQLCanonicalForm.typeName(dialect.columnType(storedType.encoding), dialect: dialect)
+        var sqlType: ImportedSQL?
+        if column.type != derived, !column.type.isEmpty,
+            dialect.rules.storageProblem(declaredType: column.type, for: storedType.encoding) == nil
+        {
+            sqlType = ImportedSQL(dialect: dialect.rawValue, text: column.type)
+        }
+        if sqlType == nil, column.type != derived {
+            if reference != nil, let keyType, keyType != mapped.type, let target = reference {
+                warnings.append(
+                    "column \(qualified(column.name)) is \(column.type), but the key it references, '\(target.table).\(target.column)', is \(dialect.columnType(keyType.encoding)): imported as a reference, its column becomes \(derived)"
+                )
+            } else if let approximation = mapped.approximation {
+                warnings.append("column \(qualified(column.name)) \(approximation)")
+            }
+        }
+        if dialect == .sqlite, sqlType != nil, storedType.encoding == .string,
+            SQLiteAffinity(declaredType: column.type) == .numeric
         {
             warnings.append(
-                "column \(qualified(column.name)) is \(column.type), but the key it references, '\(target.table).\(target.column)', is \(key.type): imported as a reference, its column becomes \(key.type)"
+                "column \(qualified(column.name)) is \(column.type), which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept"
+            )
+        }
+        if dialect == .postgres, sqlType != nil, storedType.encoding == .date,
+            column.type.hasSuffix("without time zone")
+        {
+            warnings.append(
+                "column \(qualified(column.name)) is \(column.type): Strata reads its values as UTC, and a connection that writes Dates into it must use the time zone UTC (PostgreSQL converts a Date with the session's TimeZone)"
             )
         }
         var field = ImportedField(
@@ -144,22 +204,23 @@ struct TableMapper {
             warnings.append(
                 "column \(qualified(column.name)) is part of the primary key but allows NULL; imported as required")
         }
-        let isSerial = dialect == .postgres && (column.defaultValue?.uppercased().hasPrefix("NEXTVAL") ?? false)
-        if column.isAutoincrement || isSerial {
+        field.sqlType = sqlType
+        if column.isAutoincrement {
             if keyColumns == [column.name], mapped.type.isInteger, reference == nil {
                 field.isAutoincrement = true
-                if isSerial {
-                    warnings.append(
-                        "column \(qualified(column.name)) takes its values from a sequence (serial); imported as autoincrement, which Strata declares GENERATED BY DEFAULT AS IDENTITY"
-                    )
-                }
             } else {
                 warnings.append(
                     "column \(qualified(column.name)) is assigned by the database, but Strata assigns only a single integer primary key; imported as a plain column"
                 )
             }
+        } else if dialect == .sqlite, keyColumns == [column.name], column.type == "INTEGER", reference == nil,
+            mapped.type == .int64
+        {
+            // SQLite's INTEGER PRIMARY KEY is the rowid: SQLite assigns it when an insert leaves it out.
+            field.isAutoincrement = true
+            field.isRowidKey = true
         }
-        if let value = column.defaultValue, !isSerial {
+        if let value = column.defaultValue {
             let yaml: String?
             if reference != nil {
                 yaml = nil
@@ -172,6 +233,8 @@ struct TableMapper {
             }
             if let yaml {
                 field.defaultValue = yaml
+            } else if reference == nil {
+                field.sqlDefault = ImportedSQL(dialect: dialect.rawValue, text: value)
             } else {
                 warnings.append(
                     "the default of \(qualified(column.name)), \(value), is not a literal Strata can write for \(field.type); not imported"
@@ -271,7 +334,8 @@ struct TableMapper {
                     "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"
             ).map {
                 ImportedIndex(
-                    fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique))
+                    fields: $0, unique: index.isUnique, name: indexName(index.name, index.columns, index.isUnique),
+                    condition: index.condition.map { ImportedSQL(dialect: dialect.rawValue, text: $0) })
             }
         }
     }

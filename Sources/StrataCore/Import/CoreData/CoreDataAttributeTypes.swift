@@ -41,15 +41,20 @@ enum CoreDataAttributeTypes {
             ]))
     }
 
-    /// The YAML text of the default of `attribute` (of Strata type `type`); nil when it has none;
-    /// an error at the value's place when the value does not fit the type.
+    /// The YAML text of the default of `attribute` (of Strata type `type`), nil when it has none,
+    /// and a note when Core Data reads the text as another value (`0.0` on an integer is 0); an
+    /// error at the value's place when Core Data could not read it as the type.
+    ///
+    /// Core Data reads `defaultValueString` the way `NSString` reads numbers for the attribute's
+    /// type: an integer attribute takes the integer part of a number (`0.0` is 0, `2.9` is 2), a
+    /// Boolean takes `YES`/`NO`, `true`/`false` and `1`/`0`.
     static func defaultValue(of attribute: CoreDataAttribute, type: String, entity: String) -> Result<
-        String?, DiagnosticsError
+        (value: String?, note: Diagnostic?), DiagnosticsError
     > {
         let name = "\(entity).\(attribute.name)"
         if type == "Date" {
             guard let (text, location) = attribute.defaultDateTimeInterval ?? attribute.defaultValue else {
-                return .success(nil)
+                return .success((nil, nil))
             }
             guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite else {
                 return .failure(
@@ -60,10 +65,10 @@ enum CoreDataAttributeTypes {
                             at: location)
                     ]))
             }
-            return .success(YAMLText.string(iso8601(secondsSince2001: seconds)))
+            return .success((YAMLText.string(iso8601(secondsSince2001: seconds)), nil))
         }
-        guard let (text, location) = attribute.defaultValue else { return .success(nil) }
-        func misfit(_ expected: String) -> Result<String?, DiagnosticsError> {
+        guard let (text, location) = attribute.defaultValue else { return .success((nil, nil)) }
+        func misfit(_ expected: String) -> Result<(value: String?, note: Diagnostic?), DiagnosticsError> {
             .failure(
                 DiagnosticsError([
                     Diagnostic(
@@ -71,33 +76,54 @@ enum CoreDataAttributeTypes {
                         at: location)
                 ]))
         }
+        func read(_ value: String, as shown: String? = nil) -> Result<
+            (value: String?, note: Diagnostic?), DiagnosticsError
+        > {
+            let note = Diagnostic(
+                .note,
+                "default '\(text)' of '\(name)' is read as \(shown ?? value), as Core Data reads it for \(attribute.type)",
+                at: location)
+            return .success((value, note))
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch attribute.type {
         case "Integer 16", "Integer 32", "Integer 64":
             let bits = attribute.type == "Integer 16" ? 16 : attribute.type == "Integer 32" ? 32 : 64
-            guard let value = Int64(text.trimmingCharacters(in: .whitespaces)),
+            let fits = { (value: Int64) in
                 bits == 64 || (value >= -(Int64(1) << (bits - 1)) && value < (Int64(1) << (bits - 1)))
+            }
+            if let value = Int64(trimmed) {
+                guard fits(value) else { return misfit("an integer that fits in \(bits) bits") }
+                return .success((String(value), nil))
+            }
+            // A number with a fraction or an exponent: Core Data keeps its integer part.
+            guard let number = Double(trimmed), number.isFinite, !trimmed.lowercased().contains("x"),
+                number.rounded(.towardZero).magnitude < 9.2e18
             else { return misfit("an integer that fits in \(bits) bits") }
-            return .success(String(value))
+            let value = Int64(number.rounded(.towardZero))
+            guard fits(value) else { return misfit("an integer that fits in \(bits) bits") }
+            return read(String(value))
         case "Double", "Float":
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite,
-                attribute.type == "Double" || Float(value).isFinite
+            guard let value = Double(trimmed), value.isFinite, attribute.type == "Double" || Float(value).isFinite
             else { return misfit("a finite number") }
-            return .success(plainNumber(text.trimmingCharacters(in: .whitespaces)) ?? String(value))
+            if let plain = plainNumber(trimmed) { return .success((plain, nil)) }
+            return read(String(value))
         case "Decimal":
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard plainNumber(trimmed) != nil else { return misfit("a decimal number") }
-            return .success(YAMLText.string(trimmed))
+            return .success((YAMLText.string(trimmed), nil))
         case "Boolean":
-            switch text {
-            case "YES": return .success("true")
-            case "NO": return .success("false")
+            switch trimmed.lowercased() {
+            case "yes" where trimmed == "YES": return .success(("true", nil))
+            case "no" where trimmed == "NO": return .success(("false", nil))
+            case "yes", "true", "1": return read("true", as: "YES")
+            case "no", "false", "0": return read("false", as: "NO")
             default: return misfit("YES or NO")
             }
         case "UUID":
-            guard let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+            guard let uuid = UUID(uuidString: trimmed) else {
                 return misfit("a UUID")
             }
-            return .success(YAMLText.string(uuid.uuidString))
+            return .success((YAMLText.string(uuid.uuidString), nil))
         case "Binary", "Transformable":
             return .failure(
                 DiagnosticsError([
@@ -106,7 +132,7 @@ enum CoreDataAttributeTypes {
                         at: location)
                 ]))
         default:
-            return .success(YAMLText.string(text))
+            return .success((YAMLText.string(text), nil))
         }
     }
 

@@ -15,16 +15,20 @@ public enum CoreDataImporter {
         public var keys: [String: String]
         /// `--transformable-as-data`.
         public var transformableAsData: Bool
+        /// `--allow-new-required-to-one`: a required to-one relationship that a version adds, or
+        /// makes required, is a warning instead of an error where Strata's reference stays optional.
+        public var allowNewRequiredToOne: Bool
 
         /// Creates options.
         public init(
             model: String? = nil, order: [String]? = nil, keys: [String: String] = [:],
-            transformableAsData: Bool = false
+            transformableAsData: Bool = false, allowNewRequiredToOne: Bool = false
         ) {
             self.model = model
             self.order = order
             self.keys = keys
             self.transformableAsData = transformableAsData
+            self.allowNewRequiredToOne = allowNewRequiredToOne
         }
     }
 
@@ -64,13 +68,14 @@ public enum CoreDataImporter {
         }
         var versions: [CoreDataHistory.Version] = []
         for version in bundle.versions {
-            guard let data = FileManager.default.contents(atPath: version.contents) else {
-                bag.error("cannot read '\(version.contents)'", at: .file(version.contents))
+            let text: String
+            switch CoreDataContentsFile.read(version.contents) {
+            case .success(let read): text = read
+            case .failure(let error):
+                bag.append(contentsOf: error.diagnostics)
                 continue
             }
-            switch CoreDataModelReader.read(
-                contents: String(decoding: data, as: UTF8.self), path: version.contents, versionName: version.name)
-            {
+            switch CoreDataModelReader.read(contents: text, path: version.contents, versionName: version.name) {
             case .success(let model):
                 let mapped = CoreDataVersionMapper.map(
                     model, options: .init(keys: options.keys, transformableAsData: options.transformableAsData))
@@ -88,11 +93,22 @@ public enum CoreDataImporter {
                 at: .file(path))
         }
         let source = SchemaLoader.name(of: path)
+        versions = CoreDataHistory.withOneGeneratedKeyName(versions)
         guard !bag.hasErrors else {
             return Outcome(model: modelName, order: order, schemas: [], mapping: nil, diagnostics: bag.sorted)
         }
-        let (schemas, diagnostics) = CoreDataHistory.schemas(model: modelName, source: source, versions: versions)
+        let (schemas, diagnostics) = CoreDataHistory.schemas(
+            model: modelName, source: source, versions: versions, allowNewRequiredToOne: options.allowNewRequiredToOne)
         bag.append(contentsOf: diagnostics)
+        // Said here, at the file it comes from, rather than by lint in a version file never written.
+        for (schema, version) in zip(schemas, versions) where schema.yaml.utf8.count > Limits.versionFileBytes {
+            bag.error(
+                "this Core Data version becomes \(schema.yaml.utf8.count) bytes of YAML (v\(schema.version).yaml), more than the \(Limits.versionFileBytes) bytes a version file may have; split the model",
+                at: .file(version.model.path))
+        }
+        guard !bag.hasErrors else {
+            return Outcome(model: modelName, order: order, schemas: [], mapping: nil, diagnostics: bag.sorted)
+        }
         let mapping = CoreDataMapping(
             model: modelName, source: source,
             versions: zip(schemas, versions).map { schema, version in
@@ -151,7 +167,8 @@ public enum CoreDataImporter {
             let named = named(mapping, history: history, schemas: outcome.schemas)
             try (encoder.encode(named) + Data("\n".utf8))
                 .write(
-                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic)
+                    to: URL(fileURLWithPath: SchemaLoader.join(stagedModel, CoreDataMapping.fileName)), options: .atomic
+                )
         }
     }
 

@@ -49,7 +49,15 @@ enum CoreDataModelReader {
         case 73: what = "a tag is not closed with '>'"
         case 74, 76: what = "an end tag does not match its start tag"
         case 77: what = "the document ends before every element is closed"
-        default: what = "XML parser error \(code)"
+        case 1: what = "the XML parser gave up on an input too large or too deeply nested for it"
+        case 2: what = "the XML parser ran out of memory"
+        case 26: what = "a reference to an entity that is not declared (write '&' as '&amp;')"
+        case 28, 29, 30, 104:
+            what = "a reference to an external or parameter entity, which Strata refuses (a Core Data model declares no entities)"
+        case 31, 32, 79, 81: what = "an encoding the XML parser cannot read: use UTF-8"
+        case 89, 90: what = "an entity that refers to itself or expands without bound, which Strata refuses"
+        case 110: what = "a name longer than the XML parser allows"
+        default: what = "the XML parser stopped here (libxml2 error \(code))"
         }
         return "malformed XML: \(what)"
     }
@@ -113,12 +121,14 @@ enum CoreDataModelReader {
                     },
                     renamingID: attributes["elementID"], location: location,
                     typeLocation: source.attributeValue("attributeType", inTagAt: start))
+                if isDuplicate(attributeName, at: location) { return }
                 current?.attributes.append(attribute)
             case ("entity", "relationship"):
                 guard let relationshipName = required("name", of: "relationship", attributes, at: location),
                     let destination = required(
                         "destinationEntity", of: "relationship '\(relationshipName)'", attributes, at: location)
                 else { return }
+                if isDuplicate(relationshipName, at: location) { return }
                 let ruleText = attributes["deletionRule"] ?? "Nullify"
                 guard let rule = CoreDataRelationship.DeleteRule(rawValue: ruleText) else {
                     bag.error(
@@ -158,7 +168,15 @@ enum CoreDataModelReader {
             stack.removeLast()
             switch name {
             case "entity":
-                if let entity = current { entities.append(entity) }
+                if let entity = current {
+                    if let first = entities.first(where: { $0.name == entity.name }) {
+                        bag.error(
+                            "a second entity named '\(entity.name)' (the first is at line \(first.location.line)): entity names must be unique in a model",
+                            at: entity.location)
+                    } else {
+                        entities.append(entity)
+                    }
+                }
                 current = nil
             case "uniquenessConstraint":
                 if let constraint, !constraint.isEmpty { current?.uniquenessConstraints.append(constraint) }
@@ -169,6 +187,17 @@ enum CoreDataModelReader {
             default:
                 break
             }
+        }
+
+        /// True, with an error at `location`, when the current entity already has a property `name`.
+        private func isDuplicate(_ name: String, at location: SourceLocation) -> Bool {
+            let properties = (current?.attributes.map { ($0.name, $0.location) } ?? [])
+                + (current?.relationships.map { ($0.name, $0.location) } ?? [])
+            guard let first = properties.first(where: { $0.0 == name }) else { return false }
+            bag.error(
+                "a second property named '\(name)' in entity '\(current?.name ?? "?")' (the first is at line \(first.1.line))",
+                at: location)
+            return true
         }
 
         private func required(

@@ -43,6 +43,11 @@ struct CoreDataVersionMapper {
     /// Many-to-many pairs already given a join entity, by "Entity.relationship" of both sides.
     private var joined: Set<String> = []
 
+    /// The name of the key Strata adds (the store's `Z_PK`) to an entity that has an attribute named
+    /// `id` that cannot be its key: Core Data reserves `objectID` (`NSManagedObject.objectID`, which
+    /// holds the same `Z_PK`), so no entity has an attribute of that name.
+    static let generatedKeyName = "objectID"
+
     init(model: CoreDataModel, options: Options) {
         self.model = model
         self.options = options
@@ -53,7 +58,7 @@ struct CoreDataVersionMapper {
         var mapper = CoreDataVersionMapper(model: model, options: options)
         mapper.run()
         return Mapped(
-            entities: mapper.entities, mapping: mapper.mapping, origins: mapper.origins,
+            entities: CoreDataSQLNames.fitted(mapper.entities), mapping: mapper.mapping, origins: mapper.origins,
             entityOrigins: mapper.entityOrigins,
             diagnostics: mapper.bag.all)
     }
@@ -151,17 +156,30 @@ struct CoreDataVersionMapper {
         } else if let id = attributes.first(where: { $0.name == "id" }) {
             if id.type == "UUID" && !id.isOptional && !id.isTransient && !id.isDerived {
                 keyAttribute = "id"
-            } else {
-                bag.error(
-                    "attribute '\(entity.name).id' cannot be the primary key (\(id.isOptional ? "it is optional" : "it is \(id.type)")), and Strata would name its own key 'id': make it a required UUID in Xcode, or choose a key with --key \(entity.name).<attribute>",
-                    at: id.location)
             }
         }
         if keyAttribute == nil {
-            var key = ImportedField(name: "id", type: "Int64")
+            // Strata's own key (the store's Z_PK) is `id`, unless an attribute has that name.
+            let names = Set(
+                attributes.filter { !$0.isTransient && !$0.isDerived }.map(\.name)
+                    + relationships.filter { !$0.isTransient }.map(\.name))
+            var keyName = "id"
+            if names.contains("id") {
+                keyName = Self.generatedKeyName
+                while names.contains(keyName) { keyName = "strata" + upperFirst(keyName) }
+            }
+            if let id = attributes.first(where: { $0.name == "id" && !$0.isTransient && !$0.isDerived }) {
+                bag.append(
+                    Diagnostic(
+                        .note,
+                        "attribute '\(entity.name).id' cannot be the primary key (\(id.isOptional ? "it is optional" : "it is \(id.type), not a required UUID")): it stays an ordinary field, and the key Strata adds (the store's Z_PK) is named '\(keyName)'; choose another key with --key \(entity.name).<attribute>",
+                        at: id.location))
+            }
+            var key = ImportedField(name: keyName, type: "Int64")
             key.isAutoincrement = true
+            if keyName != "id" { key.isPrimaryKey = true }
             result.fields.append(key)
-            fieldMapping.append(.init(field: "id", source: .primaryKey, property: nil))
+            fieldMapping.append(.init(field: keyName, source: .primaryKey, property: nil))
         }
 
         // Attributes.
@@ -198,7 +216,9 @@ struct CoreDataVersionMapper {
             }
             var field = ImportedField(name: attribute.name, type: type, isOptional: attribute.isOptional)
             switch CoreDataAttributeTypes.defaultValue(of: attribute, type: type, entity: entity.name) {
-            case .success(let value): field.defaultValue = value
+            case .success(let value):
+                field.defaultValue = value.value
+                if let note = value.note { bag.append(note) }
             case .failure(let error): bag.append(contentsOf: error.diagnostics)
             }
             if attribute.name == keyAttribute {
@@ -217,33 +237,37 @@ struct CoreDataVersionMapper {
             }
         }
 
-        // To-one relationships: references.
+        // To-one relationships: references (one per concrete entity, for an abstract destination).
         for relationship in relationships where !relationship.isToMany {
-            guard let (destination, inverse) = stored(relationship, in: entity) else { continue }
-            if let inverse, !inverse.isToMany, (destination.name, inverse.name) < (entity.name, relationship.name) {
-                bag.append(
-                    Diagnostic(
-                        .note,
-                        "one-to-one '\(entity.name).\(relationship.name)' is stored once, as the reference '\(destination.name).\(inverse.name)'",
-                        at: relationship.location))
-                continue
+            let targets = stored(relationship, in: entity)
+            for (destination, inverse) in targets {
+                if let inverse, !inverse.isToMany, (destination.name, inverse.name) < (entity.name, relationship.name) {
+                    bag.append(
+                        Diagnostic(
+                            .note,
+                            "one-to-one '\(entity.name).\(relationship.name)' is stored once, as the reference '\(destination.name).\(inverse.name)'",
+                            at: relationship.location))
+                    continue
+                }
+                // What deleting the destination does to this object is the inverse's delete rule.
+                let rule = inverse?.deleteRule ?? relationship.deleteRule
+                let name = sideName(of: relationship, for: destination)
+                // Of several references, at most one is set: each is optional.
+                var field = ImportedField(
+                    name: name, type: destination.name, isOptional: relationship.isOptional || targets.count > 1)
+                switch rule {
+                case .nullify:
+                    field.onDelete = "setNull"
+                    field.isOptional = true
+                case .cascade: field.onDelete = "cascade"
+                case .deny: field.onDelete = "restrict"
+                case .noAction: field.onDelete = nil
+                }
+                result.fields.append(field)
+                fieldMapping.append(.init(field: field.name, source: .toOne, property: relationship.name))
+                fieldOrigins[field.name] = Origin(
+                    renamingID: relationship.renamingID, location: relationship.location, property: relationship.name)
             }
-            // What deleting the destination does to this object is the inverse's delete rule.
-            let rule = inverse?.deleteRule ?? relationship.deleteRule
-            var field = ImportedField(
-                name: relationship.name, type: destination.name, isOptional: relationship.isOptional)
-            switch rule {
-            case .nullify:
-                field.onDelete = "setNull"
-                field.isOptional = true
-            case .cascade: field.onDelete = "cascade"
-            case .deny: field.onDelete = "restrict"
-            case .noAction: field.onDelete = nil
-            }
-            result.fields.append(field)
-            fieldMapping.append(.init(field: field.name, source: .toOne, property: relationship.name))
-            fieldOrigins[field.name] = Origin(
-                renamingID: relationship.renamingID, location: relationship.location, property: relationship.name)
         }
 
         // Uniqueness constraints and fetch indexes, inherited ones included.
@@ -287,9 +311,10 @@ struct CoreDataVersionMapper {
 
     /// The indexes without repeats (a unique one wins), without those the key or a unique field gives.
     private func deduplicated(_ indexes: [ImportedIndex], entity: ImportedEntity) -> [ImportedIndex] {
+        // The key is the first field.
         let covered = Set(
-            entity.fields.filter { $0.isUnique || $0.isAutoincrement || $0.isPrimaryKey || $0.name == "id" }.map {
-                [$0.name]
+            entity.fields.enumerated().filter { $0.offset == 0 || $0.element.isUnique || $0.element.isPrimaryKey }.map {
+                [$0.element.name]
             })
         var result: [ImportedIndex] = []
         for index in indexes where !covered.contains(index.fields) {
@@ -302,88 +327,154 @@ struct CoreDataVersionMapper {
         return result
     }
 
-    /// The destination and inverse of a relationship that is stored; nil (with a note) for a
-    /// transient one, nil (with an error) for one whose destination has no table.
+    /// The destinations and inverses of a relationship that is stored: its destination, or, for an
+    /// abstract destination, each concrete entity under it (each inherits the inverse); none (with
+    /// a note) for a transient one, none (with an error) for an unknown destination.
     private mutating func stored(
         _ relationship: CoreDataRelationship, in entity: CoreDataEntity
-    ) -> (destination: CoreDataEntity, inverse: CoreDataRelationship?)? {
+    ) -> [(destination: CoreDataEntity, inverse: CoreDataRelationship?)] {
         if relationship.isTransient {
             bag.append(
                 Diagnostic(
                     .note, "transient relationship '\(entity.name).\(relationship.name)' is not stored: skipped",
                     at: relationship.location))
-            return nil
+            return []
         }
-        guard let destination = destination(of: relationship, in: entity) else { return nil }
-        return (
-            destination, relationship.inverse.flatMap { name in destination.relationships.first { $0.name == name } }
-        )
+        return destinations(of: relationship, in: entity).map { destination in
+            (destination, relationship.inverse.flatMap { inverse(named: $0, of: destination) })
+        }
     }
 
-    /// The destination entity of a relationship, when it has a table; an error otherwise.
-    private mutating func destination(of relationship: CoreDataRelationship, in entity: CoreDataEntity)
-        -> CoreDataEntity?
+    /// The relationship `name` of `entity`, declared by it or by a parent.
+    private func inverse(named name: String, of entity: CoreDataEntity) -> CoreDataRelationship? {
+        var current: CoreDataEntity? = entity
+        var seen: Set<String> = []
+        while let item = current, seen.insert(item.name).inserted {
+            if let found = item.relationships.first(where: { $0.name == name }) { return found }
+            current = item.parent.flatMap { model.entity(named: $0) }
+        }
+        return nil
+    }
+
+    /// The concrete entities under the abstract entity `name` (at any depth), in file order.
+    private func concreteEntities(under name: String) -> [CoreDataEntity] {
+        var names: Set<String> = [name]
+        var changed = true
+        while changed {
+            changed = false
+            for entity in model.entities where !names.contains(entity.name) && entity.parent.map(names.contains) == true
+            {
+                names.insert(entity.name)
+                changed = true
+            }
+        }
+        return model.entities.filter { !$0.isAbstract && $0.name != name && names.contains($0.name) }
+    }
+
+    /// The entities with a table a relationship leads to: its destination, or the concrete entities
+    /// under an abstract destination (with a note); an error for an unknown destination.
+    private mutating func destinations(of relationship: CoreDataRelationship, in entity: CoreDataEntity)
+        -> [CoreDataEntity]
     {
         guard let destination = model.entity(named: relationship.destination) else {
             bag.error(
                 "relationship '\(entity.name).\(relationship.name)' leads to '\(relationship.destination)', which is not an entity of the model",
                 at: relationship.location)
-            return nil
+            return []
         }
-        guard !destination.isAbstract else {
-            bag.error(
-                "relationship '\(entity.name).\(relationship.name)' leads to abstract entity '\(destination.name)', which gets no table once flattened; point it at a concrete entity in Xcode",
+        guard destination.isAbstract else { return [destination] }
+        let concrete = concreteEntities(under: destination.name)
+        let what = "relationship '\(entity.name).\(relationship.name)' leads to abstract entity '\(destination.name)'"
+        switch concrete.count {
+        case 0:
+            bag.warning(
+                "\(what), which has no concrete subentity, so no object can be its destination: not imported",
                 at: relationship.location)
-            return nil
+        case 1:
+            bag.append(
+                Diagnostic(
+                    .note, "\(what): its only concrete subentity '\(concrete[0].name)' is the destination",
+                    at: relationship.location))
+        default:
+            let names = concrete.map { "'\($0.name)'" }.joined(separator: ", ")
+            bag.append(
+                Diagnostic(
+                    .note,
+                    "\(what): one \(relationship.isToMany ? "relationship" : "optional reference") per concrete subentity (\(names)), named '\(relationship.name)<Entity>'",
+                    at: relationship.location))
         }
-        return destination
+        return concrete
+    }
+
+    /// The name of the Strata side of `relationship` for the destination `destination`: the
+    /// relationship's name, followed by the destination's when the relationship leads to an
+    /// abstract entity with several concrete subentities.
+    private func sideName(of relationship: CoreDataRelationship, for destination: CoreDataEntity) -> String {
+        guard let declared = model.entity(named: relationship.destination), declared.isAbstract,
+            concreteEntities(under: declared.name).count > 1
+        else { return relationship.name }
+        return relationship.name + upperFirst(destination.name)
     }
 
     // MARK: - To-many relationships
 
     private mutating func mapToMany(_ entity: CoreDataEntity, chain: [CoreDataEntity]) {
         for relationship in chain.flatMap(\.relationships) where relationship.isToMany {
-            guard let (destination, inverse) = stored(relationship, in: entity) else { continue }
-            guard let entityIndex = entities.firstIndex(where: { $0.name == entity.name }) else { continue }
-            if let inverse, !inverse.isToMany {
-                // One-to-many: the destination references this entity.
-                guard inverse.destination == entity.name else {
-                    bag.append(
-                        Diagnostic(
-                            .note,
-                            "to-many '\(entity.name).\(relationship.name)' is inherited, but its inverse '\(destination.name).\(inverse.name)' references '\(inverse.destination)': no hasMany on '\(entity.name)'",
-                            at: relationship.location))
-                    continue
-                }
-                entities[entityIndex].hasMany.append(
-                    ImportedHasMany(name: relationship.name, entity: destination.name, via: inverse.name))
-                if relationship.isOrdered,
-                    let destinationIndex = entities.firstIndex(where: { $0.name == destination.name })
-                {
-                    let position = inverse.name + "Position"
-                    var field = ImportedField(name: position, type: "Int64", defaultValue: "0")
-                    field.doc =
-                        "The position of this object in \(entity.name).\(relationship.name) (an ordered relationship in Core Data)."
-                    entities[destinationIndex].fields.append(field)
-                    if let mappingIndex = mapping.firstIndex(where: { $0.entity == destination.name }) {
-                        mapping[mappingIndex].fields.append(
-                            .init(field: position, source: .order, property: inverse.name))
-                    }
-                    bag.append(
-                        Diagnostic(
-                            .note,
-                            "ordered to-many '\(entity.name).\(relationship.name)' keeps its order in '\(destination.name).\(position)'",
-                            at: relationship.location))
-                }
-                continue
+            for (destination, inverse) in stored(relationship, in: entity) {
+                mapToMany(entity, relationship: relationship, destination: destination, inverse: inverse)
             }
-            if let inverse, joined.contains("\(destination.name).\(inverse.name)") {
-                continue  // the other side made the join entity
-            }
-            makeJoin(
-                entity: entity, entityIndex: entityIndex, relationship: relationship, destination: destination,
-                inverse: inverse)
         }
+    }
+
+    private mutating func mapToMany(
+        _ entity: CoreDataEntity, relationship: CoreDataRelationship, destination: CoreDataEntity,
+        inverse: CoreDataRelationship?
+    ) {
+        guard let entityIndex = entities.firstIndex(where: { $0.name == entity.name }) else { return }
+        if let inverse, !inverse.isToMany {
+            // One-to-many: the destination references this entity.
+            let leadsHere =
+                inverse.destination == entity.name
+                || (model.entity(named: inverse.destination)?.isAbstract == true
+                    && concreteEntities(under: inverse.destination).contains { $0.name == entity.name })
+            guard leadsHere else {
+                bag.append(
+                    Diagnostic(
+                        .note,
+                        "to-many '\(entity.name).\(relationship.name)' is inherited, but its inverse '\(destination.name).\(inverse.name)' references '\(inverse.destination)': no hasMany on '\(entity.name)'",
+                        at: relationship.location))
+                return
+            }
+            entities[entityIndex].hasMany.append(
+                ImportedHasMany(
+                    name: sideName(of: relationship, for: destination), entity: destination.name,
+                    via: sideName(of: inverse, for: entity)))
+            if relationship.isOrdered,
+                let destinationIndex = entities.firstIndex(where: { $0.name == destination.name })
+            {
+                let position = inverse.name + "Position"
+                var field = ImportedField(name: position, type: "Int64", defaultValue: "0")
+                field.doc =
+                    "The position of this object in \(entity.name).\(relationship.name) (an ordered relationship in Core Data)."
+                entities[destinationIndex].fields.append(field)
+                if let mappingIndex = mapping.firstIndex(where: { $0.entity == destination.name }) {
+                    mapping[mappingIndex].fields.append(
+                        .init(field: position, source: .order, property: inverse.name))
+                }
+                bag.append(
+                    Diagnostic(
+                        .note,
+                        "ordered to-many '\(entity.name).\(relationship.name)' keeps its order in '\(destination.name).\(position)'",
+                        at: relationship.location))
+            }
+            return
+        }
+        if let inverse, joined.contains("\(destination.name).\(inverse.name)") {
+            return  // the other side made the join entity
+        }
+        makeJoin(
+            entity: entity, entityIndex: entityIndex, relationship: relationship, destination: destination,
+            inverse: inverse)
     }
 
     private mutating func makeJoin(
@@ -391,7 +482,8 @@ struct CoreDataVersionMapper {
         inverse: CoreDataRelationship?
     ) {
         joined.insert("\(entity.name).\(relationship.name)")
-        var name = entity.name + upperFirst(relationship.name)
+        let side = sideName(of: relationship, for: destination)
+        var name = entity.name + upperFirst(side)
         while concreteNames.contains(name) || entities.contains(where: { $0.name == name }) { name += "Link" }
         let sourceField = lowerFirst(entity.name)
         var destinationField = lowerFirst(destination.name)
@@ -435,10 +527,10 @@ struct CoreDataVersionMapper {
                     : "many-to-many '\(entity.name).\(relationship.name)'")
                     + ": its pairs become join entity '\(name)' (primary key [\(sourceField), \(destinationField)])",
                 at: relationship.location))
-        entities[entityIndex].hasMany.append(ImportedHasMany(name: relationship.name, entity: name, via: sourceField))
+        entities[entityIndex].hasMany.append(ImportedHasMany(name: side, entity: name, via: sourceField))
         if let inverse, let destinationIndex = entities.firstIndex(where: { $0.name == destination.name }) {
             entities[destinationIndex].hasMany.append(
-                ImportedHasMany(name: inverse.name, entity: name, via: destinationField))
+                ImportedHasMany(name: sideName(of: inverse, for: entity), entity: name, via: destinationField))
         }
         entities.append(join)
         mapping.append(

@@ -69,15 +69,15 @@ public struct DDLRenderer: Sendable {
     public func columnDefinition(_ field: Field, of entity: Entity, in schema: Schema, withConstraints: Bool = false)
         -> String
     {
-        let encoding = schema.columnEncoding(of: field)
         // The parts separated by spaces, appended as they come.
         var definition = quoted(field.column)
         func append(_ part: String) {
             definition += " "
             definition += part
         }
-        append(dialect.columnType(encoding))
-        if field.isAutoincrement, let clause = dialect.rules.autoincrementTypeClause() {
+        let type = dialect.columnType(of: field, in: schema)
+        append(type)
+        if field.isAutoincrement, let clause = dialect.rules.autoincrementTypeClause(declaredType: type) {
             append(clause)
         }
         if !field.isOptional {
@@ -85,8 +85,10 @@ public struct DDLRenderer: Sendable {
         }
         if let value = defaultValue(of: field, in: schema) {
             append("DEFAULT " + dialect.literal(value))
+        } else if let expression = field.sqlDefault.flatMap(dialect.rules.sql) {
+            append("DEFAULT (\(expression))")
         }
-        if field.isAutoincrement,
+        if field.isAutoincrement, !field.isRowidKey,
             let key = dialect.rules.autoincrementKeyConstraint(
                 quotedName: quoted(SQLConstraintName.primaryKey(table: entity.table)))
         {
@@ -127,7 +129,9 @@ public struct DDLRenderer: Sendable {
     ) -> [(comments: [String], text: String)] {
         var constraints: [(comments: [String], text: String)] = []
         let keyColumns = entity.primaryKeyFields.map(\.column)
-        let autoincrementKey = !dialect.rules.declaresAutoincrementKeyInTable && entity.autoincrementField != nil
+        // A rowid key is the table's PRIMARY KEY constraint on an INTEGER column (SQLite).
+        let autoincrementKey =
+            !dialect.rules.declaresAutoincrementKeyInTable && entity.autoincrementField.map { !$0.isRowidKey } ?? false
         if !keyColumns.isEmpty && !autoincrementKey {
             let name = SQLConstraintName.primaryKey(table: entity.table)
             constraints.append(([], "CONSTRAINT \(quoted(name)) PRIMARY KEY \(quotedList(keyColumns))"))
@@ -165,8 +169,10 @@ public struct DDLRenderer: Sendable {
         }
     }
 
+    /// The condition of a field's check constraint: its own `check` for this dialect, else
     /// `"column" IN (values…)` for a column with ``allowedValues(of:in:)``.
     func checkExpression(of field: Field, in schema: Schema) -> String? {
+        if let condition = field.check.flatMap(dialect.rules.sql) { return condition }
         guard let values = allowedValues(of: field, in: schema) else { return nil }
         return "\(quoted(field.column)) IN (" + values.map(dialect.literal).joined(separator: ", ") + ")"
     }
@@ -198,7 +204,13 @@ public struct DDLRenderer: Sendable {
         let unique = index.isUnique ? "UNIQUE " : ""
         return SQLStatement(
             kind: .createIndex(name: index.name, table: name),
-            sql: "CREATE \(unique)INDEX \(quoted(index.name)) ON \(quoted(name)) \(quotedList(columns))")
+            sql: "CREATE \(unique)INDEX \(quoted(index.name)) ON \(quoted(name)) \(quotedList(columns))"
+                + whereClause(of: index))
+    }
+
+    /// ` WHERE condition` for a partial index in this dialect; empty for a full one.
+    func whereClause(of index: Index) -> String {
+        index.condition.flatMap(dialect.rules.sql).map { " WHERE " + $0 } ?? ""
     }
 
     /// `CREATE [UNIQUE] INDEX CONCURRENTLY IF NOT EXISTS` (PostgreSQL): built without blocking
@@ -209,7 +221,7 @@ public struct DDLRenderer: Sendable {
         return SQLStatement(
             kind: .createIndexConcurrently(name: index.name, table: entity.table),
             sql: "CREATE \(unique)INDEX CONCURRENTLY IF NOT EXISTS \(quoted(index.name)) "
-                + "ON \(quoted(entity.table)) \(quotedList(columns))")
+                + "ON \(quoted(entity.table)) \(quotedList(columns))" + whereClause(of: index))
     }
 
     /// `DROP INDEX "name"`.

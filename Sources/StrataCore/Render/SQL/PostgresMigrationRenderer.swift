@@ -146,7 +146,7 @@ struct PostgresMigrationRenderer {
             let dropped = Set(constraintsToDrop(field, previous: previous, entity: entity, old: old))
             let kept: [(String, String)] = [
                 previous.isUnique ? (SQLConstraintName.unique(table: old.table, column: previous.column), SQLConstraintName.unique(table: entity.table, column: field.column)) : nil,
-                renderer.allowedValues(of: previous, in: plan.from) != nil
+                renderer.allowedValues(of: previous, in: plan.from) != nil || previous.check != nil
                     ? (SQLConstraintName.check(table: old.table, column: previous.column), SQLConstraintName.check(table: entity.table, column: field.column)) : nil,
                 previous.referencedEntity != nil
                     ? (SQLConstraintName.foreignKey(table: old.table, column: previous.column), SQLConstraintName.foreignKey(table: entity.table, column: field.column)) : nil,
@@ -176,7 +176,10 @@ struct PostgresMigrationRenderer {
         }
         for (field, previous) in continued.fields {
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }
-            if renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
+            // A field's own check is added with the field (it cannot change between versions).
+            let addsOwnCheck = field.check != nil && previous == nil
+            if addsOwnCheck
+                || renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
                 let add = renderer.addCheck(field, of: entity, in: plan.to)
             {
                 statements.append(add)

@@ -6,9 +6,10 @@ extension SQLDialect {
         rules.columnType(encoding)
     }
 
-    /// The column type of a field: its own type, its enum's raw type, or the referenced key's type.
+    /// The column type of a field: its `sqlType` for this dialect when it has one, else the type
+    /// that stores its own type, its enum's raw type, or the referenced key's type.
     public func columnType(of field: Field, in schema: Schema) -> String {
-        columnType(schema.columnEncoding(of: field))
+        field.sqlType.flatMap(rules.sql) ?? columnType(schema.columnEncoding(of: field))
     }
 }
 

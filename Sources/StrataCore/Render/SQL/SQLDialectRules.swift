@@ -14,6 +14,9 @@ public protocol SQLDialectRules: Sendable {
 
     /// The column type that stores values of `encoding`.
     func columnType(_ encoding: ColumnEncoding) -> String
+    /// Why a column declared `declaredType` (a field's `sqlType`) would not store values of
+    /// `encoding` as the runtime binds and reads them, or nil when it does.
+    func storageProblem(declaredType: String, for encoding: ColumnEncoding) -> String?
 
     // MARK: Literals (after the common quoting of ``SQLDialect/literal(_:)``)
 
@@ -49,8 +52,9 @@ public protocol SQLDialectRules: Sendable {
 
     // MARK: Statements that differ
 
-    /// What follows an autoincremented key's column type (before NOT NULL), if anything.
-    func autoincrementTypeClause() -> String?
+    /// What follows an autoincremented key's column type `declaredType` (before NOT NULL), if
+    /// anything.
+    func autoincrementTypeClause(declaredType: String) -> String?
     /// The column constraint an autoincremented key ends with, given its quoted constraint name, if any.
     func autoincrementKeyConstraint(quotedName: String) -> String?
     /// True when the table's PRIMARY KEY constraint is written even for an autoincremented key
@@ -92,6 +96,25 @@ public struct SQLiteRules: SQLDialectRules {
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
 
+    /// SQLite stores a value by the affinity its declared type gives the column
+    /// (sqlite.org/datatype3.html, 3.1), not by the type's spelling.
+    public func storageProblem(declaredType: String, for encoding: ColumnEncoding) -> String? {
+        let affinity = SQLiteAffinity(declaredType: declaredType)
+        let accepted: [SQLiteAffinity]
+        switch encoding {
+        // NUMERIC affinity keeps text that does not read as a number (dates such as
+        // '2009-01-01 00:00:00'), and turns the rest into numbers ('1.50' reads back '1.5').
+        case .string: accepted = [.text, .numeric]
+        case .int, .int64, .int32, .int16, .bool: accepted = [.integer, .numeric]
+        case .double, .float, .date: accepted = [.real, .numeric, .integer]
+        case .decimal: accepted = [.text, .numeric]
+        case .uuid, .data: accepted = [.blob]
+        }
+        if accepted.contains(affinity) { return nil }
+        let names = accepted.map(\.rawValue).joined(separator: " or ")
+        return "\(declaredType) has \(affinity.rawValue) affinity in SQLite, which does not store \(encoding.rawValue) values as Strata writes them; expected a type of \(names) affinity"
+    }
+
     public func booleanLiteral(_ flag: Bool) -> String { flag ? "1" : "0" }
     public func blobLiteral(hex: String) -> String { "X'\(hex)'" }
     public func textLiteral(_ text: String, quoted: String) -> String { quoted }
@@ -112,7 +135,7 @@ public struct SQLiteRules: SQLDialectRules {
         encoding == .bool ? [.integer(0), .integer(1)] : nil
     }
 
-    public func autoincrementTypeClause() -> String? { nil }
+    public func autoincrementTypeClause(declaredType: String) -> String? { nil }
     public func autoincrementKeyConstraint(quotedName: String) -> String? {
         "CONSTRAINT \(quotedName) PRIMARY KEY AUTOINCREMENT"
     }
@@ -144,6 +167,35 @@ public struct PostgresRules: SQLDialectRules {
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
 
+    /// A declared type of the family PostgreSQL binds and returns for `encoding`; modifiers
+    /// (`varchar(160)`, `numeric(10,2)`) are free.
+    public func storageProblem(declaredType: String, for encoding: ColumnEncoding) -> String? {
+        var family = declaredType.lowercased()
+        if let open = family.firstIndex(of: "("), let close = family[open...].firstIndex(of: ")") {
+            family = String(family[..<open]) + String(family[family.index(after: close)...])
+        }
+        family = family.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let accepted: Set<String>
+        switch encoding {
+        case .string: accepted = ["text", "varchar", "character varying", "char", "character", "bpchar", "citext"]
+        case .int, .int64: accepted = ["bigint", "int8", "bigserial", "serial8"]
+        case .int32: accepted = ["integer", "int", "int4", "serial", "serial4"]
+        case .int16: accepted = ["smallint", "int2", "smallserial", "serial2"]
+        case .double: accepted = ["double precision", "float8", "float"]
+        case .float: accepted = ["real", "float4"]
+        case .bool: accepted = ["boolean", "bool"]
+        case .uuid: accepted = ["uuid"]
+        case .date:
+            accepted = [
+                "timestamptz", "timestamp with time zone", "timestamp", "timestamp without time zone", "date",
+            ]
+        case .data: accepted = ["bytea"]
+        case .decimal: accepted = ["numeric", "decimal"]
+        }
+        if accepted.contains(family) { return nil }
+        return "PostgreSQL does not store \(encoding.rawValue) values in a \(declaredType) column as Strata binds and reads them; expected one of \(accepted.sorted().joined(separator: ", "))"
+    }
+
     public func booleanLiteral(_ flag: Bool) -> String { flag ? "TRUE" : "FALSE" }
     public func blobLiteral(hex: String) -> String { "E'\\\\x\(hex)'::" + columnType(.data) }
     public func textLiteral(_ text: String, quoted: String) -> String {
@@ -167,7 +219,12 @@ public struct PostgresRules: SQLDialectRules {
     public func storedDecimal(canonical: String) -> SQLValue { .decimal(canonical) }
     public func allowedValues(of encoding: ColumnEncoding) -> [SQLValue]? { nil }
 
-    public func autoincrementTypeClause() -> String? { "GENERATED BY DEFAULT AS IDENTITY" }
+    /// An identity column, unless the type is a serial one (`serial`, `bigserial`: an owned
+    /// sequence and its `nextval` default, as databases made before identity columns have).
+    public func autoincrementTypeClause(declaredType: String) -> String? {
+        ["serial", "serial2", "serial4", "serial8", "smallserial", "bigserial"].contains(declaredType.lowercased())
+            ? nil : "GENERATED BY DEFAULT AS IDENTITY"
+    }
     public func autoincrementKeyConstraint(quotedName: String) -> String? { nil }
     public var declaresAutoincrementKeyInTable: Bool { true }
     public var altersConstraints: Bool { true }

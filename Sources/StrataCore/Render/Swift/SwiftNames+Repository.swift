@@ -105,6 +105,13 @@ struct MultilineStringLiteral: Sendable {
 }
 
 extension SwiftNames {
+    /// Why `name` cannot be both the argument label and the parameter name of a generated
+    /// function (a named query's parameter), or nil when it can: `_` means "no label" to Swift.
+    /// Keywords can (in backticks where they need them: ``identifier(_:)``, ``argumentLabel(_:)``).
+    static func argumentProblem(_ name: String) -> String? {
+        name == "_" ? "'_' means an argument without a label in Swift" : nil
+    }
+
     /// An argument label for `name`: keywords need no backticks as labels, except `inout`, `var` and `let`.
     static func argumentLabel(_ name: String) -> String {
         ["inout", "var", "let"].contains(name) ? "`\(name)`" : name

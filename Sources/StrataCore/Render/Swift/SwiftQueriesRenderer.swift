@@ -133,7 +133,9 @@ struct SwiftQueriesRenderer {
         let name = SwiftNames.identifier(query.source.name)
         writer.function("public func \(name)", parameters: parameters, suffix: " \(runtime.effects) -> \(returns)") {
             w in
-            let arguments = query.parameters.map { "\($0.name): \(SwiftNames.identifier($0.name))" }.joined(
+            let arguments = query.parameters.map {
+                "\(SwiftNames.argumentLabel($0.name)): \(SwiftNames.identifier($0.name))"
+            }.joined(
                 separator: ", ")
             let transaction = query.isReadOnly ? "read" : "write"
             w.line("\(runtime.call) \(transaction) { \(runtime.call) $0.\(name)(\(arguments)) }")

@@ -1,0 +1,22 @@
+/// The checks of what a field says about its column in SQL: `sqlType`, a default expression and
+/// `check`.
+extension SchemaValidator {
+    static func checkDeclaredColumn(_ field: Field, in schema: Schema, _ bag: inout DiagnosticBag) {
+        if let sqlType = field.sqlType {
+            let encoding = schema.columnEncoding(of: field)
+            for dialect in SQLDialect.allCases {
+                guard let declared = dialect.rules.sql(sqlType) else { continue }
+                if let problem = dialect.rules.storageProblem(declaredType: declared, for: encoding) {
+                    bag.error("'sqlType' of '\(field.name)': \(problem)", at: sqlType.location)
+                }
+            }
+        }
+        if let check = field.check, DDLRenderer(dialect: .sqlite).allowedValues(of: field, in: schema) != nil
+            || DDLRenderer(dialect: .postgres).allowedValues(of: field, in: schema) != nil
+        {
+            bag.error(
+                "'check' on '\(field.name)': a \(field.type) field is already checked against its values; declare the condition on another field",
+                at: check.location)
+        }
+    }
+}
