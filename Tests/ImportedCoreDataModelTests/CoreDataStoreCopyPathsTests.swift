@@ -8,36 +8,39 @@ import Testing
 
 /// The two ways `CoreDataStoreImporter` copies rows give the same database and the same errors:
 /// by SQL from the store attached read-only (`copiesBySQL`, the default), and row by row through
-/// Swift (where SQLite cannot attach a store read-only). On the Journal store: a hierarchy in one
+/// Swift (where SQLite cannot attach a store read-only). On the Journal store (a hierarchy in one
 /// table, a UUID key attribute that to-ones and join pairs are translated to, an ordered to-many,
-/// an ordered many-to-many, a decimal.
+/// an ordered many-to-many, a decimal), the Pets store (references and join tables to an abstract
+/// entity's concrete entities) and the Accounts store (a generated key beside an `id` attribute).
 @Suite struct CoreDataStoreCopyPathsTests {
     let folder: URL
     let importer: CoreDataStoreImporter
     let script: String
 
-    init() throws {
+    init() throws { try self.init(model: "Journal") }
+
+    init(model: String) throws {
         folder = TestScratch.path("strata-copy-paths")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let fixtures = ImportedCoreDataModelTests.root.appendingPathComponent("Tests/Fixtures/CoreData")
         let schemas = folder.appendingPathComponent("Schemas").path
         _ = try CoreDataImporter.write(
-            CoreDataImporter.run(fixtures.appendingPathComponent("Journal.xcdatamodel").path, options: .init()),
+            CoreDataImporter.run(fixtures.appendingPathComponent("\(model).xcdatamodel").path, options: .init()),
             schemas: schemas)
-        let (history, _, diagnostics) = SchemaLoader.loadModel(named: "Journal", in: schemas)
+        let (history, _, diagnostics) = SchemaLoader.loadModel(named: model, in: schemas)
         let loaded = try #require(history, "\(diagnostics)")
         let migrator = StrataMigrator(
-            model: "Journal",
+            model: model,
             migrations: MigrationSources.sqlite(for: loaded).map {
                 StrataMigration(
                     version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum,
                     dateColumns: $0.dateColumns)
             })
         importer = try CoreDataStoreImporter(
-            mappingJSON: Data(contentsOf: URL(fileURLWithPath: schemas + "/Journal/coredata-mapping.json")),
+            mappingJSON: Data(contentsOf: URL(fileURLWithPath: schemas + "/\(model)/coredata-mapping.json")),
             migrator: migrator)
         script = try String(
-            contentsOf: fixtures.appendingPathComponent("Stores/Journal.sql"), encoding: .utf8)
+            contentsOf: fixtures.appendingPathComponent("Stores/\(model).sql"), encoding: .utf8)
     }
 
     /// Imports the Journal store changed by `change` both ways; returns each database's rows, or
@@ -71,6 +74,20 @@ import Testing
         #expect(results[0] == results[1])
         #expect(results[0].contains("Standup notes"), "\(results[0])")
         #expect(results[0].contains("12.5"), "the decimal as text: \(results[0])")
+    }
+
+    @Test(arguments: [("Pets", "\"Ann\""), ("Accounts", "\"mastodon.social\"")])
+    func everyRowOfAnotherStoreIsTheSameBothWays(model: String, value: String) throws {
+        let results = try Self(model: model).importBothWays(model)
+        #expect(results[0] == results[1])
+        #expect(results[0].contains(value), "\(results[0])")
+    }
+
+    @Test func aReferenceToAnAbstractEntityThatNamesNoObjectStopsBothWays() throws {
+        let results = try Self(model: "Pets").importBothWays(
+            "pets-bad", change: "UPDATE ZOWNER SET ZFAVORITE = 42 WHERE Z_PK = 2;")
+        #expect(results[0] == results[1])
+        #expect(results[0].contains("has ZFAVORITE = 42, which names no object of 'Cat', 'Dog'"), "\(results[0])")
     }
 
     /// The store is attached by a `file:` URI: a path with a space, `?`, `#` and `%` is read, and
