@@ -51,7 +51,6 @@ enum CoreDataModelReader {
         case 77: what = "the document ends before every element is closed"
         case 1: what = "the XML parser gave up on an input too large or too deeply nested for it"
         case 2: what = "the XML parser ran out of memory"
-        case 26: what = "a reference to an entity that is not declared (write '&' as '&amp;')"
         case 28, 29, 30, 104:
             what = "a reference to an external or parameter entity, which Strata refuses (a Core Data model declares no entities)"
         case 31, 32, 79, 81: what = "an encoding the XML parser cannot read: use UTF-8"
