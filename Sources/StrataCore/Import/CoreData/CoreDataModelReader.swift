@@ -41,7 +41,7 @@ enum CoreDataModelReader {
         case 3, 4: what = "expected an element"
         case 5: what = "extra content after the root element"
         case 9: what = "a character that XML does not allow"
-        case 14, 22, 23, 27: what = "a broken entity reference ('&' must be written '&amp;')"
+        case 14, 22, 23, 26, 27: what = "a broken entity reference ('&' must be written '&amp;')"
         case 38: what = "'<' in an attribute value (write '&lt;')"
         case 39, 40, 41: what = "a broken attribute (every value needs quotes)"
         case 42: what = "an attribute is given twice"
