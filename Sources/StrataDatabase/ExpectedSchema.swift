@@ -61,11 +61,16 @@ public enum ExpectedSchema {
                 name: SQLConstraintName.check(table: entity.table, column: field.column),
                 rule: .allowedValues(column: field.column, values: canonical))
         }
+        let tableChecks = entity.checks.compactMap { check in
+            dialect.rules.sql(check.condition).map {
+                DatabaseSchema.Check(name: check.name, rule: SQLCanonicalForm.checkRule($0, dialect: dialect))
+            }
+        }
         return DatabaseSchema.Table(
             name: entity.table, columns: columns,
             primaryKey: keyColumns.isEmpty
                 ? nil
                 : DatabaseSchema.Key(name: SQLConstraintName.primaryKey(table: entity.table), columns: keyColumns),
-            uniqueConstraints: uniques, indexes: indexes, foreignKeys: foreignKeys, checks: checks)
+            uniqueConstraints: uniques, indexes: indexes, foreignKeys: foreignKeys, checks: checks + tableChecks)
     }
 }

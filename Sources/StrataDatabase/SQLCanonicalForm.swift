@@ -219,6 +219,28 @@ public enum SQLCanonicalForm {
         return values.isEmpty ? nil : .allowedValues(column: column, values: values.sorted())
     }
 
+    /// A check's text without its grouping parentheses (those of a call or a list after a word
+    /// stay): PostgreSQL prints a condition back with every operation parenthesized
+    /// (`((a >= 0) OR (b > 1))`), so checks are matched on this form. Two conditions that differ
+    /// only in grouping match; the schema compares them no further.
+    public static func ungrouped(_ text: String, dialect: SQLDialect) -> String {
+        guard let tokens = try? SQLLexer(dialect: dialect.syntax).significantTokens(text) else { return text }
+        var kept: [SQLToken] = []
+        var opened: [Bool] = []
+        for token in tokens {
+            if token.isSymbol("(") {
+                let keep = kept.last?.isName ?? false
+                opened.append(keep)
+                if keep { kept.append(token) }
+            } else if token.isSymbol(")") {
+                if opened.popLast() ?? true { kept.append(token) }
+            } else {
+                kept.append(token)
+            }
+        }
+        return render(kept)
+    }
+
     static func render(_ tokens: [SQLToken]) -> String {
         var text = ""
         var previous: SQLToken?

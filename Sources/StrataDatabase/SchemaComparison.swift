@@ -195,7 +195,8 @@ public struct SchemaComparison: Sendable {
 
         // Checks, matched by what they require.
         found += matched(
-            expected.checks, actual.checks, at: location, kind: "check", key: { $0.rule.description }, name: \.name,
+            expected.checks, actual.checks, at: location, kind: "check",
+            key: { SQLCanonicalForm.ungrouped($0.rule.description, dialect: storageDialect ?? .postgres) }, name: \.name,
             compare: { _, _ in [] })
         return found
     }

@@ -28,6 +28,7 @@ import Testing
             [Quantity] INTEGER NOT NULL DEFAULT 1,
             [Added] DATETIME DEFAULT CURRENT_TIMESTAMP,
             CHECK ([Quantity]>(0)),
+            CHECK ([Added] IS NULL OR [Added] >= [InvoiceDate]),
             FOREIGN KEY ([ArtistId]) REFERENCES [Artist] ([ArtistId]) ON DELETE NO ACTION ON UPDATE NO ACTION
         );
         CREATE TABLE `Customers` (`CustomerID` TEXT, `Name` TEXT, PRIMARY KEY (`CustomerID`));
@@ -82,6 +83,7 @@ import Testing
         #expect(yaml.contains(#"total: { type: Decimal, default: "0", sqlType: { sqlite: "NUMERIC(10,2)" }, column: Total }"#))
         #expect(yaml.contains(#"added: { type: String?, default: { sqlite: "CURRENT_TIMESTAMP" }, sqlType: { sqlite: "DATETIME" }, column: Added }"#))
         #expect(yaml.contains(#"check: { sqlite: "\"Quantity\" > 0" }"#))
+        #expect(yaml.contains(#"    checks:\#n      Invoice_check: { sqlite: "\"Added\" IS NULL OR \"Added\" >= \"InvoiceDate\"" }\#n"#), "\(yaml)")
         #expect(yaml.contains(#"- { fields: [total], name: big_invoices, where: { sqlite: "\"Total\" > 100" } }"#))
 
         // Import then generate reproduces the tables, spelling included (but for the NOT NULL
@@ -225,7 +227,8 @@ import Testing
                     person_id INT REFERENCES other.person (id),
                     invoice_date TIMESTAMP NOT NULL,
                     total NUMERIC(10,2) NOT NULL CHECK (total >= 0),
-                    added TIMESTAMPTZ DEFAULT now()
+                    added TIMESTAMPTZ DEFAULT now(),
+                    CONSTRAINT invoice_dates CHECK (added IS NULL OR added >= invoice_date)
                 );
                 CREATE INDEX big_invoices ON invoice (total) WHERE total > 100;
                 CREATE TABLE measurement (id INT NOT NULL, taken DATE NOT NULL, PRIMARY KEY (id, taken)) PARTITION BY RANGE (taken);
@@ -244,6 +247,7 @@ import Testing
             #expect(yaml.contains(#"invoiceDate: { type: Date, sqlType: { postgres: "timestamp without time zone" } }"#))
             #expect(yaml.contains(#"added: { type: Date?, default: { postgres: "NOW ()" } }"#))
             #expect(yaml.contains("personId: Int32?"))
+            #expect(yaml.contains("    checks:\n      invoice_dates: { postgres: "), "\(yaml)")
             #expect(!yaml.contains("Measurement"))
 
             // The foreign key to another schema's table is left out of the model, and the

@@ -95,6 +95,8 @@ public struct ImportedEntity: Sendable, Equatable {
     public var indexes: [ImportedIndex]
     /// `hasMany`: accessor name, entity, via.
     public var hasMany: [ImportedHasMany]
+    /// `checks`: each constraint's name and condition.
+    public var checks: [ImportedCheck] = []
 
     /// Creates an entity.
     public init(name: String, doc: String? = nil, fields: [ImportedField] = []) {
@@ -126,6 +128,10 @@ public struct ImportedEntity: Sendable, Equatable {
                 if let condition = index.condition { options.append("where: \(condition.yaml)") }
                 return options.count == 1 ? "      - \(fields)" : "      - { \(options.joined(separator: ", ")) }"
             }
+        }
+        if !checks.isEmpty {
+            lines.append("    checks:")
+            lines += checks.map { "      \(YAMLText.key($0.name)): \($0.condition.yaml)" }
         }
         if !hasMany.isEmpty {
             lines.append("    hasMany:")
@@ -240,6 +246,20 @@ public enum YAMLText {
 
     /// A double-quoted string: a JSON string literal is one.
     public static func string(_ text: String) -> String { DiagnosticJSON.quoted(text) }
+}
+
+/// A table check of an ``ImportedEntity``: `checks: { name: condition }`.
+public struct ImportedCheck: Sendable, Equatable {
+    /// The constraint's name.
+    public var name: String
+    /// Its condition.
+    public var condition: ImportedSQL
+
+    /// Creates a check.
+    public init(name: String, condition: ImportedSQL) {
+        self.name = name
+        self.condition = condition
+    }
 }
 
 /// SQL an importer read from one database, written as `{ sqlite: … }` or `{ postgres: … }`.

@@ -28,6 +28,16 @@ public struct Index: Hashable, Sendable {
     }
 }
 
+/// A check constraint of a table over its columns (`checks: { name: condition }`).
+public struct TableCheck: Hashable, Sendable {
+    /// The constraint's name.
+    public var name: String
+    /// The condition, SQL over the table's columns, per dialect.
+    public var condition: DialectSQL
+    /// Where it is declared.
+    public var location: SourceLocation
+}
+
 /// The to-many side of a reference: accessors only, no column.
 public struct HasMany: Hashable, Sendable {
     /// The accessor name.
@@ -90,6 +100,11 @@ public struct Entity: Hashable, Sendable {
         get { box.values.doc }
         _modify { makeUnique(); yield &box.values.doc }
     }
+    /// Check constraints over the table's columns, in declaration order.
+    public var checks: [TableCheck] {
+        get { box.values.checks }
+        _modify { makeUnique(); yield &box.values.checks }
+    }
     /// Where the entity is declared.
     public var location: SourceLocation {
         get { box.values.location }
@@ -134,6 +149,7 @@ public struct Entity: Hashable, Sendable {
         var renamedFrom: String?
         var doc: String?
         var location: SourceLocation
+        var checks: [TableCheck] = []
     }
 
     /// The box: changed only through ``makeUnique()``, by a copy that owns it alone, so sharing

@@ -85,6 +85,12 @@ extension SchemaParser {
             case "primaryKey": keyNode = entry.value
             case "indexes": indexesNode = entry.value
             case "hasMany": hasManyNode = entry.value
+            case "checks":
+                for check in reader.mapping(entry.value, "'checks' of \(what()) (constraint names and their conditions)") ?? [] {
+                    if let condition = reader.dialectSQL(check.value, "check '\(check.key)'") {
+                        entity.checks.append(TableCheck(name: check.key, condition: condition, location: check.keyLocation))
+                    }
+                }
             case "renamedFrom": entity.renamedFrom = reader.nonEmptyString(entry.value, "'renamedFrom'")
             case "doc": entity.doc = reader.string(entry.value, "'doc'")
             default: break

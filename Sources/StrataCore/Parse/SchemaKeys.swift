@@ -8,7 +8,7 @@ public enum SchemaKeys {
     /// An enum.
     public static let enumeration = ["type", "cases", "unknown", "doc"]
     /// An entity.
-    public static let entity = ["fields", "table", "primaryKey", "indexes", "hasMany", "renamedFrom", "doc"]
+    public static let entity = ["fields", "table", "primaryKey", "indexes", "hasMany", "checks", "renamedFrom", "doc"]
     /// A field in its mapping form.
     public static let field = [
         "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",

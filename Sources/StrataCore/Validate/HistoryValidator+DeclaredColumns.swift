@@ -13,6 +13,12 @@ extension HistoryValidator {
         }
         for entity in schema.entities {
             guard let source = previous.entity(named: entity.renamedFrom ?? entity.name) else { continue }
+            func checks(_ entity: Entity) -> [[String?]] { entity.checks.map { [$0.name] + text($0.condition) } }
+            if checks(source) != checks(entity) {
+                bag.error(
+                    "the 'checks' of '\(entity.name)' differ from \(previous.fileName)'s; migrations do not add, change or drop a table's checks yet: keep them as in \(previous.fileName)",
+                    at: entity.checks.first?.location ?? entity.location)
+            }
             for field in entity.fields {
                 guard let old = source.field(named: field.renamedFrom ?? field.name) else { continue }
                 let declared: [(key: String, old: DialectSQL?, new: DialectSQL?)] = [

@@ -78,9 +78,9 @@ struct TableMapper {
                     "the check of \(qualified(column)), \(check.rule), is not imported: the column is not imported, or its field's type is already checked"
                 )
             case .expression(let text):
-                warnings.append(
-                    "the check of table '\(table.name)', \(text), is not imported: Strata declares a check on one field, and this one names several columns or a field whose type is already checked"
-                )
+                // A check over several columns (or over one whose field is already checked) is the table's.
+                let name = check.name ?? "\(table.name)_check" + (entity.checks.isEmpty ? "" : "\(entity.checks.count)")
+                entity.checks.append(ImportedCheck(name: name, condition: ImportedSQL(dialect: dialect.rawValue, text: text)))
             }
         }
         return entity

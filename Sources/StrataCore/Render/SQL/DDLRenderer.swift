@@ -145,6 +145,10 @@ public struct DDLRenderer: Sendable {
             let name = SQLConstraintName.check(table: entity.table, column: field.column)
             constraints.append((checkComments(of: field, in: schema), "CONSTRAINT \(quoted(name)) CHECK (\(check))"))
         }
+        for check in entity.checks {
+            guard let condition = dialect.rules.sql(check.condition) else { continue }
+            constraints.append(([], "CONSTRAINT \(quoted(check.name)) CHECK (\(condition))"))
+        }
         for field in entity.fields where !deferredForeignKeys.contains(field.name) {
             guard let reference = referenceClause(of: field, in: schema) else { continue }
             let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)

@@ -32,13 +32,14 @@ public enum AdoptedMigrations {
                     CONSTRAINT "invoice_pkey" PRIMARY KEY ("id"),
                     CONSTRAINT "invoice_total_check" CHECK (total >= 0),
                     CONSTRAINT "invoice_quantity_check" CHECK (quantity > 0),
+                    CONSTRAINT "invoice_total_per_item" CHECK (total >= quantity * 0),
                     CONSTRAINT "invoice_artist_fkey" FOREIGN KEY ("artist") REFERENCES "artist" ("id") ON DELETE CASCADE
                 );
 
                 CREATE INDEX "big_invoices" ON "invoice" ("total") WHERE total > 100;
 
                 """#,
-            checksum: "32e29806ed14bd319eb49cc9da6e0b7a11ad0384945e46c4235ece65c7e89028",
+            checksum: "7b515d754f05db5e8f320ffe35826b3ea3a4e150070d53c8d8b212549c08a3ad",
             dateColumns: #"""
                 "invoice" ("added")
                 """#

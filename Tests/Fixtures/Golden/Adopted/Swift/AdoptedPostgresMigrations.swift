@@ -33,13 +33,14 @@ public enum AdoptedPostgresMigrations {
                     CONSTRAINT "invoice_pkey" PRIMARY KEY ("id"),
                     CONSTRAINT "invoice_total_check" CHECK (total >= 0),
                     CONSTRAINT "invoice_quantity_check" CHECK (quantity > 0),
+                    CONSTRAINT "invoice_total_per_item" CHECK (total >= quantity * 0),
                     CONSTRAINT "invoice_artist_fkey" FOREIGN KEY ("artist") REFERENCES "artist" ("id") ON DELETE CASCADE
                 );
 
                 CREATE INDEX "big_invoices" ON "invoice" ("total") WHERE total > 100;
 
                 """#,
-            checksum: "9f41cece71857fc1005b23459cfea89791476b1ee4bea9b80f416ae1bd57fe98"
+            checksum: "ef413374b381340b580f52f5563205cd837ab311f359383ed56234010237ca1b"
         ),
         StrataMigration(
             version: 2,

@@ -21,6 +21,7 @@ CREATE TABLE "invoice" (
     CONSTRAINT "invoice_pkey" PRIMARY KEY ("id"),
     CONSTRAINT "invoice_total_check" CHECK (total >= 0),
     CONSTRAINT "invoice_quantity_check" CHECK (quantity > 0),
+    CONSTRAINT "invoice_total_per_item" CHECK (total >= quantity * 0),
     CONSTRAINT "invoice_artist_fkey" FOREIGN KEY ("artist") REFERENCES "artist" ("id") ON DELETE CASCADE
 );
 
