@@ -13,14 +13,21 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
     public var message: PostgresServerMessage
     /// True when `ROLLBACK` succeeded: nothing of the version remains.
     public var rolledBack: Bool
+    /// When the version gave up waiting for locks: its last wait (the time waited in all, and the
+    /// sessions that held the locks).
+    public var lockWait: StrataLockWait?
 
     /// Creates the failure.
-    public init(model: String, version: Int, statement: String?, message: PostgresServerMessage, rolledBack: Bool) {
+    public init(
+        model: String, version: Int, statement: String?, message: PostgresServerMessage, rolledBack: Bool,
+        lockWait: StrataLockWait? = nil
+    ) {
         self.model = model
         self.version = version
         self.statement = statement
         self.message = message
         self.rolledBack = rolledBack
+        self.lockWait = lockWait
     }
 
     public var description: String {
@@ -28,9 +35,12 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
             rolledBack
             ? "v\(version) was rolled back; the database is at the previous version"
             : "the connection was lost, so the rollback of v\(version) could not be confirmed"
-        let text =
-            "migrating \(model) to v\(version) failed and \(outcome): "
-            + message.description.replacingOccurrences(of: "\n", with: "; ")
+        let reason =
+            lockWait.map {
+                "gave up waiting for locks after \($0.attempt) attempt\($0.attempt == 1 ? "" : "s") and \($0.waitedDescription) in all, "
+                    + $0.holdersDescription
+            } ?? message.description.replacingOccurrences(of: "\n", with: "; ")
+        let text = "migrating \(model) to v\(version) failed and \(outcome): " + reason
         guard let statement else { return text }
         let firstLine = statement.split(separator: "\n").first { !$0.hasPrefix("--") }.map(String.init) ?? statement
         let shown = firstLine.count <= 120 ? firstLine : String(firstLine.prefix(117)) + "..."

@@ -15,6 +15,13 @@ import StrataStorage
 ///   Re-running applies nothing.
 /// - A session-level advisory lock on the model (``PostgresMigrationLock``) is held across the
 ///   whole run: two migrators started together apply each version once, the second one waiting.
+/// - Every statement waits for a table's lock at most the budget's lock timeout
+///   (``PostgresLockBudget``, 300 ms by default), so that the application's queries never queue
+///   behind a migration for longer. A version whose statement timed out is rolled back and tried
+///   again after a growing, jittered pause, naming the sessions that held the locks
+///   (``StrataMigrationProgress/waitingForLock(_:_:)``), until it has waited the budget's total.
+/// - A concurrent index build that an earlier run left INVALID (a killed process, a lost
+///   connection) is dropped and built again, never taken for a built index.
 ///
 /// The migrations' SQL is PostgreSQL's (`Generated/<Model>/postgres/migrations/vN.sql`); it must
 /// not control transactions itself. Its leading `CREATE INDEX CONCURRENTLY` statements (indexes
@@ -24,6 +31,8 @@ import StrataStorage
 public struct StrataPostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
     public let plan: StrataMigrationPlan
+    /// How long statements may wait for locks, and how long a version keeps retrying.
+    public let lockBudget: PostgresLockBudget
     let logger: Logger
 
     /// The model the migrations belong to (recorded in the ledger).
@@ -34,9 +43,13 @@ public struct StrataPostgresMigrator: Sendable {
     public var latestVersion: Int { plan.latestVersion }
 
     /// Creates a migrator for `model`; `migrations` (PostgreSQL SQL) may be given in any order.
-    /// `logger` receives PostgresNIO's logging of the migrator's queries (none by default).
-    public init(model: String, migrations: [StrataMigration], logger: Logger? = nil) {
+    /// `lockBudget` bounds the waits for locks; `logger` receives PostgresNIO's logging of the
+    /// migrator's queries (none by default).
+    public init(
+        model: String, migrations: [StrataMigration], lockBudget: PostgresLockBudget = .default, logger: Logger? = nil
+    ) {
         plan = StrataMigrationPlan(model: model, migrations: migrations)
+        self.lockBudget = lockBudget
         self.logger =
             logger
             ?? {
@@ -83,16 +96,25 @@ public struct StrataPostgresMigrator: Sendable {
     }
 
     /// Runs `body` holding the model's migration lock (``PostgresMigrationLock``), released after
-    /// it whatever happens.
+    /// it whatever happens, with the session's `lock_timeout` set to the budget's meanwhile (the
+    /// wait for the migration lock itself is bounded by the session's own `lock_timeout`).
     func locked<Value>(
         _ connection: PostgresConnection, waiting: @Sendable () -> Void, _ body: () async throws -> Value
     ) async throws -> Value {
         try await PostgresMigrationLock.acquire(model: model, connection, logger: logger, waiting: waiting)
         let result: Result<Value, any Error>
+        var previous: String?
         do {
+            previous = try await connection.strataRows("SELECT current_setting('lock_timeout')", logger: logger)
+                .first?.decode(String.self)
+            try await run("SET lock_timeout = \(lockBudget.setting)", connection)
             result = .success(try await body())
         } catch {
             result = .failure(error)
+        }
+        if let previous {
+            try? await connection.strataExecute(
+                "SET lock_timeout = '" + previous.replacingOccurrences(of: "'", with: "''") + "'", logger: logger)
         }
         // Ending the session releases the lock too; a failed unlock on a lost connection changes nothing.
         try? await PostgresMigrationLock.release(model: model, connection, logger: logger)
@@ -108,7 +130,7 @@ public struct StrataPostgresMigrator: Sendable {
         for (offset, migration) in pending.enumerated() {
             try progress(.willApply(migration, position: offset + 1, count: pending.count))
             let start = ContinuousClock.now
-            if try await apply(migration, connection, progress: progress) {
+            if try await applyWithinBudget(migration, connection, progress: progress) {
                 applied.append(migration)
                 try progress(.didApply(migration, duration: ContinuousClock.now - start))
             }
@@ -116,12 +138,62 @@ public struct StrataPostgresMigrator: Sendable {
         return applied
     }
 
+    /// A statement that waited the whole lock timeout: its version was rolled back, and the
+    /// indexes built concurrently before it are kept for the next attempt.
+    struct LockTimedOut: Error {
+        var statement: String
+        var message: PostgresServerMessage
+    }
+
+    /// Runs ``apply(_:_:built:progress:)`` again while a statement times out waiting for a lock,
+    /// pausing between attempts, until the version has waited the budget's total; then drops the
+    /// indexes it built and throws a ``StrataPostgresMigrationFailure`` naming the wait.
+    private func applyWithinBudget(
+        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
+    ) async throws -> Bool {
+        var built: [ConcurrentIndexBuild] = []
+        var waited = Duration.zero
+        var attempt = 0
+        while true {
+            let timeout: LockTimedOut
+            do {
+                return try await apply(migration, connection, built: &built, progress: progress)
+            } catch let error as LockTimedOut {
+                timeout = error
+            }
+            attempt += 1
+            waited += lockBudget.lockTimeout
+            let pause = lockBudget.pause(afterAttempt: attempt, random: Double.random(in: 0...1))
+            let holders = await PostgresLockHolders.holding(tablesOf: timeout.statement, connection, logger: logger)
+            let wait = StrataLockWait(
+                attempt: attempt, retryIn: pause, waited: waited, holders: holders, statement: timeout.statement)
+            do {
+                guard lockBudget.lockTimeout > .zero, waited + pause <= lockBudget.totalWait else {
+                    throw StrataPostgresMigrationFailure(
+                        model: model, version: migration.version, statement: timeout.statement,
+                        message: timeout.message, rolledBack: true, lockWait: wait)
+                }
+                try progress(.waitingForLock(migration, wait))
+                try await Task.sleep(for: pause)
+            } catch var failure as StrataPostgresMigrationFailure {
+                failure.rolledBack = await drop(built, connection)
+                throw failure
+            } catch {
+                _ = await drop(built, connection)
+                throw error
+            }
+            waited += pause
+        }
+    }
+
     /// Runs one migration: its leading concurrent index builds (``ConcurrentIndexBuild``) outside
     /// a transaction, then the rest in a transaction with its ledger row. Returns false when the
-    /// ledger already records it. A failure drops the indexes this run built, so that the
-    /// database is left at the previous version.
+    /// ledger already records it. A failure drops the indexes built for it (`built`), so that
+    /// the database is left at the previous version, except a lock timeout (``LockTimedOut``),
+    /// after which they are kept for the next attempt.
     private func apply(
-        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
+        _ migration: StrataMigration, _ connection: PostgresConnection, built: inout [ConcurrentIndexBuild],
+        progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
         /// An error `progress` threw, rethrown as it is once the version is rolled back.
         struct Stopped: Error {
@@ -139,15 +211,27 @@ public struct StrataPostgresMigrator: Sendable {
                 rolledBack: true)
         }
         let (builds, rest) = ConcurrentIndexBuild.split(statements)
-        var built: [ConcurrentIndexBuild] = []
         for build in builds {
             do {
-                // An index of that name built beforehand (by hand, ahead of the deploy) is kept as it is.
-                if try await indexExists(build.indexName, connection) { continue }
+                switch try await indexState(build.indexName, connection) {
+                case .valid:
+                    // Built beforehand (by hand ahead of the deploy, or by an attempt that timed out later).
+                    continue
+                case .invalid:
+                    // Left by a build that was interrupted: PostgreSQL never uses it.
+                    let drop = "DROP INDEX CONCURRENTLY IF EXISTS \(quoted(build.indexName))"
+                    try tell(drop)
+                    try await run(drop, connection)
+                case .absent:
+                    break
+                }
                 try tell(build.statement)
-                built.append(build)
+                if !built.contains(build) { built.append(build) }
                 try await run(build.statement, connection)
             } catch {
+                if PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
+                    throw LockTimedOut(statement: build.statement, message: PostgresServerMessage(error))
+                }
                 // A failed concurrent build leaves an invalid index behind: drop it with the others.
                 let cleaned = await drop(built, connection)
                 if let stopped = error as? Stopped, cleaned { throw stopped.error }
@@ -178,6 +262,9 @@ public struct StrataPostgresMigrator: Sendable {
             return true
         } catch {
             let rolledBack = (try? await run("ROLLBACK", connection)) != nil
+            if rolledBack, let current, PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
+                throw LockTimedOut(statement: current, message: PostgresServerMessage(error))
+            }
             let cleaned = await drop(built, connection)
             if error is StrataMigrationError, rolledBack, cleaned { throw error }
             if let stopped = error as? Stopped, rolledBack, cleaned { throw stopped.error }
@@ -187,9 +274,18 @@ public struct StrataPostgresMigrator: Sendable {
         }
     }
 
-    private func indexExists(_ name: String, _ connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.strataRows("SELECT to_regclass(\(quoted(name))) IS NOT NULL", logger: logger)
-        return try rows.first?.decode(Bool.self) == true
+    /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.
+    static let lockNotAvailable = "55P03"
+
+    /// Whether an index of that name exists, and whether PostgreSQL may use it.
+    enum IndexState { case absent, valid, invalid }
+
+    private func indexState(_ name: String, _ connection: PostgresConnection) async throws -> IndexState {
+        let rows = try await connection.strataRows(
+            "SELECT to_regclass(\(quoted(name))) IS NOT NULL, coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(\(quoted(name)))), true)",
+            logger: logger)
+        guard let (exists, valid) = try rows.first?.decode((Bool, Bool).self), exists else { return .absent }
+        return valid ? .valid : .invalid
     }
 
     /// Drops indexes built concurrently by this run; true when all of them are gone.

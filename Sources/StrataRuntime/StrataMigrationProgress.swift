@@ -11,4 +11,7 @@ public enum StrataMigrationProgress: Sendable {
     /// The Dates of a database written by Strata 0.5 or earlier were converted to seconds since
     /// 2001 and committed, in `duration`, before any pending migration.
     case didConvertDates(StrataDateConversion, duration: Duration)
+    /// A statement of the migration waited longer than the lock timeout for a lock other sessions
+    /// hold (PostgreSQL): the version was rolled back and is tried again after `wait.retryIn`.
+    case waitingForLock(StrataMigration, StrataLockWait)
 }

@@ -14,7 +14,7 @@ extension Migrate {
             model: history.model,
             migrations: MigrationSources.postgres(for: history).map {
                 StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
-            })
+            }, lockBudget: lockBudget)
         var outcome = Outcome()
         let session: PostgresSession
         do {
@@ -51,10 +51,24 @@ extension Migrate {
         return (outcome, status)
     }
 
-    /// The server-side limits of the migration's session, from the options.
+    /// The server-side limits of the migration's session, from the options: its `lock_timeout`
+    /// bounds the wait for another `strata migrate`'s migration lock.
     var sessionLimits: PostgresSessionLimits {
-        PostgresSessionLimits(
-            statementTimeout: statementTimeout, lockTimeout: lockTimeout ?? PostgresSessionLimits.defaultLockTimeout)
+        PostgresSessionLimits(statementTimeout: statementTimeout, lockTimeout: lockWaitLimitSeconds)
+    }
+
+    /// The migration statements' lock budget, from the options.
+    var lockBudget: PostgresLockBudget {
+        PostgresLockBudget(
+            lockTimeout: lockTimeout?.duration ?? PostgresLockBudget.defaultLockTimeout,
+            totalWait: lockWaitLimit?.duration ?? PostgresLockBudget.defaultTotalWait)
+    }
+
+    /// `--lock-wait-limit` in whole seconds, at least 1 unless 0 (no limit) was asked for.
+    var lockWaitLimitSeconds: Int {
+        let limit = lockWaitLimit?.duration ?? PostgresLockBudget.defaultTotalWait
+        let seconds = Int(limit.components.seconds) + (limit.components.attoseconds > 0 ? 1 : 0)
+        return seconds
     }
 
     /// The message of a run that lost its connection (`loss`: when, and the client's error): why
@@ -140,7 +154,7 @@ extension Migrate {
             return error.rolledBack ? .migrationFailed : .couldNotRun
         } catch where PostgresServerMessage(error).sqlState == "55P03" {
             outcome.error =
-                "\(name): another strata migrate held the migration lock of \(migrator.model) longer than --lock-timeout (\(sessionLimits.lockTimeout) s); nothing was applied"
+                "\(name): another strata migrate held the migration lock of \(migrator.model) longer than --lock-wait-limit (\(sessionLimits.lockTimeout) s); nothing was applied"
             return .couldNotRun
         } catch {
             let message = PostgresServerMessage(error)

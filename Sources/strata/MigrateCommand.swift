@@ -31,17 +31,23 @@ struct Migrate: AsyncParsableCommand {
             require, verify-ca, verify-full; default prefer).
 
             PostgreSQL waits are bounded: connecting by the URL's connect_timeout (seconds, default \
-            10); a lock by --lock-timeout (default 600 s, the migration lock of another strata \
-            migrate included); a statement by --statement-timeout when given; a transaction left \
-            idle by 60 s (idle_in_transaction_session_timeout). While a statement runs, a second \
+            10); each statement's wait for a table's lock by --lock-timeout (default 300ms), so \
+            that the application's queries never queue behind a migration for longer: a version \
+            whose statement times out is rolled back and tried again after a growing, jittered \
+            pause, naming the sessions that hold the locks, until it has waited --lock-wait-limit \
+            in all (default 60s; also the longest wait for another strata migrate's migration \
+            lock); a statement by --statement-timeout when given; a transaction left idle by 60 s \
+            (idle_in_transaction_session_timeout). A concurrent index build that an earlier run \
+            left INVALID is dropped and built again. While a statement runs, a second \
             connection asks the server every 3 s whether the session is still there: a server that \
             died or went silent ends the run with exit status 2 within about 20 s, naming the \
             version the database is at when the server answers.
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
-            cannot be reached, a lost connection, the migration lock not free within --lock-timeout); 3 the PostgreSQL server refused the credentials; \
-            4 a migration failed and was rolled back (the database is at the previous version); \
+            cannot be reached, a lost connection, the migration lock not free within --lock-wait-limit); 3 the PostgreSQL server refused the credentials; \
+            4 a migration failed and was rolled back (the database is at the previous version; its \
+            locks not obtained within --lock-wait-limit included); \
             64 usage; 130 (128 + the signal's number) stopped by Ctrl-C, SIGTERM or SIGHUP: the \
             version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
             running statement; a second Ctrl-C ends strata at once, and the server rolls back).\
@@ -72,9 +78,14 @@ struct Migrate: AsyncParsableCommand {
     var statementTimeout: Int?
     @Option(
         help: ArgumentHelp(
-            "PostgreSQL: the longest a statement may wait for a lock, another strata migrate's migration lock included, in seconds (0: no limit; default: 600).",
-            valueName: "seconds"))
-    var lockTimeout: Int?
+            "PostgreSQL: the longest one statement waits for a table's lock before its version is rolled back and retried, e.g. 300ms, 2s (default: 300ms).",
+            valueName: "duration"))
+    var lockTimeout: DurationArgument?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the longest a version keeps waiting for locks across its retries, and the longest wait for another strata migrate, e.g. 60s, 10m (default: 60s).",
+            valueName: "duration"))
+    var lockWaitLimit: DurationArgument?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var formatOptions: FormatOptions
@@ -108,10 +119,17 @@ struct Migrate: AsyncParsableCommand {
     var postgresURL: String? { DatabaseChoice.postgresURL(postgres, sqlite: database) }
 
     func validate() throws {
-        for (name, value) in [("--statement-timeout", statementTimeout), ("--lock-timeout", lockTimeout)] {
-            guard let value else { continue }
-            if value < 0 || value > 86_400 { throw ValidationError("\(name) must be from 0 to 86400 seconds, not \(value)") }
-            if postgresURL == nil { throw ValidationError("\(name) applies to PostgreSQL only (--postgres)") }
+        if let statementTimeout, statementTimeout < 0 || statementTimeout > 86_400 {
+            throw ValidationError("--statement-timeout must be from 0 to 86400 seconds, not \(statementTimeout)")
+        }
+        try lockTimeout?.check("--lock-timeout")
+        try lockWaitLimit?.check("--lock-wait-limit")
+        let postgresOnly = [
+            ("--statement-timeout", statementTimeout != nil), ("--lock-timeout", lockTimeout != nil),
+            ("--lock-wait-limit", lockWaitLimit != nil),
+        ]
+        for (name, given) in postgresOnly where given && postgresURL == nil {
+            throw ValidationError("\(name) applies to PostgreSQL only (--postgres)")
         }
         if let baseline, let to, to < baseline {
             throw ValidationError("--to \(to) is below --baseline \(baseline): migrations only go forward")
@@ -176,6 +194,12 @@ struct Migrate: AsyncParsableCommand {
                 }
             case .didApply(let migration, let duration):
                 print("\(model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+            case .waitingForLock(let migration, let wait):
+                print(
+                    "\(model): v\(migration.version) could not get a lock within the lock timeout, \(wait.holdersDescription); "
+                        + "rolled back, trying again in \(Self.seconds(wait.retryIn)) (attempt \(wait.attempt + 1), "
+                        + "\(wait.waitedDescription) waited)…",
+                    to: &stream)
             case .didConvertDates(let conversion, let duration):
                 print(
                     "\(model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "

@@ -31,14 +31,15 @@ import Testing
     }
 
     /// Starts `strata migrate` of Shop through `url` while `session` holds a lock on the customer
-    /// table, and returns once v2's first statement waits for it (seen from `session`).
+    /// table, and returns once v2's first statement waits for it (seen from `session`); its lock
+    /// timeout is 10 minutes, so that it keeps waiting in that one statement.
     static func migrateWaitingForALock(
         _ session: PostgresSession, url: String, folder: String
     ) async throws -> (holder: PostgresSession, running: CLI.Running) {
         let holder = try await PostgresSession.connect(to: session.url)
         try await holder.execute("BEGIN")
         try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
-        let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder])
+        let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder, "--lock-timeout", "10m"])
         try await waitFor(session, "wait_event_type = 'Lock'")
         return (holder, running)
     }
@@ -218,18 +219,19 @@ import Testing
             try await holder.execute("BEGIN")
             try await holder.execute(#"LOCK TABLE "customer" IN ACCESS SHARE MODE"#)
             let start = ContinuousClock.now
-            let table = try PostgresMigrateTests.migrate(url, schemas: folder, ["--lock-timeout", "1"])
+            let table = try PostgresMigrateTests.migrate(
+                url, schemas: folder, ["--lock-timeout", "1", "--lock-wait-limit", "1"])
             #expect(ContinuousClock.now - start < .seconds(10))
             #expect(table.status == 4, "\(table.stderr)")
-            #expect(table.stderr.contains("canceling statement due to lock timeout"), "\(table.stderr)")
+            #expect(table.stderr.contains("gave up waiting for locks after 1 attempt and"), "\(table.stderr)")
             try await holder.execute("ROLLBACK")
             // Another migrate's migration lock.
             try await holder.execute("SELECT pg_advisory_lock(hashtext('strata_migrations:Shop'))")
-            let advisory = try PostgresMigrateTests.migrate(url, schemas: folder, ["--lock-timeout", "1"])
+            let advisory = try PostgresMigrateTests.migrate(url, schemas: folder, ["--lock-wait-limit", "1"])
             #expect(advisory.status == 2, "\(advisory.stderr)")
             #expect(
                 advisory.stderr.contains(
-                    "another strata migrate held the migration lock of Shop longer than --lock-timeout (1 s); nothing was applied"
+                    "another strata migrate held the migration lock of Shop longer than --lock-wait-limit (1 s); nothing was applied"
                 ), "\(advisory.stderr)")
             try await holder.close()
             #expect(try server.dump(database: session.url.database) == dump)
@@ -237,9 +239,10 @@ import Testing
     }
 
     @Test func timeoutsAreCheckedAndPostgresOnly() throws {
-        let negative = try CLI.strata(["migrate", "--postgres", "postgres://x@127.0.0.1:1/x", "--lock-timeout=-1"])
+        let negative = try CLI.strata(["migrate", "--postgres", "postgres://x@127.0.0.1:1/x", "--statement-timeout=-1"])
         #expect(negative.status == 64, "\(negative.stderr)")
-        #expect(negative.stderr.contains("--lock-timeout must be from 0 to 86400 seconds, not -1"), "\(negative.stderr)")
+        #expect(
+            negative.stderr.contains("--statement-timeout must be from 0 to 86400 seconds, not -1"), "\(negative.stderr)")
         let sqlite = try CLI.strata(["migrate", "--database", "x.sqlite", "--statement-timeout", "5"])
         #expect(sqlite.status == 64, "\(sqlite.stderr)")
         #expect(sqlite.stderr.contains("--statement-timeout applies to PostgreSQL only"), "\(sqlite.stderr)")
