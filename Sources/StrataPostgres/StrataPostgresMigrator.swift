@@ -24,9 +24,11 @@ import StrataStorage
 ///   connection) is dropped and built again, never taken for a built index.
 ///
 /// The migrations' SQL is PostgreSQL's (`Generated/<Model>/postgres/migrations/vN.sql`); it must
-/// not control transactions itself. Its leading `CREATE INDEX CONCURRENTLY` statements (indexes
-/// marked `concurrently: true`) run before the version's transaction, outside it, and are dropped
-/// again when the version fails; no other statement PostgreSQL refuses in a transaction may appear. Generated `<Model>PostgresDatabase` types (which migrate on
+/// not control transactions itself. Its leading steps (``PostgresLeadingStep``: concurrent index
+/// builds, constraints added `NOT VALID` and their validation) run before the version's
+/// transaction, each on its own; what they made is removed again when the version fails, and a
+/// rerun after a killed one takes what they made as done. No other statement PostgreSQL refuses
+/// in a transaction may appear. Generated `<Model>PostgresDatabase` types (which migrate on
 /// open) and the `strata migrate --postgres` command use this type.
 public struct StrataPostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
@@ -62,13 +64,16 @@ public struct StrataPostgresMigrator: Sendable {
     /// The version the database is at (0 for a database the model was never applied to), after
     /// checking its ledger against the migrations. Reads only.
     public func currentVersion(_ connection: PostgresConnection) async throws -> Int {
-        try plan.currentVersion(await PostgresMigrationLedger.entries(connection, logger: logger))
+        try plan.currentVersion(
+            await PostgresMigrationLedger.entries(connection, logger: logger), legacyVersions: Self.legacyVersions)
     }
 
     /// The migrations that ``migrate(_:to:waiting:progress:)`` would apply, in order (empty when up
     /// to date). Throws a ``StrataMigrationError`` for a database that would be refused. Reads only.
     public func pending(_ connection: PostgresConnection, to target: Int? = nil) async throws -> [StrataMigration] {
-        try plan.pending(await PostgresMigrationLedger.entries(connection, logger: logger), to: target)
+        try plan.pending(
+            await PostgresMigrationLedger.entries(connection, logger: logger), to: target,
+            legacyVersions: Self.legacyVersions)
     }
 
     /// Applies every pending migration up to `target` (default: the latest version), each in its
@@ -138,26 +143,26 @@ public struct StrataPostgresMigrator: Sendable {
         return applied
     }
 
-    /// A statement that waited the whole lock timeout: its version was rolled back, and the
-    /// indexes built concurrently before it are kept for the next attempt.
+    /// A statement that waited the whole lock timeout: its version was rolled back, and what its
+    /// leading steps made is kept for the next attempt.
     struct LockTimedOut: Error {
         var statement: String
         var message: PostgresServerMessage
     }
 
-    /// Runs ``apply(_:_:built:progress:)`` again while a statement times out waiting for a lock,
-    /// pausing between attempts, until the version has waited the budget's total; then drops the
-    /// indexes it built and throws a ``StrataPostgresMigrationFailure`` naming the wait.
+    /// Runs ``apply(_:_:made:progress:)`` again while a statement times out waiting for a lock,
+    /// pausing between attempts, until the version has waited the budget's total; then undoes
+    /// its leading steps and throws a ``StrataPostgresMigrationFailure`` naming the wait.
     private func applyWithinBudget(
         _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
-        var built: [ConcurrentIndexBuild] = []
+        var made: [PostgresLeadingStep] = []
         var waited = Duration.zero
         var attempt = 0
         while true {
             let timeout: LockTimedOut
             do {
-                return try await apply(migration, connection, built: &built, progress: progress)
+                return try await apply(migration, connection, made: &made, progress: progress)
             } catch let error as LockTimedOut {
                 timeout = error
             }
@@ -176,23 +181,23 @@ public struct StrataPostgresMigrator: Sendable {
                 try progress(.waitingForLock(migration, wait))
                 try await Task.sleep(for: pause)
             } catch var failure as StrataPostgresMigrationFailure {
-                failure.rolledBack = await drop(built, connection)
+                failure.rolledBack = await undo(made, connection)
                 throw failure
             } catch {
-                _ = await drop(built, connection)
+                _ = await undo(made, connection)
                 throw error
             }
             waited += pause
         }
     }
 
-    /// Runs one migration: its leading concurrent index builds (``ConcurrentIndexBuild``) outside
-    /// a transaction, then the rest in a transaction with its ledger row. Returns false when the
-    /// ledger already records it. A failure drops the indexes built for it (`built`), so that
-    /// the database is left at the previous version, except a lock timeout (``LockTimedOut``),
-    /// after which they are kept for the next attempt.
+    /// Runs one migration: its leading steps (``PostgresLeadingStep``) each on its own, then the
+    /// rest in a transaction with its ledger row. Returns false when the ledger already records
+    /// it. A failure undoes what its leading steps made (`made`), so that the database is left at
+    /// the previous version, except a lock timeout (``LockTimedOut``), after which it is kept for
+    /// the next attempt.
     private func apply(
-        _ migration: StrataMigration, _ connection: PostgresConnection, built: inout [ConcurrentIndexBuild],
+        _ migration: StrataMigration, _ connection: PostgresConnection, made: inout [PostgresLeadingStep],
         progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
         /// An error `progress` threw, rethrown as it is once the version is rolled back.
@@ -210,33 +215,40 @@ public struct StrataPostgresMigrator: Sendable {
                 model: model, version: migration.version, statement: nil, message: PostgresServerMessage(error),
                 rolledBack: true)
         }
-        let (builds, rest) = ConcurrentIndexBuild.split(statements)
-        for build in builds {
+        let (leading, rest) = PostgresLeadingStep.split(statements)
+        for step in leading {
             do {
-                switch try await indexState(build.indexName, connection) {
-                case .valid:
-                    // Built beforehand (by hand ahead of the deploy, or by an attempt that timed out later).
-                    continue
-                case .invalid:
-                    // Left by a build that was interrupted: PostgreSQL never uses it.
-                    let drop = "DROP INDEX CONCURRENTLY IF EXISTS \(quoted(build.indexName))"
-                    try tell(drop)
-                    try await run(drop, connection)
-                case .absent:
+                switch step.kind {
+                case .buildIndex(let name):
+                    switch try await indexState(name, connection) {
+                    case .valid:
+                        // Built beforehand (by hand ahead of the deploy, or by an earlier attempt or run).
+                        continue
+                    case .invalid:
+                        // Left by a build that was interrupted: PostgreSQL never uses it.
+                        let drop = "DROP INDEX CONCURRENTLY IF EXISTS \(quoted(name))"
+                        try tell(drop)
+                        try await run(drop, connection)
+                    case .absent:
+                        break
+                    }
+                case .addConstraint(let table, let name):
+                    if try await constraintExists(name, on: table, connection) { continue }
+                case .validateConstraint:
                     break
                 }
-                try tell(build.statement)
-                if !built.contains(build) { built.append(build) }
-                try await run(build.statement, connection)
+                try tell(step.statement)
+                if step.undo != nil, !made.contains(step) { made.append(step) }
+                try await run(step.statement, connection)
             } catch {
                 if PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
-                    throw LockTimedOut(statement: build.statement, message: PostgresServerMessage(error))
+                    throw LockTimedOut(statement: step.statement, message: PostgresServerMessage(error))
                 }
-                // A failed concurrent build leaves an invalid index behind: drop it with the others.
-                let cleaned = await drop(built, connection)
+                // A failed concurrent build leaves an invalid index behind: dropped with the rest.
+                let cleaned = await undo(made, connection)
                 if let stopped = error as? Stopped, cleaned { throw stopped.error }
                 throw StrataPostgresMigrationFailure(
-                    model: model, version: migration.version, statement: build.statement,
+                    model: model, version: migration.version, statement: step.statement,
                     message: PostgresServerMessage(error), rolledBack: cleaned)
             }
         }
@@ -245,7 +257,8 @@ public struct StrataPostgresMigrator: Sendable {
         do {
             guard
                 try plan.needsApplying(
-                    migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger))
+                    migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger),
+                    legacyVersions: Self.legacyVersions)
             else {
                 try await run("COMMIT", connection)
                 return false
@@ -265,7 +278,7 @@ public struct StrataPostgresMigrator: Sendable {
             if rolledBack, let current, PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
                 throw LockTimedOut(statement: current, message: PostgresServerMessage(error))
             }
-            let cleaned = await drop(built, connection)
+            let cleaned = await undo(made, connection)
             if error is StrataMigrationError, rolledBack, cleaned { throw error }
             if let stopped = error as? Stopped, rolledBack, cleaned { throw stopped.error }
             throw StrataPostgresMigrationFailure(
@@ -273,6 +286,10 @@ public struct StrataPostgresMigrator: Sendable {
                 rolledBack: rolledBack && cleaned)
         }
     }
+
+    /// Every version may have recorded its ``StrataMigration/legacyChecksum``: the checksum of the
+    /// SQL of Strata 0.5, which ran every statement in the version's transaction.
+    static let legacyVersions = Int.max
 
     /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.
     static let lockNotAvailable = "55P03"
@@ -288,17 +305,27 @@ public struct StrataPostgresMigrator: Sendable {
         return valid ? .valid : .invalid
     }
 
-    /// Drops indexes built concurrently by this run; true when all of them are gone.
-    private func drop(_ builds: [ConcurrentIndexBuild], _ connection: PostgresConnection) async -> Bool {
-        var dropped = true
-        for build in builds.reversed() {
+    private func constraintExists(_ name: String, on table: String, _ connection: PostgresConnection) async throws
+        -> Bool
+    {
+        let rows = try await connection.strataRows(
+            "SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = \(name) AND conrelid = to_regclass(\(quoted(table))))",
+            logger: logger)
+        return try rows.first?.decode(Bool.self) == true
+    }
+
+    /// Removes what leading steps of this run made, last first; true when all of it is gone.
+    private func undo(_ steps: [PostgresLeadingStep], _ connection: PostgresConnection) async -> Bool {
+        var undone = true
+        for step in steps.reversed() {
+            guard let undo = step.undo else { continue }
             do {
-                try await run("DROP INDEX CONCURRENTLY IF EXISTS \(quoted(build.indexName))", connection)
+                try await run(undo, connection)
             } catch {
-                dropped = false
+                undone = false
             }
         }
-        return dropped
+        return undone
     }
 
     private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

@@ -23,8 +23,9 @@ public struct StrataMigrationPlan: Sendable {
     /// and every recorded checksum is the migration's. `entries` must be ordered by version.
     ///
     /// The versions up to `legacyVersions` may instead have recorded the migration's
-    /// ``StrataMigration/legacyChecksum`` (a SQLite database whose Dates Strata 0.5 or earlier
-    /// wrote, applied before their conversion).
+    /// ``StrataMigration/legacyChecksum``: on SQLite, a database whose Dates Strata 0.5 or earlier
+    /// wrote, applied before their conversion; on PostgreSQL (`legacyVersions: .max`), any version
+    /// applied by Strata 0.5, which ran every statement in the version's transaction.
     public func validatedLedger(_ entries: [AppliedStrataMigration], legacyVersions: Int = 0) throws
         -> [AppliedStrataMigration]
     {
@@ -45,7 +46,7 @@ public struct StrataMigrationPlan: Sendable {
             }
             let migration = migrations[entry.version - 1]
             let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
-            if expected != entry.checksum {
+            if expected != entry.checksum && migration.checksum != entry.checksum {
                 throw StrataMigrationError.checksumMismatch(
                     model: model,
                     version: entry.version,

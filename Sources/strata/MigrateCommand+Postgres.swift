@@ -13,7 +13,7 @@ extension Migrate {
         let migrator = StrataPostgresMigrator(
             model: history.model,
             migrations: MigrationSources.postgres(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
+                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum)
             }, lockBudget: lockBudget)
         var outcome = Outcome()
         let session: PostgresSession

@@ -21,17 +21,27 @@ import Testing
         #expect(throws: SQLLexer.Failure.self) { try SQLScriptSplitter.statements("SELECT 'open", dialect: .postgres) }
     }
 
-    @Test func onlyLeadingConcurrentIndexBuildsRunOutsideTheTransaction() {
+    @Test func onlyLeadingStepsRunOutsideTheTransaction() {
         let statements = [
             #"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "a""b" ON "t" ("x")"#,
             #"create index concurrently plain on t (y)"#,
+            #"ALTER TABLE "t" ADD CONSTRAINT "t_y_fkey" FOREIGN KEY ("y") REFERENCES "u" ("id") NOT VALID"#,
+            #"ALTER TABLE "t" VALIDATE CONSTRAINT "t_y_fkey""#,
             #"ALTER TABLE "t" ADD COLUMN "z" TEXT"#,
             #"CREATE INDEX CONCURRENTLY "later" ON "t" ("z")"#,
         ]
-        let (builds, rest) = ConcurrentIndexBuild.split(statements)
-        #expect(builds.map(\.indexName) == [#"a"b"#, "plain"])
-        #expect(rest == Array(statements.dropFirst(2)), "a later CONCURRENTLY is never moved out of the transaction")
-        #expect(ConcurrentIndexBuild.split([#"CREATE INDEX "i" ON "t" ("x")"#]).builds.isEmpty)
+        let (leading, rest) = PostgresLeadingStep.split(statements)
+        #expect(
+            leading.map(\.kind) == [
+                .buildIndex(name: #"a"b"#), .buildIndex(name: "plain"), .addConstraint(table: "t", name: "t_y_fkey"),
+                .validateConstraint(table: "t", name: "t_y_fkey"),
+            ])
+        #expect(rest == Array(statements.dropFirst(4)), "a later CONCURRENTLY is never moved out of the transaction")
+        #expect(PostgresLeadingStep.split([#"CREATE INDEX "i" ON "t" ("x")"#]).leading.isEmpty)
+        #expect(PostgresLeadingStep.split([#"ALTER TABLE "t" ADD CONSTRAINT "c" CHECK ("x" > 0)"#]).leading.isEmpty)
+        #expect(leading[0].undo == #"DROP INDEX CONCURRENTLY IF EXISTS "a""b""#)
+        #expect(leading[2].undo == #"ALTER TABLE "t" DROP CONSTRAINT IF EXISTS "t_y_fkey""#)
+        #expect(leading[3].undo == nil)
     }
 
     @Test func postgresSpellingsOfDefaultsAreCanonical() {

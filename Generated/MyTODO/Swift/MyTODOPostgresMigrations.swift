@@ -36,12 +36,11 @@ public enum MyTODOPostgresMigrations {
                 -- Steps:
                 -- - add field TODOItem.isDone (filled with its default false)
 
-                ALTER TABLE "todo_item" ADD COLUMN "is_done" BOOLEAN DEFAULT FALSE;
-
-                ALTER TABLE "todo_item" ALTER COLUMN "is_done" SET NOT NULL;
+                ALTER TABLE "todo_item" ADD COLUMN "is_done" BOOLEAN NOT NULL DEFAULT FALSE;
 
                 """#,
-            checksum: "b2f34fbe259d15942524a1e69a5466ed4eec938bbd499312ff1ac1ac7c159eb2"
+            checksum: "745aed037378aeea33075d2abd9b312d2fc0260d9e5e0e34e85486252b849afb",
+            legacyChecksum: "b2f34fbe259d15942524a1e69a5466ed4eec938bbd499312ff1ac1ac7c159eb2"
         ),
         StrataMigration(
             version: 3,
@@ -54,16 +53,15 @@ public enum MyTODOPostgresMigrations {
                 -- - add field TODOItem.priority (filled with its default middle)
                 -- - add index todo_item_priority_title_idx on TODOItem(priority, title)
 
-                ALTER TABLE "todo_item" ADD COLUMN "priority" SMALLINT DEFAULT 2;
-
-                ALTER TABLE "todo_item" ALTER COLUMN "priority" SET NOT NULL;
+                ALTER TABLE "todo_item" ADD COLUMN "priority" SMALLINT NOT NULL DEFAULT 2;
 
                 ALTER TABLE "todo_item" ADD CONSTRAINT "todo_item_priority_check" CHECK ("priority" IN (0, 1, 2, 3, 4));
 
                 CREATE INDEX "todo_item_priority_title_idx" ON "todo_item" ("priority", "title");
 
                 """#,
-            checksum: "749e186ecefe954eb700ab058e2c053b6b985a6212cdee1509b4897706956282"
+            checksum: "76a61c3585e70333ca83d32f1bd88ff296c3474a6464cb2b0176a51fa39cfd6f",
+            legacyChecksum: "749e186ecefe954eb700ab058e2c053b6b985a6212cdee1509b4897706956282"
         ),
     ]
 }

@@ -10,8 +10,9 @@ public struct MigrationSource: Hashable, Sendable {
     /// ``MigrationSources/checksum(_:)`` of `sql`.
     public var checksum: String
     /// The checksum of the SQL Strata 0.5 and earlier generated for this version, when it differs
-    /// (a Date default, rendered then in seconds since 1970): databases migrated by those versions
-    /// recorded it, and the runtime accepts it for the versions they applied.
+    /// (SQLite: a Date default, rendered then in seconds since 1970; PostgreSQL: every statement in
+    /// the version's transaction): databases migrated by those versions recorded it, and the
+    /// runtime accepts it for the versions they applied.
     public var legacyChecksum: String?
     /// The columns that store Dates at this version, which the runtime converts in a database
     /// written by Strata 0.5 or earlier that is at this version.
@@ -70,7 +71,15 @@ public enum MigrationSources {
         var version = 1
         while let sql = byPath["\(folder)/\(OutputLayout.migrationSQL(version: version))"] {
             guard dialect == .sqlite else {
-                sources.append(MigrationSource(version: version, sql: sql))
+                // Databases migrated by Strata 0.6.0 or earlier recorded the checksum of every
+                // statement in the transaction (``MigrationSQLRenderer/postgresFileBeforeLockSafety(for:)``).
+                let current = checksum(sql)
+                let earlier = plans.first { $0.to.version == version }
+                    .flatMap(MigrationSQLRenderer.postgresFileBeforeLockSafety(for:)).map(checksum)
+                sources.append(
+                    MigrationSource(
+                        version: version, sql: sql, checksum: current, legacyChecksum: earlier == current ? nil : earlier,
+                        dateColumns: []))
                 version += 1
                 continue
             }

@@ -114,11 +114,11 @@ public final class PostgresVerificationDatabase: VerificationDatabase {
 
     public func execute(_ script: String) async throws { try await session.executeScript(script) }
 
-    /// Runs the migration's leading concurrent index builds (``ConcurrentIndexBuild``) first,
-    /// then the rest in one transaction, as `strata migrate` does.
+    /// Runs the migration's leading steps (``PostgresLeadingStep``) first, each on its own, then
+    /// the rest in one transaction, as `strata migrate` does.
     public func applyMigration(version: Int, sql: String) async throws {
-        let (builds, rest) = ConcurrentIndexBuild.split(try SQLScriptSplitter.statements(sql, dialect: .postgres))
-        for build in builds { try await session.execute(build.statement) }
+        let (leading, rest) = PostgresLeadingStep.split(try SQLScriptSplitter.statements(sql, dialect: .postgres))
+        for step in leading { try await session.execute(step.statement) }
         try await session.executeStatements(rest, inTransaction: true)
     }
 

@@ -5,6 +5,4 @@
 -- Steps:
 -- - add field TODOItem.isDone (filled with its default false)
 
-ALTER TABLE "todo_item" ADD COLUMN "is_done" BOOLEAN DEFAULT FALSE;
-
-ALTER TABLE "todo_item" ALTER COLUMN "is_done" SET NOT NULL;
+ALTER TABLE "todo_item" ADD COLUMN "is_done" BOOLEAN NOT NULL DEFAULT FALSE;

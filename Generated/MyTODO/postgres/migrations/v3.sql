@@ -6,9 +6,7 @@
 -- - add field TODOItem.priority (filled with its default middle)
 -- - add index todo_item_priority_title_idx on TODOItem(priority, title)
 
-ALTER TABLE "todo_item" ADD COLUMN "priority" SMALLINT DEFAULT 2;
-
-ALTER TABLE "todo_item" ALTER COLUMN "priority" SET NOT NULL;
+ALTER TABLE "todo_item" ADD COLUMN "priority" SMALLINT NOT NULL DEFAULT 2;
 
 ALTER TABLE "todo_item" ADD CONSTRAINT "todo_item_priority_check" CHECK ("priority" IN (0, 1, 2, 3, 4));
 

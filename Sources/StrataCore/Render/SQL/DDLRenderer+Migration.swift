@@ -103,6 +103,45 @@ extension DDLRenderer {
             sql: "ALTER TABLE \(dialect.quoted(table)) DROP CONSTRAINT \(dialect.quoted(name))")
     }
 
+    /// `add` (an `ADD CONSTRAINT` of constraint `name` on `table`) marked `NOT VALID`: PostgreSQL
+    /// checks only the rows written from then on, without scanning the table.
+    public func notValid(_ add: SQLStatement, name: String, table: String) -> SQLStatement {
+        SQLStatement(kind: .addConstraintNotValid(name: name, table: table), sql: add.sql + " NOT VALID")
+    }
+
+    /// `ALTER TABLE … VALIDATE CONSTRAINT "name"`: the existing rows checked under a lock that lets
+    /// reads and writes go on.
+    public func validateConstraint(_ name: String, onTable table: String) -> SQLStatement {
+        SQLStatement(
+            kind: .validateConstraint(name: name, table: table),
+            sql: "ALTER TABLE \(dialect.quoted(table)) VALIDATE CONSTRAINT \(dialect.quoted(name))")
+    }
+
+    /// The unique constraint of a field over the unique index of the same name built beforehand
+    /// (``uniqueIndex(_:of:)``): `ADD CONSTRAINT … UNIQUE USING INDEX`, which does not scan.
+    public func addUniqueUsingIndex(_ field: Field, of entity: Entity) -> SQLStatement {
+        let name = SQLConstraintName.unique(table: entity.table, column: field.column)
+        return addConstraint(name, "UNIQUE USING INDEX \(dialect.quoted(name))", onTable: entity.table)
+    }
+
+    /// The unique index that backs a field's unique constraint, named as the constraint.
+    public func uniqueIndex(_ field: Field, of entity: Entity) -> Index {
+        Index(
+            name: SQLConstraintName.unique(table: entity.table, column: field.column), hasExplicitName: true,
+            fields: [field.name], isUnique: true, location: field.location)
+    }
+
+    /// A required column added in one statement, `NOT NULL` with its default: PostgreSQL 11 and
+    /// later store the default once, without rewriting or scanning the table.
+    public func addRequiredColumn(_ field: Field, of entity: Entity, in schema: Schema, onTable table: String) -> SQLStatement {
+        var column = field
+        column.isUnique = false
+        column.isAutoincrement = false
+        return SQLStatement(
+            kind: .addColumn(table: table, column: field.column),
+            sql: "ALTER TABLE \(dialect.quoted(table)) ADD COLUMN " + columnDefinition(column, of: entity, in: schema))
+    }
+
     private func addConstraint(_ name: String, _ definition: String, onTable table: String) -> SQLStatement {
         SQLStatement(
             kind: .addConstraint(name: name, table: table),

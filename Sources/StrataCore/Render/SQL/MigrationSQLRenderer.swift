@@ -14,6 +14,20 @@ public enum MigrationSQLRenderer {
     /// `migrations/vN.sql`: the header, the steps in words, and the statements; for SQLite, a file
     /// that drops tables starts by switching foreign keys off (``SQLiteForeignKeys``).
     public static func file(for plan: MigrationPlan, dialect: SQLDialect) -> String {
+        file(for: plan, dialect: dialect, statements: statements(for: plan, dialect: dialect))
+    }
+
+    /// The PostgreSQL `migrations/vN.sql` as Strata 0.6.0 and earlier wrote it, with every
+    /// statement in the version's transaction but the indexes marked `concurrently: true`; nil
+    /// when it is the current text. Databases that applied it recorded its checksum.
+    static func postgresFileBeforeLockSafety(for plan: MigrationPlan) -> String? {
+        let old = PostgresMigrationRenderer(plan: plan, lockSafe: false).statements()
+        guard old != statements(for: plan, dialect: .postgres) else { return nil }
+        return file(for: plan, dialect: .postgres, statements: old)
+    }
+
+    private static func file(for plan: MigrationPlan, dialect: SQLDialect, statements: [SQLStatement]) -> String {
+        var statements = statements
         let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."
         var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
         if !plan.steps.isEmpty {
@@ -21,14 +35,15 @@ public enum MigrationSQLRenderer {
             header += dialect.comment("Steps:")
             header += plan.steps.flatMap { dialect.comment("- " + $0.line) }
         }
-        var statements = statements(for: plan, dialect: dialect)
-        let concurrent = statements.filter { if case .createIndexConcurrently = $0.kind { true } else { false } }
-        if !concurrent.isEmpty {
+        let leading = statements.prefix(while: \.runsBeforeTheTransaction).count
+        if leading > 0 {
             header += dialect.comment("")
             header += [
-                "The first \(concurrent.count == 1 ? "statement builds an index" : "\(concurrent.count) statements build indexes") CONCURRENTLY, which PostgreSQL",
-                "cannot do inside a transaction: `strata migrate` runs \(concurrent.count == 1 ? "it" : "them") before the version's transaction",
-                "(and drops \(concurrent.count == 1 ? "it" : "them") again if the version fails). Do not apply this file with psql -1.",
+                "The first \(leading == 1 ? "statement runs" : "\(leading) statements run") before the version's transaction, \(leading == 1 ? "on its own" : "each on its own"), so that",
+                "no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY",
+                "only outside a transaction, and validates a constraint added NOT VALID under a lock that lets",
+                "writes go on. `strata migrate` runs \(leading == 1 ? "it" : "them") first, and undoes \(leading == 1 ? "it" : "them") if the version fails.",
+                "Do not apply this file with psql -1.",
             ].flatMap { dialect.comment($0) }
         }
         if dialect == .sqlite, SQLiteForeignKeys.needOff(statements) {

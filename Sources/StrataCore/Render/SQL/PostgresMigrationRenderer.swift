@@ -2,8 +2,20 @@
 /// (`USING` for type changes), in an order where each statement sees the names it needs:
 /// values are computed while tables and columns have their old names, renames come after,
 /// then new tables, constraints and indexes under the names of version N.
+///
+/// Lock-safe (the default): what would scan or build over an existing table while holding a lock
+/// that blocks its writers runs before the version's transaction instead, when the columns it
+/// concerns are already at N-1 as they are at N (``isSettled(_:in:)``): indexes are built
+/// `CONCURRENTLY`, a unique constraint is added over a unique index built so, and foreign keys
+/// and checks are added `NOT VALID` then validated, each in a transaction of its own. A required
+/// field with a default is added in one `ADD COLUMN … NOT NULL DEFAULT`, which PostgreSQL 11 and
+/// later do without touching the rows. Strata 0.6.0 and earlier rendered every statement in the
+/// transaction (`lockSafe: false`): the checksums of that rendering stay accepted for the versions
+/// databases applied then.
 struct PostgresMigrationRenderer {
     let plan: MigrationPlan
+    /// False for the rendering of Strata 0.6.0 and earlier: every statement in the transaction.
+    var lockSafe = true
     let renderer = DDLRenderer(dialect: .postgres)
     var values: MigrationValues { MigrationValues(plan: plan, renderer: renderer) }
 
@@ -44,25 +56,52 @@ struct PostgresMigrationRenderer {
         let added = Set(values.addedEntities.map(\.name))
         let created = added.isEmpty ? [] : SQLSchemaRenderer.createStatements(for: to, dialect: .postgres, only: added)
         statements += created.filter { if case .addForeignKey = $0.kind { false } else { true } }
-        // 5. Constraints and indexes under the names of version N.
+        // 5. Constraints and indexes under the names of version N; what can be is prepared
+        // before the transaction (`leading`).
+        var leading: [SQLStatement] = []
         for table in tables {
-            statements += constraintsToAdd(table)
+            statements += constraintsToAdd(table, leading: &leading)
         }
         statements += created.filter { if case .addForeignKey = $0.kind { true } else { false } }
         // Indexes marked `concurrently` are built first, outside the transaction (the planner
-        // checked that their table and columns exist at N-1).
-        var concurrent: [SQLStatement] = []
-        for entity in tables.map(\.entity) {
-            for change in plan.changes(of: entity) {
+        // checked that their table and columns exist at N-1); lock-safe, so are the others that can be.
+        for table in tables {
+            for change in plan.changes(of: table.entity) {
                 guard case .indexAdded(_, let index) = change else { continue }
-                if index.isConcurrent {
-                    concurrent.append(renderer.createIndexConcurrently(index, of: entity))
+                if index.isConcurrent || canBuildBeforehand(index, of: table) {
+                    leading.append(renderer.createIndexConcurrently(index, of: table.entity))
                 } else {
-                    statements.append(renderer.createIndex(index, of: entity))
+                    statements.append(renderer.createIndex(index, of: table.entity))
                 }
             }
         }
-        return concurrent + statements + values.custom(to.migration.after, "after")
+        return leading + statements + values.custom(to.migration.after, "after")
+    }
+
+    /// True when statements on `field` can run before the version's transaction: lock-safe
+    /// rendering, no `before` SQL of the author's (it may change the rows), and the column at N-1
+    /// as it is at N: same table and column name, same storage type, values the version keeps.
+    private func isSettled(_ field: Field, in table: ContinuedTable) -> Bool {
+        guard lockSafe, plan.to.migration.before == nil, table.old.table == table.entity.table,
+            field.transform == nil, let previous = SchemaDiff.previous(of: field, in: table.old)
+        else { return false }
+        return previous.column == field.column && plan.from.storageType(of: previous) == plan.to.storageType(of: field)
+            && !values.changesValues(plan.source(of: field, in: table.entity))
+    }
+
+    /// True when a full index added to a continued table covers only settled columns.
+    private func canBuildBeforehand(_ index: Index, of table: ContinuedTable) -> Bool {
+        guard index.condition == nil else { return false }
+        return index.fields.allSatisfy { name in table.entity.field(named: name).map { isSettled($0, in: table) } ?? false }
+    }
+
+    /// True when the table `field` references is at N-1 under the same name, with its key settled.
+    private func referencesSettledTable(_ field: Field) -> Bool {
+        guard let target = field.referencedEntity.flatMap(plan.to.entity(named:)),
+            let old = plan.previous(of: target), old.table == target.table
+        else { return false }
+        let continued = ContinuedTable(target, old: old, stableEnums: [])
+        return target.primaryKeyFields.allSatisfy { isSettled($0, in: continued) }
     }
 
     /// The old constraints of a continued field that do not survive as they are.
@@ -95,6 +134,13 @@ struct PostgresMigrationRenderer {
         let table = old.table
         for (field, previous) in continued.fields {
             guard let previous else {
+                // A required column with a default: in one statement, without a scan.
+                if lockSafe, !field.isOptional, !field.isAutoincrement, field.transform == nil,
+                    renderer.defaultValue(of: field, in: plan.to) != nil || field.sqlDefault != nil
+                {
+                    statements.append(renderer.addRequiredColumn(field, of: entity, in: plan.to, onTable: table))
+                    continue
+                }
                 // New column: added nullable with its default, computed, then made required.
                 statements.append(renderer.addBareColumn(field, of: entity, in: plan.to, onTable: table))
                 if field.transform != nil {
@@ -168,9 +214,18 @@ struct PostgresMigrationRenderer {
         return [statement]
     }
 
-    private func constraintsToAdd(_ continued: ContinuedTable) -> [SQLStatement] {
+    /// The constraints `continued` gains, in the transaction; those over settled columns whose
+    /// name is new go to `leading` instead, added `NOT VALID` then validated (checks, foreign
+    /// keys) or over a unique index built concurrently (unique constraints, then added in the
+    /// transaction without a scan).
+    private func constraintsToAdd(_ continued: ContinuedTable, leading: inout [SQLStatement]) -> [SQLStatement] {
         let entity = continued.entity
         var statements: [SQLStatement] = []
+        func add(_ statement: SQLStatement, named name: String, beforehand: Bool) {
+            guard beforehand else { return statements.append(statement) }
+            leading.append(renderer.notValid(statement, name: name, table: entity.table))
+            leading.append(renderer.validateConstraint(name, onTable: entity.table))
+        }
         if plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }) {
             statements.append(renderer.addPrimaryKey(of: entity))
         }
@@ -178,17 +233,30 @@ struct PostgresMigrationRenderer {
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }
             // A field's own check is added with the field (it cannot change between versions).
             let addsOwnCheck = field.check != nil && previous == nil
+            let settled = previous != nil && isSettled(field, in: continued)
             if addsOwnCheck
                 || renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
-                let add = renderer.addCheck(field, of: entity, in: plan.to)
+                let check = renderer.addCheck(field, of: entity, in: plan.to)
             {
-                statements.append(add)
+                // A check whose name N-1 already used is dropped in the transaction: replaced there too.
+                add(
+                    check, named: SQLConstraintName.check(table: entity.table, column: field.column),
+                    beforehand: settled && oldCheck == nil && previous?.check == nil)
             }
-            if field.isUnique && !(previous?.isUnique ?? false) { statements.append(renderer.addUnique(field, of: entity)) }
+            if field.isUnique && !(previous?.isUnique ?? false) {
+                if settled {
+                    leading.append(renderer.createIndexConcurrently(renderer.uniqueIndex(field, of: entity), of: entity))
+                    statements.append(renderer.addUniqueUsingIndex(field, of: entity))
+                } else {
+                    statements.append(renderer.addUnique(field, of: entity))
+                }
+            }
             if field.referencedEntity != nil && (previous == nil || previous?.referencedEntity == nil || referenceChanges(field, previous: previous!)),
-                let add = renderer.addForeignKey(field, of: entity, in: plan.to)
+                let foreignKey = renderer.addForeignKey(field, of: entity, in: plan.to)
             {
-                statements.append(add)
+                add(
+                    foreignKey, named: SQLConstraintName.foreignKey(table: entity.table, column: field.column),
+                    beforehand: settled && previous?.referencedEntity == nil && referencesSettledTable(field))
             }
         }
         return statements

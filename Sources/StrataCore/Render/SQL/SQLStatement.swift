@@ -18,6 +18,11 @@ public struct SQLStatement: Hashable, Sendable {
         case update(table: String, column: String)
         case alterColumn(table: String, column: String)
         case addConstraint(name: String, table: String)
+        /// `ALTER TABLE … ADD CONSTRAINT … NOT VALID` (PostgreSQL): checks new rows only, at once.
+        case addConstraintNotValid(name: String, table: String)
+        /// `ALTER TABLE … VALIDATE CONSTRAINT` (PostgreSQL): checks the existing rows without
+        /// blocking writes.
+        case validateConstraint(name: String, table: String)
         case dropConstraint(name: String, table: String)
         case renameSequence(from: String, to: String)
         /// SQL written by the schema's author (`migration.before` / `after`).
@@ -26,6 +31,16 @@ public struct SQLStatement: Hashable, Sendable {
 
     /// What the statement does.
     public var kind: Kind
+
+    /// True for a statement PostgreSQL migrations run before, and outside, the version's
+    /// transaction, each on its own: a concurrent index build, or a constraint added `NOT VALID`
+    /// then validated (so that no lock that blocks writes is held while the table is scanned).
+    public var runsBeforeTheTransaction: Bool {
+        switch kind {
+        case .createIndexConcurrently, .addConstraintNotValid, .validateConstraint: true
+        default: false
+        }
+    }
     /// Comment lines printed before the statement, already starting with `--`.
     public var comments: [String]
     /// The SQL text, rendered by a dialect renderer.

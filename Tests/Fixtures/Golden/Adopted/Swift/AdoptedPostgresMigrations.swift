@@ -53,16 +53,15 @@ public enum AdoptedPostgresMigrations {
                 -- - add field Artist.country (filled with its default "")
                 -- - add index bulk_invoices on Invoice(quantity)
 
-                ALTER TABLE "artist" ADD COLUMN "country" varchar(40) DEFAULT '';
-
-                ALTER TABLE "artist" ALTER COLUMN "country" SET NOT NULL;
+                ALTER TABLE "artist" ADD COLUMN "country" varchar(40) NOT NULL DEFAULT '';
 
                 ALTER TABLE "artist" ADD CONSTRAINT "artist_country_check" CHECK (length(country) <= 40);
 
                 CREATE INDEX "bulk_invoices" ON "invoice" ("quantity") WHERE quantity >= 10;
 
                 """#,
-            checksum: "d570af71e7e885f00abeb9a8eff182f0fe90860da386d211e47f305772656dee"
+            checksum: "5484e7c877a1bb950d4b2cf06d088396e4e29703bde21f9665e34a4f56152384",
+            legacyChecksum: "d570af71e7e885f00abeb9a8eff182f0fe90860da386d211e47f305772656dee"
         ),
     ]
 }

@@ -115,6 +115,14 @@ public enum EvolutionPostgresMigrations {
                 -- - change the type of Post.views from Int32 to Int64 (cast from Int32 to Int64 without loss)
                 -- - change the type of Post.rating from Int16? to Double? (cast from Int16 to Double without loss)
                 -- - add field Post.score (computed by its transform)
+                --
+                -- The first statement runs before the version's transaction, each on its own, so that
+                -- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
+                -- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
+                -- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
+                -- Do not apply this file with psql -1.
+
+                CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "post_title_key" ON "post" ("title");
 
                 ALTER TABLE "post" DROP CONSTRAINT "post_status_check";
 
@@ -132,12 +140,13 @@ public enum EvolutionPostgresMigrations {
 
                 ALTER TABLE "post" ALTER COLUMN "score" SET NOT NULL;
 
-                ALTER TABLE "post" ADD CONSTRAINT "post_title_key" UNIQUE ("title");
+                ALTER TABLE "post" ADD CONSTRAINT "post_title_key" UNIQUE USING INDEX "post_title_key";
 
                 ALTER TABLE "post" ADD CONSTRAINT "post_status_check" CHECK ("status" IN ('draft', 'open', 'closed'));
 
                 """#,
-            checksum: "2739ac43771977a5df2c23964b1b9a380420cf4cf60b83dfb8b5a2bbe3df2aca"
+            checksum: "0604e9d23147494c57262d7c3a394084c377754152a7d8786e1b5cd37e3dd40c",
+            legacyChecksum: "2739ac43771977a5df2c23964b1b9a380420cf4cf60b83dfb8b5a2bbe3df2aca"
         ),
         StrataMigration(
             version: 4,
@@ -156,6 +165,14 @@ public enum EvolutionPostgresMigrations {
                 -- - drop index post_author_title_idx of Post
                 -- - add index post_status_views_idx on Post(status, views)
                 -- - DESTRUCTIVE: remove entity Tag (table tag and its rows); allowed by allowDataLoss 'Tag' in v4.yaml:39
+                --
+                -- The first statement runs before the version's transaction, each on its own, so that
+                -- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
+                -- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
+                -- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
+                -- Do not apply this file with psql -1.
+
+                CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
                 DROP INDEX "post_author_title_idx";
 
@@ -177,10 +194,9 @@ public enum EvolutionPostgresMigrations {
 
                 ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
 
-                CREATE INDEX "post_status_views_idx" ON "post" ("status", "views");
-
                 """#,
-            checksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5"
+            checksum: "bbc93ea26c195f41e30d2aefea21276232626ee5ac785802a5afaa95622a0657",
+            legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5"
         ),
         StrataMigration(
             version: 5,

@@ -82,17 +82,11 @@ public enum ShowcasePostgresMigrations {
 
                 ALTER TABLE "order" DROP CONSTRAINT "order_status_check";
 
-                ALTER TABLE "customer" ADD COLUMN "vip" BOOLEAN DEFAULT FALSE;
+                ALTER TABLE "customer" ADD COLUMN "vip" BOOLEAN NOT NULL DEFAULT FALSE;
 
-                ALTER TABLE "customer" ALTER COLUMN "vip" SET NOT NULL;
+                ALTER TABLE "customer" ADD COLUMN "since" TIMESTAMPTZ NOT NULL DEFAULT '2024-01-31 12:00:00+00'::TIMESTAMPTZ;
 
-                ALTER TABLE "customer" ADD COLUMN "since" TIMESTAMPTZ DEFAULT '2024-01-31 12:00:00+00'::TIMESTAMPTZ;
-
-                ALTER TABLE "customer" ALTER COLUMN "since" SET NOT NULL;
-
-                ALTER TABLE "customer" ADD COLUMN "token" UUID DEFAULT '3f2504e0-4f89-11d3-9a0c-0305e82c3301'::UUID;
-
-                ALTER TABLE "customer" ALTER COLUMN "token" SET NOT NULL;
+                ALTER TABLE "customer" ADD COLUMN "token" UUID NOT NULL DEFAULT '3f2504e0-4f89-11d3-9a0c-0305e82c3301'::UUID;
 
                 ALTER TABLE "order" ADD COLUMN "item_count" BIGINT DEFAULT 0;
 
@@ -122,7 +116,8 @@ public enum ShowcasePostgresMigrations {
                 UPDATE customer SET vip = false WHERE vip IS NULL;
 
                 """#,
-            checksum: "aaab9c6ec832886c212dab6c57cc4078e470d7d5aaa7441844ad3cc220e93699"
+            checksum: "8ac8ddcbcc0c2c1a6e644e11b9e967f2f3b990706b0a23036581fd406f48a03c",
+            legacyChecksum: "aaab9c6ec832886c212dab6c57cc4078e470d7d5aaa7441844ad3cc220e93699"
         ),
     ]
 }

@@ -6,9 +6,7 @@
 -- - add field Artist.country (filled with its default "")
 -- - add index bulk_invoices on Invoice(quantity)
 
-ALTER TABLE "artist" ADD COLUMN "country" varchar(40) DEFAULT '';
-
-ALTER TABLE "artist" ALTER COLUMN "country" SET NOT NULL;
+ALTER TABLE "artist" ADD COLUMN "country" varchar(40) NOT NULL DEFAULT '';
 
 ALTER TABLE "artist" ADD CONSTRAINT "artist_country_check" CHECK (length(country) <= 40);
 

@@ -10,6 +10,14 @@
 -- - change the type of Post.views from Int32 to Int64 (cast from Int32 to Int64 without loss)
 -- - change the type of Post.rating from Int16? to Double? (cast from Int16 to Double without loss)
 -- - add field Post.score (computed by its transform)
+--
+-- The first statement runs before the version's transaction, each on its own, so that
+-- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
+-- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
+-- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
+-- Do not apply this file with psql -1.
+
+CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "post_title_key" ON "post" ("title");
 
 ALTER TABLE "post" DROP CONSTRAINT "post_status_check";
 
@@ -27,6 +35,6 @@ UPDATE "post" SET "score" = (views * 2);
 
 ALTER TABLE "post" ALTER COLUMN "score" SET NOT NULL;
 
-ALTER TABLE "post" ADD CONSTRAINT "post_title_key" UNIQUE ("title");
+ALTER TABLE "post" ADD CONSTRAINT "post_title_key" UNIQUE USING INDEX "post_title_key";
 
 ALTER TABLE "post" ADD CONSTRAINT "post_status_check" CHECK ("status" IN ('draft', 'open', 'closed'));

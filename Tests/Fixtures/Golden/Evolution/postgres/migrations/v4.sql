@@ -12,6 +12,14 @@
 -- - drop index post_author_title_idx of Post
 -- - add index post_status_views_idx on Post(status, views)
 -- - DESTRUCTIVE: remove entity Tag (table tag and its rows); allowed by allowDataLoss 'Tag' in v4.yaml:39
+--
+-- The first statement runs before the version's transaction, each on its own, so that
+-- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
+-- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
+-- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
+-- Do not apply this file with psql -1.
+
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
 DROP INDEX "post_author_title_idx";
 
@@ -32,5 +40,3 @@ ALTER TABLE "post" ALTER COLUMN "rating" TYPE SMALLINT USING (round(rating)::sma
 DROP TABLE "tag";
 
 ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
-
-CREATE INDEX "post_status_views_idx" ON "post" ("status", "views");
