@@ -16,11 +16,14 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
     /// When the version gave up waiting for locks: its last wait (the time waited in all, and the
     /// sessions that held the locks).
     public var lockWait: StrataLockWait?
+    /// What the version's leading steps made that could not be removed again (another session
+    /// held the table): left for the next run, which takes it as done.
+    public var leftBehind: [String]
 
     /// Creates the failure.
     public init(
         model: String, version: Int, statement: String?, message: PostgresServerMessage, rolledBack: Bool,
-        lockWait: StrataLockWait? = nil
+        lockWait: StrataLockWait? = nil, leftBehind: [String] = []
     ) {
         self.model = model
         self.version = version
@@ -28,6 +31,7 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
         self.message = message
         self.rolledBack = rolledBack
         self.lockWait = lockWait
+        self.leftBehind = leftBehind
     }
 
     public var description: String {
@@ -40,7 +44,10 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
                 "gave up waiting for locks after \($0.attempt) attempt\($0.attempt == 1 ? "" : "s") and \($0.waitedDescription) in all, "
                     + $0.holdersDescription
             } ?? message.description.replacingOccurrences(of: "\n", with: "; ")
-        let text = "migrating \(model) to v\(version) failed and \(outcome): " + reason
+        let left =
+            leftBehind.isEmpty
+            ? "" : "; left for the next run, which takes it as done: " + leftBehind.joined(separator: ", ")
+        let text = "migrating \(model) to v\(version) failed and \(outcome): " + reason + left
         guard let statement else { return text }
         let firstLine = statement.split(separator: "\n").first { !$0.hasPrefix("--") }.map(String.init) ?? statement
         let shown = firstLine.count <= 120 ? firstLine : String(firstLine.prefix(117)) + "..."

@@ -50,7 +50,8 @@ public struct StrataPostgresMigrator: Sendable {
     public init(
         model: String, migrations: [StrataMigration], lockBudget: PostgresLockBudget = .default, logger: Logger? = nil
     ) {
-        plan = StrataMigrationPlan(model: model, migrations: migrations)
+        // Any version may have recorded the checksum of Strata 0.5's SQL (every statement in the transaction).
+        plan = StrataMigrationPlan(model: model, migrations: migrations, acceptsLegacyChecksums: true)
         self.lockBudget = lockBudget
         self.logger =
             logger
@@ -65,15 +66,14 @@ public struct StrataPostgresMigrator: Sendable {
     /// checking its ledger against the migrations. Reads only.
     public func currentVersion(_ connection: PostgresConnection) async throws -> Int {
         try plan.currentVersion(
-            await PostgresMigrationLedger.entries(connection, logger: logger), legacyVersions: Self.legacyVersions)
+            await PostgresMigrationLedger.entries(connection, logger: logger))
     }
 
     /// The migrations that ``migrate(_:to:waiting:progress:)`` would apply, in order (empty when up
     /// to date). Throws a ``StrataMigrationError`` for a database that would be refused. Reads only.
     public func pending(_ connection: PostgresConnection, to target: Int? = nil) async throws -> [StrataMigration] {
         try plan.pending(
-            await PostgresMigrationLedger.entries(connection, logger: logger), to: target,
-            legacyVersions: Self.legacyVersions)
+            await PostgresMigrationLedger.entries(connection, logger: logger), to: target)
     }
 
     /// Applies every pending migration up to `target` (default: the latest version), each in its
@@ -181,7 +181,9 @@ public struct StrataPostgresMigrator: Sendable {
                 try progress(.waitingForLock(migration, wait))
                 try await Task.sleep(for: pause)
             } catch var failure as StrataPostgresMigrationFailure {
-                failure.rolledBack = await undo(made, connection)
+                let undone = await undo(made, connection)
+                failure.rolledBack = !undone.connectionLost
+                failure.leftBehind = undone.left.compactMap(\.made)
                 throw failure
             } catch {
                 _ = await undo(made, connection)
@@ -245,11 +247,12 @@ public struct StrataPostgresMigrator: Sendable {
                     throw LockTimedOut(statement: step.statement, message: PostgresServerMessage(error))
                 }
                 // A failed concurrent build leaves an invalid index behind: dropped with the rest.
-                let cleaned = await undo(made, connection)
-                if let stopped = error as? Stopped, cleaned { throw stopped.error }
+                let undone = await undo(made, connection)
+                if let stopped = error as? Stopped, undone.complete { throw stopped.error }
                 throw StrataPostgresMigrationFailure(
                     model: model, version: migration.version, statement: step.statement,
-                    message: PostgresServerMessage(error), rolledBack: cleaned)
+                    message: PostgresServerMessage(error), rolledBack: !undone.connectionLost,
+                    leftBehind: undone.left.compactMap(\.made))
             }
         }
         try await run("BEGIN", connection)
@@ -257,8 +260,7 @@ public struct StrataPostgresMigrator: Sendable {
         do {
             guard
                 try plan.needsApplying(
-                    migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger),
-                    legacyVersions: Self.legacyVersions)
+                    migration, ledger: await PostgresMigrationLedger.entries(connection, logger: logger))
             else {
                 try await run("COMMIT", connection)
                 return false
@@ -278,18 +280,14 @@ public struct StrataPostgresMigrator: Sendable {
             if rolledBack, let current, PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
                 throw LockTimedOut(statement: current, message: PostgresServerMessage(error))
             }
-            let cleaned = await undo(made, connection)
-            if error is StrataMigrationError, rolledBack, cleaned { throw error }
-            if let stopped = error as? Stopped, rolledBack, cleaned { throw stopped.error }
+            let undone = await undo(made, connection)
+            if error is StrataMigrationError, rolledBack, undone.complete { throw error }
+            if let stopped = error as? Stopped, rolledBack, undone.complete { throw stopped.error }
             throw StrataPostgresMigrationFailure(
                 model: model, version: migration.version, statement: current, message: PostgresServerMessage(error),
-                rolledBack: rolledBack && cleaned)
+                rolledBack: rolledBack && !undone.connectionLost, leftBehind: undone.left.compactMap(\.made))
         }
     }
-
-    /// Every version may have recorded its ``StrataMigration/legacyChecksum``: the checksum of the
-    /// SQL of Strata 0.5, which ran every statement in the version's transaction.
-    static let legacyVersions = Int.max
 
     /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.
     static let lockNotAvailable = "55P03"
@@ -314,15 +312,25 @@ public struct StrataPostgresMigrator: Sendable {
         return try rows.first?.decode(Bool.self) == true
     }
 
-    /// Removes what leading steps of this run made, last first; true when all of it is gone.
-    private func undo(_ steps: [PostgresLeadingStep], _ connection: PostgresConnection) async -> Bool {
-        var undone = true
+    /// What ``undo(_:_:)`` could not remove, and whether the connection was lost meanwhile.
+    struct Undone {
+        var left: [PostgresLeadingStep] = []
+        var connectionLost = false
+        var complete: Bool { left.isEmpty }
+    }
+
+    /// Removes what leading steps of this run made, last first. What cannot be removed within
+    /// the lock timeout (another session still holds the table) is left, for the next run to take
+    /// as done; an INVALID index is not used by PostgreSQL (nor dumped by `pg_dump`).
+    private func undo(_ steps: [PostgresLeadingStep], _ connection: PostgresConnection) async -> Undone {
+        var undone = Undone()
         for step in steps.reversed() {
             guard let undo = step.undo else { continue }
             do {
                 try await run(undo, connection)
             } catch {
-                undone = false
+                undone.left.append(step)
+                if PostgresServerMessage(error).isConnectionLost { undone.connectionLost = true }
             }
         }
         return undone

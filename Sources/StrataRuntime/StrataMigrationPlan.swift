@@ -8,11 +8,16 @@ public struct StrataMigrationPlan: Sendable {
     public let model: String
     /// The migrations, ordered by version.
     public let migrations: [StrataMigration]
+    /// True when any applied version may have recorded its migration's
+    /// ``StrataMigration/legacyChecksum`` instead of its checksum (PostgreSQL: the SQL of Strata
+    /// 0.5, which ran every statement in the version's transaction).
+    public let acceptsLegacyChecksums: Bool
 
     /// Creates a plan for `model`; `migrations` may be given in any order.
-    public init(model: String, migrations: [StrataMigration]) {
+    public init(model: String, migrations: [StrataMigration], acceptsLegacyChecksums: Bool = false) {
         self.model = model
         self.migrations = migrations.sorted { $0.version < $1.version }
+        self.acceptsLegacyChecksums = acceptsLegacyChecksums
     }
 
     /// The latest version of the model.
@@ -23,9 +28,9 @@ public struct StrataMigrationPlan: Sendable {
     /// and every recorded checksum is the migration's. `entries` must be ordered by version.
     ///
     /// The versions up to `legacyVersions` may instead have recorded the migration's
-    /// ``StrataMigration/legacyChecksum``: on SQLite, a database whose Dates Strata 0.5 or earlier
-    /// wrote, applied before their conversion; on PostgreSQL (`legacyVersions: .max`), any version
-    /// applied by Strata 0.5, which ran every statement in the version's transaction.
+    /// ``StrataMigration/legacyChecksum`` (a SQLite database whose Dates Strata 0.5 or earlier
+    /// wrote, applied before their conversion); in a plan that ``acceptsLegacyChecksums``, every
+    /// version may.
     public func validatedLedger(_ entries: [AppliedStrataMigration], legacyVersions: Int = 0) throws
         -> [AppliedStrataMigration]
     {
@@ -46,7 +51,7 @@ public struct StrataMigrationPlan: Sendable {
             }
             let migration = migrations[entry.version - 1]
             let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
-            if expected != entry.checksum && migration.checksum != entry.checksum {
+            if expected != entry.checksum && !(acceptsLegacyChecksums && entry.checksum == migration.legacyChecksum) {
                 throw StrataMigrationError.checksumMismatch(
                     model: model,
                     version: entry.version,

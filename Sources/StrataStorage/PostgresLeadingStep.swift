@@ -42,6 +42,15 @@ public struct PostgresLeadingStep: Hashable, Sendable {
         }
     }
 
+    /// What the step makes, e.g. `index "customer_email_key"`, or nil when it makes nothing.
+    public var made: String? {
+        switch kind {
+        case .buildIndex(let name): "index \(Self.quoted(name))"
+        case .addConstraint(let table, let name): "constraint \(Self.quoted(name)) of \(Self.quoted(table)) (NOT VALID)"
+        case .validateConstraint: nil
+        }
+    }
+
     /// The leading steps of a migration's statements (as ``SQLScriptSplitter`` splits them), and
     /// the statements after them, which run in the version's transaction. Only a leading run
     /// counts: such a statement further down stays in the transaction (where PostgreSQL refuses

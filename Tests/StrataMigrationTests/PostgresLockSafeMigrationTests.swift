@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 import StrataDatabase
 import StrataTestSupport
 import Testing
@@ -134,6 +135,34 @@ import Testing
                     sql: #"SELECT convalidated::text FROM pg_constraint WHERE conname = 'customer_shop_fkey'"#)
                     == [["true"]])
             #expect(try await PostgresMigrateTests.ledger(session).map { $0[1] } == ["1", "2"])
+        }
+    }
+
+    @Test("a database that applied a version as Strata 0.5 rendered it is not taken for an edited one")
+    func theChecksumsOfTheEarlierRenderingAreAccepted() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let (history, folder) = try Models.temporary("Shop", versions: [Self.v1, Self.v2])
+        let sources = MigrationSources.postgres(for: history)
+        let earlier = try #require(sources[1].legacyChecksum, "v2's SQL changed with lock-safe rendering")
+        #expect(earlier != sources[1].checksum)
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try PostgresMigrateTests.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
+            // v2 as an earlier strata applied it: every statement in one transaction, its checksum recorded.
+            try await session.executeScript(
+                """
+                ALTER TABLE "customer" ADD CONSTRAINT "customer_email_key" UNIQUE ("email");
+                ALTER TABLE "customer" ADD CONSTRAINT "customer_shop_fkey" FOREIGN KEY ("shop") REFERENCES "shop" ("id") ON DELETE NO ACTION;
+                CREATE INDEX "customer_name_idx" ON "customer" ("name");
+                INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at") VALUES ('Shop', 2, '\(earlier)', 0);
+                """, inTransaction: true)
+            let result = try PostgresMigrateTests.migrate(url, schemas: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("is at version 2 of Shop: nothing to apply"), "\(result.stdout)")
+            // Another checksum is still an edited version.
+            try await session.execute(#"UPDATE "strata_migrations" SET "checksum" = 'abc' WHERE "version" = 2"#)
+            let edited = try PostgresMigrateTests.migrate(url, schemas: folder)
+            #expect(edited.status == 1, "\(edited.stderr)")
         }
     }
 }

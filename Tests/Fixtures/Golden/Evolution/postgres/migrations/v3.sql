@@ -11,7 +11,7 @@
 -- - change the type of Post.rating from Int16? to Double? (cast from Int16 to Double without loss)
 -- - add field Post.score (computed by its transform)
 --
--- The first statement runs before the version's transaction, each on its own, so that
+-- The first statement runs before the version's transaction, on its own, so that
 -- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
 -- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
 -- writes go on. `strata migrate` runs it first, and undoes it if the version fails.

@@ -19,9 +19,7 @@ DROP INDEX "author_name_idx";
 
 DROP INDEX "author_name_born_key";
 
-ALTER TABLE "book" ADD COLUMN "edition" SMALLINT DEFAULT 1;
-
-ALTER TABLE "book" ALTER COLUMN "edition" SET NOT NULL;
+ALTER TABLE "book" ADD COLUMN "edition" SMALLINT NOT NULL DEFAULT 1;
 
 ALTER TABLE "book" ADD COLUMN "subtitle" TEXT;
 

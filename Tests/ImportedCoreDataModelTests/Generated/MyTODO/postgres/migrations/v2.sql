@@ -5,6 +5,4 @@
 -- Steps:
 -- - add field CDTODOItem.isDone (filled with its default false)
 
-ALTER TABLE "cdtodo_item" ADD COLUMN "is_done" BOOLEAN DEFAULT FALSE;
-
-ALTER TABLE "cdtodo_item" ALTER COLUMN "is_done" SET NOT NULL;
+ALTER TABLE "cdtodo_item" ADD COLUMN "is_done" BOOLEAN NOT NULL DEFAULT FALSE;

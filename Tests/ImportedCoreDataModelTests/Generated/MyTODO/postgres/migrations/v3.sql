@@ -5,6 +5,4 @@
 -- Steps:
 -- - add field CDTODOItem.priority (filled with its default 2)
 
-ALTER TABLE "cdtodo_item" ADD COLUMN "priority" SMALLINT DEFAULT 2;
-
-ALTER TABLE "cdtodo_item" ALTER COLUMN "priority" SET NOT NULL;
+ALTER TABLE "cdtodo_item" ADD COLUMN "priority" SMALLINT NOT NULL DEFAULT 2;
