@@ -47,6 +47,16 @@ public enum BaseVersionCheck {
         return diagnostics
     }
 
+    /// The highest version of `model` among `base`'s files (paths relative to the schemas
+    /// folder); 0 when the model has no version there.
+    public static func latestVersion(of model: String, in base: [String: Data]) -> Int {
+        base.keys.compactMap { path -> Int? in
+            let parts = path.split(separator: "/")
+            guard parts.count == 2, parts[0] == model else { return nil }
+            return SchemaLoader.versionNumber(ofFileName: String(parts[1]))
+        }.max() ?? 0
+    }
+
     /// The 1-based number of the first line where `ours` and `theirs` differ.
     static func firstDifferingLine(_ ours: String, _ theirs: String) -> Int {
         let left = ours.split(separator: "\n", omittingEmptySubsequences: false)
