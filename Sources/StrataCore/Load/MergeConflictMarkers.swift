@@ -9,7 +9,9 @@ public enum MergeConflictMarkers {
     /// or `>` at the start of a line, followed by a space or the end of the line (git's rule).
     public static func lines(in text: String) -> [Int] {
         var found: [Int] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: both endings separate lines.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, rawLine) in lines.enumerated() {
             if isMarker(rawLine) { found.append(index + 1) }
         }
         return found
