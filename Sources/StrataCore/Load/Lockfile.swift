@@ -88,13 +88,8 @@ public struct Lockfile: Equatable, Sendable {
         let problems = problems(in: text)
         var diagnostics: [Diagnostic] = []
         let markers = problems.filter { if case .conflictMarker = $0 { true } else { false } }.map(\.line)
-        if let first = markers.first {
-            diagnostics.append(
-                Diagnostic(
-                    .error,
-                    "\(fileName) has merge conflict markers (line\(markers.count == 1 ? "" : "s") "
-                        + "\(markers.map(String.init).joined(separator: ", "))): \(MergeConflictMarkers.advice)",
-                    at: SourceLocation(file: path, line: first, column: 1)))
+        if let marker = MergeConflictMarkers.diagnostic(fileName: fileName, path: path, lines: markers) {
+            diagnostics.append(marker)
         }
         for problem in problems {
             switch problem {

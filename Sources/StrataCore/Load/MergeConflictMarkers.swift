@@ -17,6 +17,17 @@ public enum MergeConflictMarkers {
         return found
     }
 
+    /// The error for the file at `path` (named `fileName` in the message) whose lines `lines`
+    /// are markers, at the first of them; nil when `lines` is empty.
+    public static func diagnostic(fileName: String, path: String, lines: [Int]) -> Diagnostic? {
+        guard let first = lines.first else { return nil }
+        return Diagnostic(
+            .error,
+            "\(fileName) has merge conflict markers (line\(lines.count == 1 ? "" : "s") "
+                + "\(lines.map(String.init).joined(separator: ", "))): \(advice)",
+            at: SourceLocation(file: path, line: first, column: 1))
+    }
+
     /// True for one line (with or without its `\r`) that is a conflict marker.
     static func isMarker(_ rawLine: Substring) -> Bool {
         let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine

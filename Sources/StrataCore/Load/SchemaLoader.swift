@@ -210,15 +210,10 @@ public enum SchemaLoader {
             return loaded
         }
         // Markers left by a merge make the YAML invalid; the advice is to finish the merge.
-        let markers = MergeConflictMarkers.lines(in: text)
-        if let first = markers.first {
-            loaded.diagnostics = [
-                Diagnostic(
-                    .error,
-                    "\(fileName) has merge conflict markers (line\(markers.count == 1 ? "" : "s") "
-                        + "\(markers.map(String.init).joined(separator: ", "))): \(MergeConflictMarkers.advice)",
-                    at: SourceLocation(file: path, line: first, column: 1))
-            ]
+        if let marker = MergeConflictMarkers.diagnostic(
+            fileName: fileName, path: path, lines: MergeConflictMarkers.lines(in: text))
+        {
+            loaded.diagnostics = [marker]
             return loaded
         }
         (loaded.schema, loaded.diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
