@@ -7,9 +7,11 @@ package enum GitSnapshot {
     /// folder. Throws ``CouldNotRun`` when git cannot run, `folder` is not in a repository, or
     /// `ref` names no commit.
     package static func files(at ref: String, under folder: String) throws -> [String: Data] {
-        _ = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: folder, failure: "'\(ref)' names no commit")
+        _ = try git(
+            ["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: folder, failure: "'\(ref)' names no commit")
         // Paths are relative to the folder git runs in: `-C folder ... -- .` lists the folder's files.
-        let listing = try git(["ls-tree", "-r", "-z", ref, "--", "."], in: folder, failure: "cannot list '\(folder)' at \(ref)")
+        let listing = try git(
+            ["ls-tree", "-r", "-z", ref, "--", "."], in: folder, failure: "cannot list '\(folder)' at \(ref)")
         var files: [String: Data] = [:]
         for entry in listing.split(separator: 0) {
             let text = String(decoding: entry, as: UTF8.self)
@@ -17,7 +19,8 @@ package enum GitSnapshot {
             let fields = text[..<tab].split(separator: " ")
             guard fields.count == 3, fields[1] == "blob" else { continue }
             let path = String(text[text.index(after: tab)...])
-            files[path] = try git(["cat-file", "blob", String(fields[2])], in: folder, failure: "cannot read \(path) at \(ref)")
+            files[path] = try git(
+                ["cat-file", "blob", String(fields[2])], in: folder, failure: "cannot read \(path) at \(ref)")
         }
         return files
     }
@@ -28,7 +31,8 @@ package enum GitSnapshot {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-base-\(UUID().uuidString)")
         for (path, data) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -56,7 +60,9 @@ package enum GitSnapshot {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let said = (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let said =
+                (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? ""
             throw CouldNotRun("\(failure)\(said.isEmpty ? "" : " (git: \(said))")")
         }
         return data

@@ -29,7 +29,9 @@ struct BaseReport {
 
     /// The report of the models in `schemas` against their versions in `baseFiles` (the schemas
     /// folder's files at `ref`, written out under `baseRoot`).
-    static func report(ref: String, model: String?, schemas: String, baseFiles: [String: Data], baseRoot: String) -> PullRequestReport {
+    static func report(ref: String, model: String?, schemas: String, baseFiles: [String: Data], baseRoot: String)
+        -> PullRequestReport
+    {
         let loaded = SchemaLoader.loadAll(from: schemas, only: model)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
@@ -63,13 +65,21 @@ struct BaseReport {
                 let steps = plan.steps.map { step -> JSONValue in
                     .object([
                         ("description", .string(step.line)), ("destructive", .bool(step.isDestructive)),
-                        ("allowedBy", .string(step.allowedBy?.spelled)), ("postgresLock", .string(step.postgresLock.summary)),
+                        ("allowedBy", .string(step.allowedBy?.spelled)),
+                        ("postgresLock", .string(step.postgresLock.summary)),
                     ])
                 }
                 return .object([
                     ("from", .int(plan.from.version)), ("to", .int(plan.to.version)), ("steps", .array(steps)),
-                    ("sqliteRebuilds", .array(MigrationSQLRenderer.sqliteRebuiltEntities(for: plan).map(JSONValue.string))),
-                    ("sql", .array(MigrationSQLRenderer.statements(for: plan, dialect: dialect).map { .string($0.rendered) })),
+                    (
+                        "sqliteRebuilds",
+                        .array(MigrationSQLRenderer.sqliteRebuiltEntities(for: plan).map(JSONValue.string))
+                    ),
+                    (
+                        "sql",
+                        .array(
+                            MigrationSQLRenderer.statements(for: plan, dialect: dialect).map { .string($0.rendered) })
+                    ),
                 ])
             }
             return .object([
@@ -81,7 +91,8 @@ struct BaseReport {
             .object([("path", .string(file.path)), ("change", .string(file.change.rawValue))])
         }
         return .object([
-            ("base", .string(report.ref)), ("dialect", .string(dialect.rawValue)), ("diagnostics", .diagnostics(report.diagnostics)),
+            ("base", .string(report.ref)), ("dialect", .string(dialect.rawValue)),
+            ("diagnostics", .diagnostics(report.diagnostics)),
             ("models", .array(models)), ("generatedFiles", .array(files)),
         ])
     }

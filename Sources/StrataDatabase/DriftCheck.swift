@@ -30,7 +30,8 @@ public enum DriftError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noLedger(let model):
-            return "the database has no migration ledger (\(StrataLedgerTable.name)) with versions of \(model): it was not "
+            return
+                "the database has no migration ledger (\(StrataLedgerTable.name)) with versions of \(model): it was not "
                 + "migrated by Strata; migrate it with `strata migrate`, or adopt it with `strata migrate --baseline N`"
         }
     }
@@ -63,7 +64,8 @@ public enum DriftCheck {
                 StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
             })
         let version = try await migrator.currentVersion(session.connection)
-        return try report(history, version: version, dialect: .postgres, live: try await PostgresIntrospector.schema(of: session))
+        return try report(
+            history, version: version, dialect: .postgres, live: try await PostgresIntrospector.schema(of: session))
     }
 
     private static func report(

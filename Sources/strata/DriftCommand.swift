@@ -112,10 +112,14 @@ struct Drift: AsyncParsableCommand {
             ]).rendered
         case .text:
             guard report.hasDrifted else {
-                return "\(database): no drift: the schema is \(report.model) v\(report.version)'s, as the ledger records."
+                return
+                    "\(database): no drift: the schema is \(report.model) v\(report.version)'s, as the ledger records."
             }
             let count = report.differences.count
-            return (["\(database): drifted from \(report.model) v\(report.version) (\(count) difference\(count == 1 ? "" : "s")):"]
+            return
+                ([
+                    "\(database): drifted from \(report.model) v\(report.version) (\(count) difference\(count == 1 ? "" : "s")):"
+                ]
                 + report.differences.map { "  - \($0.description)" }).joined(separator: "\n")
         }
     }

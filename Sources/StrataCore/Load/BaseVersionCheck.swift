@@ -18,7 +18,9 @@ public enum BaseVersionCheck {
         var diagnostics: [Diagnostic] = []
         for (relative, data) in base.sorted(by: { $0.key < $1.key }) {
             let parts = relative.split(separator: "/")
-            guard parts.count == 2, let number = SchemaLoader.versionNumber(ofFileName: String(parts[1])) else { continue }
+            guard parts.count == 2, let number = SchemaLoader.versionNumber(ofFileName: String(parts[1])) else {
+                continue
+            }
             let folder = SchemaLoader.join(schemas, String(parts[0]))
             guard SchemaLoader.isFolder(folder) else { continue }
             let path = SchemaLoader.join(schemas, relative)

@@ -115,8 +115,10 @@ public struct PostgresLock: Hashable, Sendable {
         case .entityAdded(let entity):
             // CREATE TABLE: the new table is empty and unseen; its foreign keys lock their targets.
             return PostgresLock(
-                mode: .accessExclusive, work: .catalogOnly, referenced: referencedEntities(entity.fields, besides: entity.name))
-        case .entityRemoved, .entityRenamed, .fieldRemoved, .fieldRenamed, .becameOptional, .defaultChanged, .uniqueRemoved,
+                mode: .accessExclusive, work: .catalogOnly,
+                referenced: referencedEntities(entity.fields, besides: entity.name))
+        case .entityRemoved, .entityRenamed, .fieldRemoved, .fieldRenamed, .becameOptional, .defaultChanged,
+            .uniqueRemoved,
             .indexRemoved:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly)
         case .fieldAdded(let entity, let field):
@@ -129,16 +131,20 @@ public struct PostgresLock: Hashable, Sendable {
                 work = max(work, .scan)
             }
             if case .enumeration = field.type { work = max(work, .scan) }
-            return PostgresLock(mode: .accessExclusive, work: work, referenced: referencedEntities([field], besides: entity))
+            return PostgresLock(
+                mode: .accessExclusive, work: work, referenced: referencedEntities([field], besides: entity))
         case .typeChanged:
             return PostgresLock(mode: .accessExclusive, work: .rewrite)
         case .becameRequired(_, let field):
             // Missing values filled from the default (an UPDATE), then SET NOT NULL scans.
-            return PostgresLock(mode: .accessExclusive, work: field.defaultValue != nil || field.transform != nil ? .updatesRows : .scan)
+            return PostgresLock(
+                mode: .accessExclusive, work: field.defaultValue != nil || field.transform != nil ? .updatesRows : .scan
+            )
         case .uniqueAdded, .primaryKeyChanged:
             return PostgresLock(mode: .accessExclusive, work: .scan)
         case .referenceChanged(let entity, _, let to):
-            return PostgresLock(mode: .accessExclusive, work: .scan, referenced: referencedEntities([to], besides: entity))
+            return PostgresLock(
+                mode: .accessExclusive, work: .scan, referenced: referencedEntities([to], besides: entity))
         case .indexAdded(_, let index):
             return index.isConcurrent
                 ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)

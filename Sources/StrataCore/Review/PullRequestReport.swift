@@ -97,7 +97,8 @@ public struct PullRequestReport: Sendable {
             let unallowed = destructive.filter { $0.allowedBy == nil }.count
             lines.append(
                 "> **\(destructive.count) destructive step\(destructive.count == 1 ? "" : "s")**"
-                    + (unallowed > 0 ? ", \(unallowed) not allowed by `allowDataLoss`" : ", each allowed by `allowDataLoss`"))
+                    + (unallowed > 0
+                        ? ", \(unallowed) not allowed by `allowDataLoss`" : ", each allowed by `allowDataLoss`"))
             lines.append("")
         }
         if let created = model.created {
@@ -122,7 +123,8 @@ public struct PullRequestReport: Sendable {
             for step in plan.steps {
                 lines.append(
                     "| \(cell(step.change.summary + (step.detail.map { " (\($0))" } ?? ""))) | \(cell(dataLoss(step))) "
-                        + "| \(cell(step.postgresLock.summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |")
+                        + "| \(cell(step.postgresLock.summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |"
+                )
             }
             lines.append("")
             if plan.to.migration.before != nil || plan.to.migration.after != nil {
@@ -142,7 +144,8 @@ public struct PullRequestReport: Sendable {
     static func dataLoss(_ step: MigrationStep) -> String {
         guard step.isDestructive else { return "" }
         guard let allowance = step.allowedBy else { return "**yes, not allowed**" }
-        return "yes, allowed by `allowDataLoss: \(allowance.spelled)` (\(SchemaLoader.name(of: allowance.location.file)):\(allowance.location.line))"
+        return
+            "yes, allowed by `allowDataLoss: \(allowance.spelled)` (\(SchemaLoader.name(of: allowance.location.file)):\(allowance.location.line))"
     }
 
     /// Whether SQLite changes the step's table in place or rebuilds it.
@@ -176,10 +179,13 @@ public struct PullRequestReport: Sendable {
             switch change {
             case .entityAdded: kinds[entity] = "added"
             case .entityRemoved: kinds[entity] = "removed"
-            case .entityRenamed(let from, _): kinds[entity] = from.name == entity ? "table renamed" : "renamed from \(from.name)"
+            case .entityRenamed(let from, _):
+                kinds[entity] = from.name == entity ? "table renamed" : "renamed from \(from.name)"
             default: break
             }
-            if let field = fieldName(of: change), !(fields[entity] ?? []).contains(field) { fields[entity, default: []].append(field) }
+            if let field = fieldName(of: change), !(fields[entity] ?? []).contains(field) {
+                fields[entity, default: []].append(field)
+            }
         }
         return order.map { entity in
             var parts: [String] = []
@@ -191,10 +197,12 @@ public struct PullRequestReport: Sendable {
 
     private static func fieldName(of change: SchemaChange) -> String? {
         switch change {
-        case .fieldAdded(_, let field), .fieldRemoved(_, let field), .becameRequired(_, let field), .becameOptional(_, let field),
+        case .fieldAdded(_, let field), .fieldRemoved(_, let field), .becameRequired(_, let field),
+            .becameOptional(_, let field),
             .uniqueAdded(_, let field), .uniqueRemoved(_, let field):
             return field.name
-        case .fieldRenamed(_, _, let to), .typeChanged(_, _, let to), .defaultChanged(_, _, let to), .referenceChanged(_, _, let to):
+        case .fieldRenamed(_, _, let to), .typeChanged(_, _, let to), .defaultChanged(_, _, let to),
+            .referenceChanged(_, _, let to):
             return to.name
         default:
             return nil
@@ -203,7 +211,8 @@ public struct PullRequestReport: Sendable {
 
     /// The generated files that differ between `base` and `head` (paths relative to the output
     /// folder), sorted by path.
-    public static func fileChanges(base: [GeneratedFile], head: [GeneratedFile]) -> [(path: String, change: FileChange)] {
+    public static func fileChanges(base: [GeneratedFile], head: [GeneratedFile]) -> [(path: String, change: FileChange)]
+    {
         let before = Dictionary(base.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(head.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first })
         var changes: [(path: String, change: FileChange)] = []
