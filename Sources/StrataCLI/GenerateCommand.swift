@@ -64,7 +64,9 @@ package struct Check: ParsableCommand {
         try outputOptions.requireFolder()
         let baseDiagnostics = try base.map { ref in
             BaseVersionCheck.diagnostics(
-                schemas: schemaOptions.schemas, base: try GitSnapshot.files(at: ref, under: schemaOptions.schemas), ref: ref)
+                schemas: schemaOptions.schemas,
+                base: try GitSnapshot.files(at: ref, under: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile),
+                ref: ref)
         } ?? []
         var prepared = Workspace.PreparedModels(Workspace.prepare(schemas: schemaOptions.schemas, output: outputOptions.output))
         if !baseDiagnostics.isEmpty {

@@ -3,10 +3,21 @@ import Foundation
 /// Reads files of another commit with the `git` command: what `--base <ref>` compares with.
 package enum GitSnapshot {
     /// The files under `folder` (a folder of the working tree) as they are in `ref`, by path
-    /// relative to `folder` (`MyTODO/v3.yaml`), with their bytes. Empty when `ref` has no such
-    /// folder. Throws ``CouldNotRun`` when git cannot run, `folder` is not in a repository, or
-    /// `ref` names no commit.
-    package static func files(at ref: String, under folder: String) throws -> [String: Data] {
+    /// relative to `folder` (`MyTODO/v3.yaml`), with their bytes; with `including`, only the
+    /// paths it accepts are read. Empty when `ref` has no such folder, or when `folder` does not
+    /// exist (the schemas loader reports that). Throws ``CouldNotRun`` when git cannot run,
+    /// `folder` is not in a repository, or `ref` names no commit.
+    package static func files(
+        at ref: String, under folder: String, including: (String) -> Bool = { _ in true }
+    ) throws -> [String: Data] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            return [:]
+        }
+        // A ref is never taken for one of git's options.
+        guard !ref.hasPrefix("-"), !ref.isEmpty else { throw CouldNotRun("--base: '\(ref)' is not a git ref") }
+        _ = try git(
+            ["rev-parse", "--git-dir"], in: folder, failure: "--base reads git: '\(folder)' is not in a git repository")
         _ = try git(
             ["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: folder, failure: "'\(ref)' names no commit")
         // Paths are relative to the folder git runs in: `-C folder ... -- .` lists the folder's files.
@@ -19,6 +30,7 @@ package enum GitSnapshot {
             let fields = text[..<tab].split(separator: " ")
             guard fields.count == 3, fields[1] == "blob" else { continue }
             let path = String(text[text.index(after: tab)...])
+            guard including(path) else { continue }
             files[path] = try git(
                 ["cat-file", "blob", String(fields[2])], in: folder, failure: "cannot read \(path) at \(ref)")
         }

@@ -17,7 +17,8 @@ package struct Plan: ParsableCommand {
             this branch adds to every model (or to the one named) since <ref>, and with --format \
             markdown a report for the pull request: each step, destructive ones with the \
             allowDataLoss entry that allows them, the lock it takes on PostgreSQL and whether SQLite \
-            rebuilds the table, the entities and fields changed, and the generated files that change.
+            rebuilds the table, the entities and fields changed, and the generated files that change \
+            (--format text prints the same report).
             """
     )
 

@@ -95,6 +95,22 @@ import Testing
         #expect(unknown.stderr.contains("'no-such-ref' names no commit"), "\(unknown.stderr)")
     }
 
+    @Test func baseOutsideARepositoryOrWithAnOptionForARefCannotRun() throws {
+        let root = try TestPaths.temporaryFolder()
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
+        let outside = try CLITests.strata(["check", "--base", "main"], in: root)
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("--base reads git: 'Schemas' is not in a git repository"), "\(outside.stderr)")
+
+        let repository = try Repository()
+        let option = try repository.strata("plan", "--base=--output=x", "--format", "markdown")
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("--base: '--output=x' is not a git ref"), "\(option.stderr)")
+        #expect(option.stdout.isEmpty)
+    }
+
     @Test func conflictMarkersAfterAMergeGetMessagesThatFitAMerge() throws {
         let repository = try Repository()
         try repository.addVersion4()

@@ -49,6 +49,13 @@ public enum BaseVersionCheck {
         return diagnostics
     }
 
+    /// True for `Model/vN.yaml` (a path relative to the schemas folder): the files
+    /// ``diagnostics(schemas:base:ref:)`` compares.
+    public static func isVersionFile(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return parts.count == 2 && SchemaLoader.versionNumber(ofFileName: String(parts[1])) != nil
+    }
+
     /// The highest version of `model` among `base`'s files (paths relative to the schemas
     /// folder); 0 when the model has no version there.
     public static func latestVersion(of model: String, in base: [String: Data]) -> Int {
