@@ -172,6 +172,13 @@ import Testing
         let models = object["models"] as? [[String: Any]] ?? []
         #expect(models.first?["from"] as? Int == 3 && models.first?["to"] as? Int == 4, "\(json.stdout)")
 
+        let text = try repository.strata("plan", "MyTODO", "--dialect", "postgres")
+        #expect(text.status == 0)
+        #expect(
+            text.stdout.contains("  - add index todo_item_due_date_idx on TODOItem(dueDate)\n    lock: SHARE, scans every row\n"),
+            "\(text.stdout)")
+        #expect(!(try repository.strata("plan", "MyTODO")).stdout.contains("lock:"), "SQLite takes no table locks")
+
         let none = try repository.strata("plan", "--base", "HEAD", "--format", "markdown")
         #expect(none.status == 0)
         #expect(none.stdout.contains("No new versions"), "\(none.stdout)")

@@ -63,7 +63,8 @@ public struct PostgresLock: Hashable, Sendable {
         case catalogOnly
         /// Every row is read (a `NOT NULL`, check or foreign key validated; an index built).
         case scan
-        /// Every row is written by an `UPDATE` (new row versions, and dead ones for VACUUM).
+        /// Rows are written by an `UPDATE` (new row versions, and dead ones for VACUUM): every row,
+        /// or, for a fill (a field made required), those that hold NULL; every row is an upper bound.
         case updatesRows
         /// The table and its indexes are rewritten (`ALTER COLUMN TYPE … USING`, a `serial` column added).
         case rewrite
