@@ -62,13 +62,16 @@ package struct Check: ParsableCommand {
     package func run() throws {
         // Compared a file at a time as it is rendered, like generate: the output is never held whole.
         try outputOptions.requireFolder()
-        let baseDiagnostics = try base.map { ref in
-            BaseVersionCheck.diagnostics(
-                schemas: schemaOptions.schemas,
-                base: try GitSnapshot.files(at: ref, under: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile),
-                ref: ref)
-        } ?? []
-        var prepared = Workspace.PreparedModels(Workspace.prepare(schemas: schemaOptions.schemas, output: outputOptions.output))
+        let baseDiagnostics =
+            try base.map { ref in
+                BaseVersionCheck.diagnostics(
+                    schemas: schemaOptions.schemas,
+                    base: try GitSnapshot.files(
+                        at: ref, under: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile),
+                    ref: ref)
+            } ?? []
+        var prepared = Workspace.PreparedModels(
+            Workspace.prepare(schemas: schemaOptions.schemas, output: outputOptions.output))
         if !baseDiagnostics.isEmpty {
             var bag = DiagnosticBag()
             bag.append(contentsOf: prepared.plan.diagnostics + baseDiagnostics)
@@ -93,7 +96,8 @@ package struct Check: ParsableCommand {
         case .github:
             let staleDiagnostics = findings.map {
                 Diagnostic(
-                    .error, "\($0.path) is \($0.kind.rawValue): run `\(Regeneration.current.command)` and commit the result",
+                    .error,
+                    "\($0.path) is \($0.kind.rawValue): run `\(Regeneration.current.command)` and commit the result",
                     at: .file($0.path))
             }
             print(DiagnosticAnnotations.render(outcome.diagnostics + staleDiagnostics), terminator: "")

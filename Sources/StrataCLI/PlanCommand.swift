@@ -22,7 +22,8 @@ package struct Plan: ParsableCommand {
             """
     )
 
-    @Argument(help: "The model (a folder under the schemas folder); with --base, default: every model.") var model: String?
+    @Argument(help: "The model (a folder under the schemas folder); with --base, default: every model.")
+    var model: String?
     @OptionGroup var schemaOptions: SchemaOptions
     @Option(help: ArgumentHelp("A git ref: show the versions added since it (e.g. origin/main).", valueName: "ref"))
     var base: String?
@@ -54,7 +55,9 @@ package struct Plan: ParsableCommand {
 
     package func run() throws {
         if let base {
-            try BaseReport(ref: base, model: model, schemas: schemaOptions.schemas, dialect: dialect, format: formatOptions.format).run()
+            try BaseReport(
+                ref: base, model: model, schemas: schemaOptions.schemas, dialect: dialect, format: formatOptions.format
+            ).run()
             return
         }
         guard let model else { return }
@@ -84,14 +87,17 @@ package struct Plan: ParsableCommand {
         if start == 0, let first = history.version(1) {
             migrations.append(
                 Shown(
-                    from: 0, to: 1, steps: first.entities.map { ("create \($0.name) (table \($0.table))", false, nil, nil) },
+                    from: 0, to: 1,
+                    steps: first.entities.map { ("create \($0.name) (table \($0.table))", false, nil, nil) },
                     sql: SQLSchemaRenderer.createStatements(for: first, dialect: dialect).map(\.rendered)))
         }
         for plan in plans {
             migrations.append(
                 Shown(
                     from: plan.from.version, to: plan.to.version,
-                    steps: plan.steps.map { ($0.line, $0.isDestructive, $0.allowedBy?.spelled, $0.postgresLock.summary) },
+                    steps: plan.steps.map {
+                        ($0.line, $0.isDestructive, $0.allowedBy?.spelled, $0.postgresLock.summary)
+                    },
                     sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
         }
         let diagnostics = loadDiagnostics + plans.flatMap(\.diagnostics)

@@ -69,7 +69,9 @@ public struct Lockfile: Equatable, Sendable {
             let checksum = String(parts[1].dropFirst("sha256:".count))
             if let first = firstLines[number] {
                 duplicates.append(
-                    .duplicate(line: index + 1, version: number, firstLine: first, sameChecksum: checksums[number] == checksum))
+                    .duplicate(
+                        line: index + 1, version: number, firstLine: first, sameChecksum: checksums[number] == checksum)
+                )
             } else {
                 firstLines[number] = index + 1
             }

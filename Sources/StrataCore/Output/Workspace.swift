@@ -75,7 +75,8 @@ public enum Workspace {
                     let recorded = Lockfile(parsing: text)
                     // Mid-merge, the lock holds both sides' lines: the marker error says what to do.
                     if MergeConflictMarkers.lines(in: text).isEmpty {
-                        bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+                        bag.append(
+                            contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
                     }
                 } catch {
                     bag.error(
