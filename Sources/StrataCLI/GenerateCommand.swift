@@ -62,19 +62,16 @@ package struct Check: ParsableCommand {
     package func run() throws {
         // Compared a file at a time as it is rendered, like generate: the output is never held whole.
         try outputOptions.requireFolder()
-        let baseDiagnostics =
-            try base.map { ref in
-                BaseVersionCheck.diagnostics(
-                    schemas: schemaOptions.schemas,
-                    base: try GitSnapshot.files(
-                        at: ref, under: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile),
-                    ref: ref)
-            } ?? []
+        let baseRef = try base.map {
+            try BaseRef(ref: $0, schemas: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile)
+        }
         var prepared = Workspace.PreparedModels(
             Workspace.prepare(schemas: schemaOptions.schemas, output: outputOptions.output))
-        if !baseDiagnostics.isEmpty {
+        if let baseRef {
             var bag = DiagnosticBag()
-            bag.append(contentsOf: prepared.plan.diagnostics + baseDiagnostics)
+            bag.append(contentsOf: prepared.plan.diagnostics)
+            bag.append(
+                contentsOf: baseRef.diagnostics(histories: prepared.plan.histories, plans: prepared.migrationPlans))
             prepared.plan.diagnostics = bag.sorted
         }
         let outcome = Workspace.check([prepared], output: outputOptions.output, databases: outputOptions.databases)

@@ -20,21 +20,40 @@ package enum GitSnapshot {
             ["rev-parse", "--git-dir"], in: folder, failure: "--base reads git: '\(folder)' is not in a git repository")
         _ = try git(
             ["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: folder, failure: "'\(ref)' names no commit")
+        var files: [String: Data] = [:]
+        for (path, object) in try listing(at: ref, under: folder) where including(path) {
+            files[path] = try git(["cat-file", "blob", object], in: folder, failure: "cannot read \(path) at \(ref)")
+        }
+        return files
+    }
+
+    /// The paths of the files under `folder` in `commit` (relative to `folder`), without their bytes.
+    package static func paths(at commit: String, under folder: String) throws -> [String] {
+        try listing(at: commit, under: folder).map(\.path)
+    }
+
+    /// The commit where `HEAD` and `ref` forked (`git merge-base HEAD ref`); nil when they
+    /// share no history or git cannot tell (a shallow clone).
+    package static func mergeBase(of ref: String, in folder: String) -> String? {
+        guard let output = try? git(["merge-base", "HEAD", ref], in: folder, failure: "") else { return nil }
+        let commit = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return commit.isEmpty ? nil : commit
+    }
+
+    /// Every blob under `folder` in `commit`: its path relative to `folder` and its object name.
+    private static func listing(at commit: String, under folder: String) throws -> [(path: String, object: String)] {
         // Paths are relative to the folder git runs in: `-C folder ... -- .` lists the folder's files.
         let listing = try git(
-            ["ls-tree", "-r", "-z", ref, "--", "."], in: folder, failure: "cannot list '\(folder)' at \(ref)")
-        var files: [String: Data] = [:]
+            ["ls-tree", "-r", "-z", commit, "--", "."], in: folder, failure: "cannot list '\(folder)' at \(commit)")
+        var entries: [(path: String, object: String)] = []
         for entry in listing.split(separator: 0) {
             let text = String(decoding: entry, as: UTF8.self)
             guard let tab = text.firstIndex(of: "\t") else { continue }
             let fields = text[..<tab].split(separator: " ")
             guard fields.count == 3, fields[1] == "blob" else { continue }
-            let path = String(text[text.index(after: tab)...])
-            guard including(path) else { continue }
-            files[path] = try git(
-                ["cat-file", "blob", String(fields[2])], in: folder, failure: "cannot read \(path) at \(ref)")
+            entries.append((String(text[text.index(after: tab)...]), String(fields[2])))
         }
-        return files
+        return entries
     }
 
     /// Writes `files` (from ``files(at:under:)``) under a new temporary folder and returns it; the

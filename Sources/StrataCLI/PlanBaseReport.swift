@@ -11,10 +11,10 @@ struct BaseReport {
     var format: ReviewFormat
 
     func run() throws {
-        let baseFiles = try GitSnapshot.files(at: ref, under: schemas)
-        let baseRoot = try GitSnapshot.materialize(baseFiles)
+        let base = try BaseRef(ref: ref, schemas: schemas)
+        let baseRoot = try GitSnapshot.materialize(base.files)
         defer { try? FileManager.default.removeItem(atPath: baseRoot) }
-        let report = Self.report(ref: ref, model: model, schemas: schemas, baseFiles: baseFiles, baseRoot: baseRoot)
+        let report = Self.report(model: model, base: base, baseRoot: baseRoot)
         switch format {
         case .markdown, .text:
             Console.report(report.diagnostics)
@@ -27,21 +27,19 @@ struct BaseReport {
         if report.diagnostics.contains(where: { $0.severity == .error }) { throw StrataExitCode.problemsFound.exitCode }
     }
 
-    /// The report of the models in `schemas` against their versions in `baseFiles` (the schemas
-    /// folder's files at `ref`, written out under `baseRoot`).
-    static func report(ref: String, model: String?, schemas: String, baseFiles: [String: Data], baseRoot: String)
-        -> PullRequestReport
-    {
-        let loaded = SchemaLoader.loadAll(from: schemas, only: model)
+    /// The report of the models in the schemas folder (or of `model` alone) against `base`,
+    /// whose files are written out under `baseRoot`.
+    static func report(model: String?, base: BaseRef, baseRoot: String) -> PullRequestReport {
+        let loaded = SchemaLoader.loadAll(from: base.schemas, only: model)
         var bag = DiagnosticBag()
         bag.append(contentsOf: loaded.diagnostics)
-        bag.append(contentsOf: BaseVersionCheck.diagnostics(schemas: schemas, base: baseFiles, ref: ref))
+        let plans = loaded.histories.map { Generator.migrationPlans(for: $0) }
+        bag.append(contentsOf: plans.joined().flatMap(\.diagnostics))
+        bag.append(contentsOf: base.diagnostics(histories: loaded.histories, plans: plans))
         var models: [PullRequestReport.ModelChanges] = []
         var fileChanges: [(path: String, change: PullRequestReport.FileChange)] = []
-        for history in loaded.histories {
-            let baseVersion = BaseVersionCheck.latestVersion(of: history.model, in: baseFiles)
-            let plans = Generator.migrationPlans(for: history)
-            bag.append(contentsOf: plans.flatMap(\.diagnostics))
+        for (history, plans) in zip(loaded.histories, plans) {
+            let baseVersion = base.latestVersion(of: history.model)
             models.append(
                 PullRequestReport.ModelChanges(
                     model: history.model, baseVersion: baseVersion,
@@ -56,7 +54,7 @@ struct BaseReport {
             }
             fileChanges += PullRequestReport.fileChanges(base: base, head: head)
         }
-        return PullRequestReport(ref: ref, models: models, generatedFiles: fileChanges, diagnostics: bag.sorted)
+        return PullRequestReport(ref: base.ref, models: models, generatedFiles: fileChanges, diagnostics: bag.sorted)
     }
 
     private func json(_ report: PullRequestReport) -> JSONValue {

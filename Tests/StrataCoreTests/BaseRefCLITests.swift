@@ -148,6 +148,39 @@ import Testing
                     + "with different checksums"), "\(lint.stdout)")
     }
 
+    @Test func aVersionRenamedAfterTheTargetsOneIsWarnedAbout() throws {
+        let repository = try Repository()
+        try repository.addVersion4()
+        #expect(try repository.strata("generate").status == 0)
+        try repository.commit("feature: v4 with dueDate")
+        try repository.git("checkout", "-q", "main")
+        // Main's v4: an index and another default, which pass every guard when undone.
+        let v4 = try repository.read("Schemas/MyTODO/v3.yaml").replacingOccurrences(of: "version: 3", with: "version: 4")
+            .replacingOccurrences(of: "priority: { type: Priority, default: middle }", with: "priority: { type: Priority, default: high }")
+            .replacingOccurrences(of: "      - [priority, title]\n", with: "      - [priority, title]\n      - [isDone]\n")
+        try repository.write("Schemas/MyTODO/v4.yaml", v4)
+        #expect(try repository.strata("generate").status == 0)
+        try repository.commit("main: v4 with an index and a default")
+        try repository.git("checkout", "-q", "feature")
+        // The natural wrong resolution: keep main's v4 and lock, rename ours to v5, regenerate.
+        let ours = try repository.read("Schemas/MyTODO/v4.yaml")
+        try repository.git("rm", "-q", "Schemas/MyTODO/v4.yaml")
+        try repository.git("checkout", "main", "--", "Schemas/MyTODO/v4.yaml", "Schemas/MyTODO/strata.lock")
+        try repository.write("Schemas/MyTODO/v5.yaml", ours.replacingOccurrences(of: "version: 4", with: "version: 5"))
+        #expect(try repository.strata("generate").status == 0)
+        let check = try repository.strata("check", "--base", "main")
+        #expect(check.status == 0, "warnings only: \(check.stderr)")
+        #expect(
+            check.stderr.contains(
+                "warning: v5.yaml undoes 'add index todo_item_is_done_idx on TODOItem(isDone)' of v4.yaml on main: if v5 was "
+                    + "written before main's v4 and renumbered by hand, run `strata rebase`"), "\(check.stderr)")
+        #expect(
+            check.stderr.contains("v5.yaml undoes 'change the default of TODOItem.priority from middle to high'"),
+            "\(check.stderr)")
+        let report = try repository.strata("plan", "--base", "main", "--format", "markdown")
+        #expect(report.stdout.contains("**0 errors, 2 warnings**"), "\(report.stdout)")
+    }
+
     @Test func thePlanReportSummarisesWhatTheBranchDoesToADatabase() throws {
         let repository = try Repository()
         try repository.addVersion4()

@@ -139,8 +139,8 @@ import Testing
         let gone = BaseVersionCheck.diagnostics(
             schemas: schemas, base: ["M/v3.yaml": Data(v2.utf8), "Other/v1.yaml": Data()], ref: "main")
         #expect(gone.count == 1 && gone[0].message.hasPrefix("v3.yaml exists on main but not on this branch"))
-        #expect(BaseVersionCheck.latestVersion(of: "M", in: ["M/v1.yaml": Data(), "M/v12.yaml": Data(), "N/v13.yaml": Data()]) == 12)
-        #expect(BaseVersionCheck.latestVersion(of: "X", in: ["M/v1.yaml": Data()]) == 0)
+        #expect(BaseVersionCheck.latestVersion(of: "M", in: ["M/v1.yaml", "M/v12.yaml", "N/v13.yaml", "M/v14.yml"]) == 12)
+        #expect(BaseVersionCheck.latestVersion(of: "X", in: ["M/v1.yaml"]) == 0)
     }
 
     // MARK: - PostgreSQL locks
@@ -240,6 +240,41 @@ import Testing
         #expect(PostgresLock.Work.catalogOnly < .scan && PostgresLock.Work.updatesRows < .rewrite)
         let removed = SchemaChange.enumCasesRemoved(enum: "Status", [])
         #expect(PostgresLock.of(removed) == PostgresLock(mode: .accessExclusive, work: .updatesRows))
+    }
+
+    // MARK: - versions renumbered by hand
+
+    @Test func aVersionRenumberedByHandIsWarnedAboutEachChangeOfTheTargetItUndoes() throws {
+        let v1 = Self.v1.replacingOccurrences(of: "      title: String\n", with: "      title: { type: String, default: a }\n")
+        // The target's v2: an index, another default.
+        let theirs = v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            .replacingOccurrences(of: "default: a", with: "default: b") + "    indexes:\n      - [title]\n"
+        // The branch's version, written on v1 and renamed v3 after the merge: a new field only.
+        let ours = v1.replacingOccurrences(of: "version: 1", with: "version: 3") + "      note: String?\n"
+        let schemas = try Self.model(["v1.yaml": v1, "v2.yaml": theirs, "v3.yaml": ours])
+        let (history, _, diagnostics) = SchemaLoader.loadModel(named: "M", in: schemas)
+        #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
+        let plans = Generator.migrationPlans(for: try #require(history))
+        let warnings = RenumberedVersionCheck.warnings(plans: plans, baseVersion: 2, mergeBaseVersion: 1, ref: "main")
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.allSatisfy { $0.severity == .warning && $0.location.file.hasSuffix("M/v3.yaml") })
+        #expect(
+            warnings.map(\.message).sorted() == [
+                "v3.yaml undoes 'add index item_title_idx on Item(title)' of v2.yaml on main: if v3 was written before "
+                    + "main's v2 and renumbered by hand, run `strata rebase` to replay it on top; if the undo is meant, "
+                    + "ignore this warning",
+                "v3.yaml undoes 'change the default of Item.title from \"a\" to \"b\"' of v2.yaml on main: if v3 was "
+                    + "written before main's v2 and renumbered by hand, run `strata rebase` to replay it on top; if the "
+                    + "undo is meant, ignore this warning",
+            ])
+        // Written after the target's v2 (it keeps the index and the default): nothing to say.
+        let rebased = theirs.replacingOccurrences(of: "version: 2", with: "version: 3")
+            .replacingOccurrences(of: "    indexes:", with: "      note: String?\n    indexes:")
+        let clean = try Self.model(["v1.yaml": v1, "v2.yaml": theirs, "v3.yaml": rebased])
+        let cleanPlans = Generator.migrationPlans(for: try #require(SchemaLoader.loadModel(named: "M", in: clean).0))
+        #expect(cleanPlans.count == 2)
+        #expect(RenumberedVersionCheck.warnings(plans: cleanPlans, baseVersion: 2, mergeBaseVersion: 1, ref: "main").isEmpty)
+        #expect(RenumberedVersionCheck.warnings(plans: plans, baseVersion: 3, mergeBaseVersion: 1, ref: "main").isEmpty)
     }
 
     // MARK: - GitHub annotations

@@ -56,10 +56,10 @@ public enum BaseVersionCheck {
         return parts.count == 2 && SchemaLoader.versionNumber(ofFileName: String(parts[1])) != nil
     }
 
-    /// The highest version of `model` among `base`'s files (paths relative to the schemas
-    /// folder); 0 when the model has no version there.
-    public static func latestVersion(of model: String, in base: [String: Data]) -> Int {
-        base.keys.compactMap { path -> Int? in
+    /// The highest version of `model` among `paths` (relative to the schemas folder:
+    /// `MyTODO/v3.yaml`); 0 when the model has no version there.
+    public static func latestVersion(of model: String, in paths: some Sequence<String>) -> Int {
+        paths.compactMap { path -> Int? in
             let parts = path.split(separator: "/")
             guard parts.count == 2, parts[0] == model else { return nil }
             return SchemaLoader.versionNumber(ofFileName: String(parts[1]))
