@@ -41,22 +41,40 @@ package struct Check: ParsableCommand {
         discussion: """
             Writes nothing. Exits 1 with a unified diff for every stale, missing or extra file, or with \
             the diagnostics of the schemas; a missing or extra file longer than 200 lines shows its \
-            first 200. With --format json: one object, {"current", "files", "diagnostics", \
-            "stale": [{"path", "kind", "diff"}]}, every diff whole.
+            first 200. With --base <ref> (the branch a pull request merges into, e.g. origin/main), \
+            every version that exists on <ref> is frozen too, the latest included: a version file that \
+            differs from <ref>'s is an error (run `strata rebase`). With --format json: one object, \
+            {"current", "files", "diagnostics", "stale": [{"path", "kind", "diff"}]}, every diff whole. \
+            With --format github: GitHub Actions annotations, one per problem and per stale file.
             """
     )
 
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var outputOptions: OutputOptions
-    @OptionGroup var formatOptions: FormatOptions
+    @Option(help: ArgumentHelp("A git ref whose versions are frozen (e.g. origin/main).", valueName: "ref"))
+    var base: String?
+    @OptionGroup var formatOptions: ReviewFormatOptions
 
     package init() {}
+
+    package func validate() throws { try formatOptions.requireNotMarkdown("check") }
 
     package func run() throws {
         // Compared a file at a time as it is rendered, like generate: the output is never held whole.
         try outputOptions.requireFolder()
-        let outcome = Workspace.check(
-            schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases)
+        let baseRef = try base.map {
+            try BaseRef(ref: $0, schemas: schemaOptions.schemas, including: BaseVersionCheck.isVersionFile)
+        }
+        var prepared = Workspace.PreparedModels(
+            Workspace.prepare(schemas: schemaOptions.schemas, output: outputOptions.output))
+        if let baseRef {
+            var bag = DiagnosticBag()
+            bag.append(contentsOf: prepared.plan.diagnostics)
+            bag.append(
+                contentsOf: baseRef.diagnostics(histories: prepared.plan.histories, plans: prepared.migrationPlans))
+            prepared.plan.diagnostics = bag.sorted
+        }
+        let outcome = Workspace.check([prepared], output: outputOptions.output, databases: outputOptions.databases)
         let findings = outcome.stale
         let current = outcome.isCurrent
         switch formatOptions.format {
@@ -72,7 +90,16 @@ package struct Check: ParsableCommand {
                 ("diagnostics", .diagnostics(outcome.diagnostics)), ("stale", .array(stale)),
             ])
             print(output.rendered)
-        case .text:
+        case .github:
+            let staleDiagnostics = findings.map {
+                Diagnostic(
+                    .error,
+                    "\($0.path) is \($0.kind.rawValue): run `\(Regeneration.current.command)` and commit the result",
+                    at: .file($0.path))
+            }
+            print(DiagnosticAnnotations.render(outcome.diagnostics + staleDiagnostics), terminator: "")
+            Console.report(findings)
+        case .text, .markdown:
             Console.report(outcome.diagnostics)
             Console.report(findings)
             if current {
@@ -86,22 +113,29 @@ package struct Check: ParsableCommand {
 package struct Lint: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Report every problem in the schemas, and nothing else.",
-        discussion: "With --format json: the diagnostics as a JSON array of {file, line, column, severity, message}."
+        discussion: """
+            With --format json: the diagnostics as a JSON array of {file, line, column, severity, message}. \
+            With --format github: GitHub Actions annotations (::error file=…,line=…,col=…::message).
+            """
     )
 
     @OptionGroup var schemaOptions: SchemaOptions
-    @OptionGroup var formatOptions: FormatOptions
+    @OptionGroup var formatOptions: ReviewFormatOptions
 
     package init() {}
+
+    package func validate() throws { try formatOptions.requireNotMarkdown("lint") }
 
     package func run() throws {
         let plan = Workspace.plan(schemas: schemaOptions.schemas, output: "", render: false)
         switch formatOptions.format {
-        case .text:
+        case .text, .markdown:
             Console.report(plan.diagnostics)
             if plan.diagnostics.isEmpty { print("No problems in \(plan.histories.count) model(s).") }
         case .json:
             print(DiagnosticJSON.render(plan.diagnostics))
+        case .github:
+            print(DiagnosticAnnotations.render(plan.diagnostics), terminator: "")
         }
         if plan.hasErrors { throw StrataExitCode.problemsFound.exitCode }
     }

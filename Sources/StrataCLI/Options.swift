@@ -43,3 +43,33 @@ package struct FormatOptions: ParsableArguments {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+/// The formats of the commands a pull request's checks run (`check`, `lint`, `plan`).
+package enum ReviewFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// For people (as ``OutputFormat/text``).
+    case text
+    /// For tools (as ``OutputFormat/json``).
+    case json
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`), one per
+    /// diagnostic on standard output, so that each lands on its line of the pull request's diff.
+    case github
+    /// A Markdown report for a pull request comment (`plan --base` only).
+    case markdown
+}
+
+/// `--format text|json|github` (and `markdown` where a command allows it).
+package struct ReviewFormatOptions: ParsableArguments {
+    @Option(
+        help: """
+            Output format: text (for people), json (one JSON value, for tools), github (GitHub Actions \
+            annotations: ::error file=…,line=…,col=…::message), markdown (plan --base: a pull request report).
+            """)
+    package var format: ReviewFormat = .text
+
+    package init() {}
+
+    /// Throws a usage error when the format is markdown and the command does not write it.
+    package func requireNotMarkdown(_ command: String) throws {
+        if format == .markdown { throw ValidationError("--format markdown is for `strata plan --base`, not `strata \(command)`") }
+    }
+}

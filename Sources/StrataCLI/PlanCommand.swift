@@ -10,29 +10,57 @@ package struct Plan: ParsableCommand {
             (a required field without a default, a removal not allowed…) are reported as diagnostics \
             and make the command exit 1. Version 0 is the empty database. With --format json: one \
             object, {"model", "dialect", "from", "to", "diagnostics", "migrations": [{"from", "to", \
-            "steps": [{"description", "destructive", "allowedBy"}], "sql": [statements]}]}.
+            "steps": [{"description", "destructive", "allowedBy", "postgresLock"}], "sql": [statements]}]}. \
+            With --format github: the diagnostics as GitHub Actions annotations.
+
+            With --base <ref> (the branch a pull request merges into, e.g. origin/main): the versions \
+            this branch adds to every model (or to the one named) since <ref>, and with --format \
+            markdown a report for the pull request: each step, destructive ones with the \
+            allowDataLoss entry that allows them, the lock it takes on PostgreSQL and whether SQLite \
+            rebuilds the table, the entities and fields changed, and the generated files that change \
+            (--format text prints the same report).
             """
     )
 
-    @Argument(help: "The model (a folder under the schemas folder).") var model: String
+    @Argument(help: "The model (a folder under the schemas folder); with --base, default: every model.")
+    var model: String?
     @OptionGroup var schemaOptions: SchemaOptions
+    @Option(help: ArgumentHelp("A git ref: show the versions added since it (e.g. origin/main).", valueName: "ref"))
+    var base: String?
     @Option(help: "The version the database is at (0 for an empty database; default: the one before --to).") var from:
         Int?
     @Option(help: "The version to migrate to (default: the latest).") var to: Int?
     @Option(help: "The SQL dialect to show: sqlite or postgres.") var dialect: SQLDialect = .sqlite
-    @OptionGroup var formatOptions: FormatOptions
+    @OptionGroup var formatOptions: ReviewFormatOptions
 
     package init() {}
+
+    package func validate() throws {
+        if base == nil && model == nil { throw ValidationError("name a model, or give --base <ref> for every model") }
+        if base == nil && formatOptions.format == .markdown {
+            throw ValidationError("--format markdown is the pull request report: give --base <ref>")
+        }
+        if base != nil && (from != nil || to != nil) {
+            throw ValidationError("--from and --to cannot be given with --base: the versions come from the ref")
+        }
+    }
 
     /// One version's migration as the command shows it.
     struct Shown {
         var from: Int
         var to: Int
-        var steps: [(line: String, destructive: Bool, allowedBy: String?)]
+        var steps: [(line: String, destructive: Bool, allowedBy: String?, lock: String?)]
         var sql: [String]
     }
 
     package func run() throws {
+        if let base {
+            try BaseReport(
+                ref: base, model: model, schemas: schemaOptions.schemas, dialect: dialect, format: formatOptions.format
+            ).run()
+            return
+        }
+        guard let model else { return }
         var isFolder: ObjCBool = false
         guard
             FileManager.default.fileExists(
@@ -42,7 +70,7 @@ package struct Plan: ParsableCommand {
         }
         let (history, _, loadDiagnostics) = SchemaLoader.loadModel(named: model, in: schemaOptions.schemas)
         guard let history, let latest = history.latest else {
-            report(loadDiagnostics, migrations: [], start: from ?? 0, target: to ?? 0)
+            report(loadDiagnostics, migrations: [], start: from ?? 0, target: to ?? 0, model: model)
             throw StrataExitCode.problemsFound.exitCode
         }
         let target = to ?? latest.version
@@ -59,29 +87,34 @@ package struct Plan: ParsableCommand {
         if start == 0, let first = history.version(1) {
             migrations.append(
                 Shown(
-                    from: 0, to: 1, steps: first.entities.map { ("create \($0.name) (table \($0.table))", false, nil) },
+                    from: 0, to: 1,
+                    steps: first.entities.map { ("create \($0.name) (table \($0.table))", false, nil, nil) },
                     sql: SQLSchemaRenderer.createStatements(for: first, dialect: dialect).map(\.rendered)))
         }
         for plan in plans {
             migrations.append(
                 Shown(
                     from: plan.from.version, to: plan.to.version,
-                    steps: plan.steps.map { ($0.line, $0.isDestructive, $0.allowedBy?.spelled) },
+                    steps: plan.steps.map {
+                        ($0.line, $0.isDestructive, $0.allowedBy?.spelled, $0.postgresLock.summary)
+                    },
                     sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
         }
         let diagnostics = loadDiagnostics + plans.flatMap(\.diagnostics)
-        report(diagnostics, migrations: migrations, start: start, target: target)
+        report(diagnostics, migrations: migrations, start: start, target: target, model: model)
         if diagnostics.contains(where: { $0.severity == .error }) { throw StrataExitCode.problemsFound.exitCode }
     }
 
-    private func report(_ diagnostics: [Diagnostic], migrations: [Shown], start: Int, target: Int) {
+    private func report(_ diagnostics: [Diagnostic], migrations: [Shown], start: Int, target: Int, model: String) {
         switch formatOptions.format {
+        case .github:
+            print(DiagnosticAnnotations.render(diagnostics), terminator: "")
         case .json:
             let items = migrations.map { shown -> JSONValue in
                 let steps = shown.steps.map { step -> JSONValue in
                     .object([
                         ("description", .string(step.line)), ("destructive", .bool(step.destructive)),
-                        ("allowedBy", .string(step.allowedBy)),
+                        ("allowedBy", .string(step.allowedBy)), ("postgresLock", .string(step.lock)),
                     ])
                 }
                 return .object([
@@ -95,14 +128,17 @@ package struct Plan: ParsableCommand {
                 ("diagnostics", .diagnostics(diagnostics)), ("migrations", .array(items)),
             ])
             print(output.rendered)
-        case .text:
+        case .text, .markdown:
             Console.report(diagnostics)
             guard !migrations.isEmpty || !diagnostics.contains(where: { $0.severity == .error }) else { return }
             print("\(model): version \(start) -> \(target) (\(dialect.displayName))")
             for shown in migrations {
                 print(shown.from == 0 ? "\nv0 -> v1: create every table" : "\nv\(shown.from) -> v\(shown.to):")
                 if shown.steps.isEmpty && shown.sql.isEmpty { print("  (no changes)") }
-                for step in shown.steps { print("  - \(step.line)") }
+                for step in shown.steps {
+                    print("  - \(step.line)")
+                    if dialect == .postgres, let lock = step.lock { print("    lock: \(lock)") }
+                }
                 guard !shown.sql.isEmpty else { continue }
                 print("  SQL:")
                 for statement in shown.sql {

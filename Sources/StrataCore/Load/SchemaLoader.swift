@@ -71,6 +71,12 @@ public enum SchemaLoader {
         for file in files where file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
             if let number = versionNumber(ofFileName: file) {
                 numbered[number] = file
+            } else if let number = looseVersionNumber(ofFileName: file), files.contains("v\(number).yaml") {
+                // Two spellings of one number (`v4.yml` beside `v4.yaml`), as a merge may leave.
+                bag.error(
+                    "'\(file)' is a second file for version \(number) of '\(model)', beside 'v\(number).yaml': versions "
+                        + "are named v1.yaml, v2.yaml, …; if a merge brought it in, run `strata rebase`",
+                    at: .file(join(folder, file)))
             } else {
                 bag.error(
                     "unexpected file '\(file)' in model '\(model)': versions are named v1.yaml, v2.yaml, …",
@@ -203,6 +209,13 @@ public enum SchemaLoader {
             loaded.diagnostics = [Diagnostic(.error, "'\(path)' is not UTF-8 text", at: .file(path))]
             return loaded
         }
+        // Markers left by a merge make the YAML invalid; the advice is to finish the merge.
+        if let marker = MergeConflictMarkers.diagnostic(
+            fileName: fileName, path: path, lines: MergeConflictMarkers.lines(in: text))
+        {
+            loaded.diagnostics = [marker]
+            return loaded
+        }
         (loaded.schema, loaded.diagnostics) = SchemaParser.parse(text, file: path, fileName: fileName)
         return loaded
     }
@@ -228,6 +241,16 @@ public enum SchemaLoader {
         guard name.dropFirst(stem.count + 1) == ".yaml", !stem.hasPrefix("0"), let number = Int(stem), number > 0 else {
             return nil
         }
+        return number
+    }
+
+    /// The number of a version file spelled another way (`v04.yaml`, `v4.yml`, `V4.yaml`); nil
+    /// when the name is no version at all.
+    static func looseVersionNumber(ofFileName name: String) -> Int? {
+        guard name.hasPrefix("v") || name.hasPrefix("V") else { return nil }
+        let stem = name.dropFirst().prefix { $0 != "." }
+        let suffix = name.dropFirst(stem.count + 1)
+        guard suffix == ".yaml" || suffix == ".yml", let number = Int(stem), number > 0 else { return nil }
         return number
     }
 

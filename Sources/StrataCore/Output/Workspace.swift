@@ -71,14 +71,13 @@ public enum Workspace {
             if FileManager.default.fileExists(atPath: lockPath) {
                 do {
                     let text = try String(contentsOfFile: lockPath, encoding: .utf8)
-                    for line in Lockfile.malformedLines(in: text) {
-                        bag.error(
-                            "this line of \(Lockfile.fileName) is not 'vN.yaml sha256:<checksum>'; restore the file from version "
-                                + "control (frozen versions cannot be checked without it)",
-                            at: SourceLocation(file: lockPath, line: line, column: 1))
-                    }
+                    bag.append(contentsOf: Lockfile.diagnostics(for: text, path: lockPath))
                     let recorded = Lockfile(parsing: text)
-                    bag.append(contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+                    // Mid-merge, the lock holds both sides' lines: the marker error says what to do.
+                    if MergeConflictMarkers.lines(in: text).isEmpty {
+                        bag.append(
+                            contentsOf: recorded.frozenVersionErrors(current: sums, model: model, folder: folder))
+                    }
                 } catch {
                     bag.error(
                         "cannot read \(Lockfile.fileName) (\(OutputTransaction.reason(error))): frozen versions cannot be checked "

@@ -5,6 +5,15 @@ public enum MigrationSQLRenderer {
         dialect.rules.migrationStatements(plan)
     }
 
+    /// The entities (names in version N) whose SQLite table the migration rebuilds (create a
+    /// new table, copy every row, drop the old one) because `ALTER TABLE` cannot make the change.
+    public static func sqliteRebuiltEntities(for plan: MigrationPlan) -> [String] {
+        let renderer = SQLiteMigrationRenderer(plan: plan)
+        return plan.to.entities.compactMap { entity in
+            plan.previous(of: entity).flatMap { renderer.needsRebuild(entity, previous: $0) ? entity.name : nil }
+        }
+    }
+
     /// The SQL expression computing `field` of version N from a row of its N-1 table (columns by
     /// their N-1 names): what the migration stores, for verification to evaluate beforehand.
     public static func valueExpression(for field: Field, in entity: Entity, plan: MigrationPlan, dialect: SQLDialect) -> String {

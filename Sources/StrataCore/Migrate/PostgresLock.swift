@@ -1,0 +1,174 @@
+/// The lock a migration step takes on PostgreSQL, and how much of the table it reads or writes
+/// while holding it: what a reviewer needs to know before a step runs on a busy database.
+///
+/// It describes the statements Strata renders for the step (`PostgresMigrationRenderer`): every
+/// change is an `ALTER TABLE` on the existing table, run in the migration's transaction, so the
+/// strongest lock of any statement is held until the migration commits. The modes are
+/// PostgreSQL's table-level lock modes (the "Explicit Locking" chapter of its manual):
+///
+/// - `ALTER TABLE` (add, drop, rename a column; `SET`/`DROP NOT NULL`; `SET DEFAULT`; `ALTER
+///   TYPE`; add or drop a unique, check or primary key constraint), `DROP TABLE`, `DROP INDEX`,
+///   `RENAME`: ACCESS EXCLUSIVE (no reads or writes by anyone else).
+/// - adding a foreign key: SHARE ROW EXCLUSIVE on the referenced table too.
+/// - `CREATE INDEX`: SHARE (reads go on, writes wait); `CREATE INDEX CONCURRENTLY`: SHARE UPDATE
+///   EXCLUSIVE (reads and writes go on), run before the transaction.
+/// - `UPDATE` of every row (a computed or filled value): ROW EXCLUSIVE, and every row written.
+///
+/// What the lock is held for: ``Work``. Issue #33 checks these against `pg_locks` on a live server.
+public struct PostgresLock: Hashable, Sendable {
+    /// A PostgreSQL table lock mode, weakest first (the order of the manual's conflict table).
+    public enum Mode: Int, Comparable, Sendable, CaseIterable {
+        /// Taken by `UPDATE`: conflicts with SHARE and stronger (no index build meanwhile).
+        case rowExclusive = 3
+        /// Taken by `CREATE INDEX CONCURRENTLY`: reads and writes go on.
+        case shareUpdateExclusive = 4
+        /// Taken by `CREATE INDEX`: reads go on, writes wait.
+        case share = 5
+        /// Taken on both tables by adding a foreign key: reads go on, writes wait.
+        case shareRowExclusive = 6
+        /// Taken by most `ALTER TABLE` forms and `DROP`: everything else waits, reads included.
+        case accessExclusive = 8
+
+        /// The name PostgreSQL uses (`pg_locks.mode` spells it `AccessExclusiveLock`).
+        public var name: String {
+            switch self {
+            case .rowExclusive: "ROW EXCLUSIVE"
+            case .shareUpdateExclusive: "SHARE UPDATE EXCLUSIVE"
+            case .share: "SHARE"
+            case .shareRowExclusive: "SHARE ROW EXCLUSIVE"
+            case .accessExclusive: "ACCESS EXCLUSIVE"
+            }
+        }
+
+        /// The mode as `pg_locks.mode` shows it (`AccessExclusiveLock`), for tests against a server.
+        public var pgLocksMode: String {
+            switch self {
+            case .rowExclusive: "RowExclusiveLock"
+            case .shareUpdateExclusive: "ShareUpdateExclusiveLock"
+            case .share: "ShareLock"
+            case .shareRowExclusive: "ShareRowExclusiveLock"
+            case .accessExclusive: "AccessExclusiveLock"
+            }
+        }
+
+        /// True when reads of the table wait while the lock is held.
+        public var blocksReads: Bool { self == .accessExclusive }
+
+        public static func < (lhs: Mode, rhs: Mode) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// How much of the table the step touches while it holds the lock, least first.
+    public enum Work: Int, Comparable, Sendable, CaseIterable {
+        /// The catalog only: the lock is held for an instant (once it is granted).
+        case catalogOnly
+        /// Every row is read (a `NOT NULL`, check or foreign key validated; an index built).
+        case scan
+        /// Rows are written by an `UPDATE` (new row versions, and dead ones for VACUUM): every row,
+        /// or, for a fill (a field made required), those that hold NULL; every row is an upper bound.
+        case updatesRows
+        /// The table and its indexes are rewritten (`ALTER COLUMN TYPE … USING`, a `serial` column added).
+        case rewrite
+
+        /// The work in words, for reports.
+        public var summary: String {
+            switch self {
+            case .catalogOnly: "catalog only"
+            case .scan: "scans every row"
+            case .updatesRows: "updates every row"
+            case .rewrite: "rewrites the table"
+            }
+        }
+
+        public static func < (lhs: Work, rhs: Work) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The strongest lock the step takes on its own table (the entity's, in version N-1 for
+    /// changed tables; the new table for an added entity).
+    public var mode: Mode
+    /// How much of the table is read or written under it.
+    public var work: Work
+    /// Other entities whose tables are locked too (the targets of a new foreign key), and how.
+    public var referenced: [String: Mode]
+    /// True for a step run outside the migration's transaction (`CREATE INDEX CONCURRENTLY`).
+    public var outsideTransaction: Bool
+
+    /// Creates a classification.
+    public init(mode: Mode, work: Work, referenced: [String: Mode] = [:], outsideTransaction: Bool = false) {
+        self.mode = mode
+        self.work = work
+        self.referenced = referenced
+        self.outsideTransaction = outsideTransaction
+    }
+
+    /// The classification in words: `ACCESS EXCLUSIVE, scans every row; SHARE ROW EXCLUSIVE on Owner`.
+    public var summary: String {
+        var text = "\(mode.name), \(work.summary)"
+        if outsideTransaction { text += ", outside the transaction" }
+        for (entity, mode) in referenced.sorted(by: { $0.key < $1.key }) {
+            text += "; \(mode.name) on \(entity)"
+        }
+        return text
+    }
+
+    /// The lock the step for `change` takes on PostgreSQL (see the type's documentation).
+    public static func of(_ change: SchemaChange) -> PostgresLock {
+        switch change {
+        case .entityAdded(let entity):
+            // CREATE TABLE: the new table is empty and unseen; its foreign keys lock their targets.
+            return PostgresLock(
+                mode: .accessExclusive, work: .catalogOnly,
+                referenced: referencedEntities(entity.fields, besides: entity.name))
+        case .entityRemoved, .entityRenamed, .fieldRemoved, .fieldRenamed, .becameOptional, .defaultChanged,
+            .uniqueRemoved,
+            .indexRemoved:
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly)
+        case .fieldAdded(let entity, let field):
+            // ADD COLUMN with a constant default is catalog only (PostgreSQL 11 and later); a
+            // serial's nextval() default is volatile and rewrites the table.
+            var work = Work.catalogOnly
+            if field.isAutoincrement { work = .rewrite }
+            if field.transform != nil { work = max(work, .updatesRows) }
+            if !field.isOptional || field.isUnique || field.check != nil || field.referencedEntity != nil {
+                work = max(work, .scan)
+            }
+            if case .enumeration = field.type { work = max(work, .scan) }
+            return PostgresLock(
+                mode: .accessExclusive, work: work, referenced: referencedEntities([field], besides: entity))
+        case .typeChanged:
+            return PostgresLock(mode: .accessExclusive, work: .rewrite)
+        case .becameRequired(_, let field):
+            // Missing values filled from the default (an UPDATE), then SET NOT NULL scans.
+            return PostgresLock(
+                mode: .accessExclusive, work: field.defaultValue != nil || field.transform != nil ? .updatesRows : .scan
+            )
+        case .uniqueAdded, .primaryKeyChanged:
+            return PostgresLock(mode: .accessExclusive, work: .scan)
+        case .referenceChanged(let entity, _, let to):
+            return PostgresLock(
+                mode: .accessExclusive, work: .scan, referenced: referencedEntities([to], besides: entity))
+        case .indexAdded(_, let index):
+            return index.isConcurrent
+                ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)
+                : PostgresLock(mode: .share, work: .scan)
+        case .enumCasesAdded:
+            // The check constraint of every column of the enum is replaced and validated.
+            return PostgresLock(mode: .accessExclusive, work: .scan)
+        case .enumCasesRemoved, .enumRawValueChanged:
+            // Stored raw values are rewritten (an UPDATE), then the new check is validated.
+            return PostgresLock(mode: .accessExclusive, work: .updatesRows)
+        }
+    }
+
+    private static func referencedEntities(_ fields: [Field], besides own: String) -> [String: Mode] {
+        var locked: [String: Mode] = [:]
+        for field in fields {
+            if let target = field.referencedEntity, target != own { locked[target] = .shareRowExclusive }
+        }
+        return locked
+    }
+}
+
+extension MigrationStep {
+    /// The lock this step takes on PostgreSQL, and the work done under it (``PostgresLock``).
+    public var postgresLock: PostgresLock { PostgresLock.of(change) }
+}
