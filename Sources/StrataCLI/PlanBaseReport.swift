@@ -64,7 +64,7 @@ struct BaseReport {
                     .object([
                         ("description", .string(step.line)), ("destructive", .bool(step.isDestructive)),
                         ("allowedBy", .string(step.allowedBy?.spelled)),
-                        ("postgresLock", .string(step.postgresLock.summary)),
+                        ("postgresLock", .string(plan.postgresLock(of: step).summary)),
                     ])
                 }
                 return .object([

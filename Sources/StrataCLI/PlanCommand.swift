@@ -96,7 +96,7 @@ package struct Plan: ParsableCommand {
                 Shown(
                     from: plan.from.version, to: plan.to.version,
                     steps: plan.steps.map {
-                        ($0.line, $0.isDestructive, $0.allowedBy?.spelled, $0.postgresLock.summary)
+                        ($0.line, $0.isDestructive, $0.allowedBy?.spelled, plan.postgresLock(of: $0).summary)
                     },
                     sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
         }

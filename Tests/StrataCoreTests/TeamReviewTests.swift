@@ -205,7 +205,7 @@ import Testing
     @Test func eachStepIsClassifiedByTheLockItTakesOnPostgreSQL() throws {
         let plan = try Self.plan(Self.shop1, Self.shop2)
         var locks: [String: PostgresLock] = [:]
-        for step in plan.steps { locks[step.change.summary] = step.postgresLock }
+        for step in plan.steps { locks[step.change.summary] = plan.postgresLock(of: step) }
         func lock(_ prefix: String) throws -> PostgresLock {
             try #require(locks.first { $0.key.hasPrefix(prefix) }?.value, "no step '\(prefix)' in \(locks.keys.sorted())")
         }
@@ -213,7 +213,9 @@ import Testing
         #expect(try lock("change the type of Item.size") == PostgresLock(mode: .accessExclusive, work: .rewrite))
         #expect(try lock("make Item.notes required") == PostgresLock(mode: .accessExclusive, work: .updatesRows))
         #expect(try lock("add field Item.memo") == PostgresLock(mode: .accessExclusive, work: .catalogOnly))
-        #expect(try lock("add field Item.done") == PostgresLock(mode: .accessExclusive, work: .scan), "NOT NULL is validated")
+        #expect(
+            try lock("add field Item.done") == PostgresLock(mode: .accessExclusive, work: .catalogOnly),
+            "NOT NULL DEFAULT in one ADD COLUMN")
         #expect(
             try lock("add field Item.owner")
                 == PostgresLock(mode: .accessExclusive, work: .scan, referenced: ["Owner": .shareRowExclusive]))

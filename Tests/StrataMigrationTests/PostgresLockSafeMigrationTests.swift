@@ -61,6 +61,23 @@ import Testing
             ], "\(plan.stdout)")
     }
 
+    @Test func planSaysWhatIsReadBeforehand() throws {
+        let plan = try CLI.strata([
+            "plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", try Self.folder(), "--format", "json",
+        ])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout.contains(#""postgresLock":"ACCESS EXCLUSIVE, catalog only, rows read beforehand under SHARE UPDATE EXCLUSIVE""#),
+            "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains(#""postgresLock":"SHARE UPDATE EXCLUSIVE, scans every row, outside the transaction""#),
+            "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains(
+                #""postgresLock":"SHARE ROW EXCLUSIVE, catalog only, outside the transaction, rows read beforehand under SHARE UPDATE EXCLUSIVE; SHARE ROW EXCLUSIVE on Shop""#
+            ), "\(plan.stdout)")
+    }
+
     @Test func constraintsPreparedBeforehandEndValidAndTheChainVerifies() async throws {
         let server = try await TestPostgresServer.forTest()
         let folder = try Self.folder()

@@ -1,9 +1,11 @@
 /// The lock a migration step takes on PostgreSQL, and how much of the table it reads or writes
 /// while holding it: what a reviewer needs to know before a step runs on a busy database.
 ///
-/// It describes the statements Strata renders for the step (`PostgresMigrationRenderer`): every
+/// It describes the statements Strata renders for the step (`PostgresMigrationRenderer`): a
 /// change is an `ALTER TABLE` on the existing table, run in the migration's transaction, so the
-/// strongest lock of any statement is held until the migration commits. The modes are
+/// strongest lock of any statement is held until the migration commits, except what the
+/// lock-safe rendering prepares before the transaction (``readBeforehand``: an index built
+/// concurrently, a constraint validated under a lock that lets writes go on). The modes are
 /// PostgreSQL's table-level lock modes (the "Explicit Locking" chapter of its manual):
 ///
 /// - `ALTER TABLE` (add, drop, rename a column; `SET`/`DROP NOT NULL`; `SET DEFAULT`; `ALTER
@@ -91,27 +93,38 @@ public struct PostgresLock: Hashable, Sendable {
     public var referenced: [String: Mode]
     /// True for a step run outside the migration's transaction (`CREATE INDEX CONCURRENTLY`).
     public var outsideTransaction: Bool
+    /// True when the rows are read before the migration's transaction, under SHARE UPDATE
+    /// EXCLUSIVE (reads and writes go on): a unique index built concurrently, a constraint added
+    /// `NOT VALID` then validated; ``mode`` and ``work`` are then the rest of the step's.
+    public var readBeforehand: Bool
 
     /// Creates a classification.
-    public init(mode: Mode, work: Work, referenced: [String: Mode] = [:], outsideTransaction: Bool = false) {
+    public init(
+        mode: Mode, work: Work, referenced: [String: Mode] = [:], outsideTransaction: Bool = false,
+        readBeforehand: Bool = false
+    ) {
         self.mode = mode
         self.work = work
         self.referenced = referenced
         self.outsideTransaction = outsideTransaction
+        self.readBeforehand = readBeforehand
     }
 
     /// The classification in words: `ACCESS EXCLUSIVE, scans every row; SHARE ROW EXCLUSIVE on Owner`.
     public var summary: String {
         var text = "\(mode.name), \(work.summary)"
         if outsideTransaction { text += ", outside the transaction" }
+        if readBeforehand { text += ", rows read beforehand under SHARE UPDATE EXCLUSIVE" }
         for (entity, mode) in referenced.sorted(by: { $0.key < $1.key }) {
             text += "; \(mode.name) on \(entity)"
         }
         return text
     }
 
-    /// The lock the step for `change` takes on PostgreSQL (see the type's documentation).
-    public static func of(_ change: SchemaChange) -> PostgresLock {
+    /// The lock the step for `change` takes on PostgreSQL (see the type's documentation);
+    /// `preparedBeforehand` when the lock-safe rendering runs it before the transaction
+    /// (``MigrationPlan/postgresLock(of:)`` knows).
+    public static func of(_ change: SchemaChange, preparedBeforehand: Bool = false) -> PostgresLock {
         switch change {
         case .entityAdded(let entity):
             // CREATE TABLE: the new table is empty and unseen; its foreign keys lock their targets.
@@ -123,31 +136,41 @@ public struct PostgresLock: Hashable, Sendable {
             .indexRemoved:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly)
         case .fieldAdded(let entity, let field):
-            // ADD COLUMN with a constant default is catalog only (PostgreSQL 11 and later); a
-            // serial's nextval() default is volatile and rewrites the table.
+            // ADD COLUMN with a constant default is catalog only (PostgreSQL 11 and later), a
+            // required one too (`NOT NULL DEFAULT` in one statement); a serial's nextval()
+            // default is volatile and rewrites the table.
             var work = Work.catalogOnly
             if field.isAutoincrement { work = .rewrite }
             if field.transform != nil { work = max(work, .updatesRows) }
-            if !field.isOptional || field.isUnique || field.check != nil || field.referencedEntity != nil {
+            if field.isUnique || field.check != nil || field.referencedEntity != nil {
                 work = max(work, .scan)
             }
             if case .enumeration = field.type { work = max(work, .scan) }
             return PostgresLock(
                 mode: .accessExclusive, work: work, referenced: referencedEntities([field], besides: entity))
-        case .typeChanged:
-            return PostgresLock(mode: .accessExclusive, work: .rewrite)
         case .becameRequired(_, let field):
             // Missing values filled from the default (an UPDATE), then SET NOT NULL scans.
             return PostgresLock(
                 mode: .accessExclusive, work: field.defaultValue != nil || field.transform != nil ? .updatesRows : .scan
             )
+        case .uniqueAdded where preparedBeforehand:
+            // ADD CONSTRAINT … UNIQUE USING INDEX over the index built concurrently beforehand.
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true)
         case .uniqueAdded, .primaryKeyChanged:
             return PostgresLock(mode: .accessExclusive, work: .scan)
+        case .referenceChanged(let entity, _, let to) where preparedBeforehand,
+            .typeChanged(let entity, _, let to) where preparedBeforehand:
+            // ADD CONSTRAINT … NOT VALID, then VALIDATE CONSTRAINT, each in its own transaction.
+            return PostgresLock(
+                mode: .shareRowExclusive, work: .catalogOnly, referenced: referencedEntities([to], besides: entity),
+                outsideTransaction: true, readBeforehand: true)
         case .referenceChanged(let entity, _, let to):
             return PostgresLock(
                 mode: .accessExclusive, work: .scan, referenced: referencedEntities([to], besides: entity))
+        case .typeChanged:
+            return PostgresLock(mode: .accessExclusive, work: .rewrite)
         case .indexAdded(_, let index):
-            return index.isConcurrent
+            return index.isConcurrent || preparedBeforehand
                 ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)
                 : PostgresLock(mode: .share, work: .scan)
         case .enumCasesAdded:
@@ -168,7 +191,10 @@ public struct PostgresLock: Hashable, Sendable {
     }
 }
 
-extension MigrationStep {
-    /// The lock this step takes on PostgreSQL, and the work done under it (``PostgresLock``).
-    public var postgresLock: PostgresLock { PostgresLock.of(change) }
+extension MigrationPlan {
+    /// The lock `step` takes on PostgreSQL, and the work done under it (``PostgresLock``), as this
+    /// plan's migration renders it: lock-safe, some steps are prepared before the transaction.
+    public func postgresLock(of step: MigrationStep) -> PostgresLock {
+        PostgresLock.of(step.change, preparedBeforehand: PostgresMigrationRenderer(plan: self).runsBeforehand(step.change))
+    }
 }

@@ -123,7 +123,7 @@ public struct PullRequestReport: Sendable {
             for step in plan.steps {
                 lines.append(
                     "| \(cell(step.change.summary + (step.detail.map { " (\($0))" } ?? ""))) | \(cell(dataLoss(step))) "
-                        + "| \(cell(step.postgresLock.summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |"
+                        + "| \(cell(plan.postgresLock(of: step).summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |"
                 )
             }
             lines.append("")

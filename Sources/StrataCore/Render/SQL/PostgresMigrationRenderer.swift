@@ -78,6 +78,27 @@ struct PostgresMigrationRenderer {
         return leading + statements + values.custom(to.migration.after, "after")
     }
 
+    /// True when the lock-safe rendering runs the statements of `change` before the version's
+    /// transaction (``PostgresLock`` reports them so).
+    func runsBeforehand(_ change: SchemaChange) -> Bool {
+        func continued(_ name: String) -> ContinuedTable? {
+            guard let entity = plan.to.entity(named: name), let old = plan.previous(of: entity) else { return nil }
+            return ContinuedTable(entity, old: old, stableEnums: ContinuedTable.stableEnums(of: plan))
+        }
+        switch change {
+        case .indexAdded(let name, let index):
+            return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) } ?? false
+        case .uniqueAdded(let name, let field):
+            return continued(name).map { isSettled(field, in: $0) } ?? false
+        case .referenceChanged(let name, let from, let to), .typeChanged(let name, let from, let to):
+            // A type change that prepares something beforehand is a key becoming a reference.
+            guard to.referencedEntity != nil, let table = continued(name) else { return false }
+            return isSettled(to, in: table) && from.referencedEntity == nil && referencesSettledTable(to)
+        default:
+            return false
+        }
+    }
+
     /// True when statements on `field` can run before the version's transaction: lock-safe
     /// rendering, no `before` SQL of the author's (it may change the rows), and the column at N-1
     /// as it is at N: same table and column name, same storage type, values the version keeps.
