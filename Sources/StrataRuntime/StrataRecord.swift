@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// The columns of a record type, for filters, sorts and assignments: `$0.isDone` in a filter is
 /// the `StrataColumn<TODOItem, Bool>` of the record's `isDone` property, found by its key path in
@@ -14,7 +15,9 @@ public struct StrataColumns<Record: StrataRecord>: Sendable {
     public subscript<Value: StrataColumnValue>(dynamicMember keyPath: KeyPath<Record, Value> & Sendable)
         -> StrataColumn<Record, Value>
     {
-        StrataColumn(sql: Record.strataTable.quotedColumn(keyPath))
+        let table = Record.strataTable
+        return StrataColumn(
+            sql: table.quotedColumn(keyPath), dateText: table.dateTexts.isEmpty ? nil : table.dateTexts[keyPath])
     }
 }
 
@@ -51,6 +54,11 @@ public final class StrataTable<Record>: Sendable {
     public let primaryKey: [String]
     /// True when the database assigns the key on insert (an autoincremented integer key).
     public let assignsKey: Bool
+    /// The Date fields declared with `format:` (stored in SQLite as ISO 8601 text), by key path;
+    /// empty for most tables.
+    public let dateTexts: [PartialKeyPath<Record> & Sendable: SQLiteDateText]
+    /// The same, by quoted column name.
+    public let dateTextsByColumn: [String: SQLiteDateText]
 
     /// The quoted table name.
     public let quotedName: String
@@ -70,7 +78,8 @@ public final class StrataTable<Record>: Sendable {
     /// optimizer's time for the whole table).
     public init(
         _ name: StaticString, columns properties: [(PartialKeyPath<Record> & Sendable, StaticString)],
-        primaryKey: [StaticString], assignsKey: Bool = false
+        primaryKey: [StaticString], assignsKey: Bool = false,
+        dateTexts: [(PartialKeyPath<Record> & Sendable, SQLiteDateText)] = []
     ) {
         let name = name.description
         let columns = properties.map(\.1.description)
@@ -81,6 +90,11 @@ public final class StrataTable<Record>: Sendable {
             zip(properties.map(\.0), columns.map(Self.quoted)), uniquingKeysWith: { first, _ in first })
         self.primaryKey = primaryKey
         self.assignsKey = assignsKey
+        self.dateTexts = Dictionary(dateTexts, uniquingKeysWith: { first, _ in first })
+        let quotedColumns = self.quotedColumns
+        dateTextsByColumn = Dictionary(
+            dateTexts.compactMap { keyPath, format in quotedColumns[keyPath].map { ($0, format) } },
+            uniquingKeysWith: { first, _ in first })
         quotedName = Self.quoted(name)
         selection = columns.map(Self.quoted).joined(separator: ", ")
         sqlite = StrataTableStatements(
