@@ -9,7 +9,8 @@ extension SQLDialect {
     /// The column type of a field: its `sqlType` for this dialect when it has one, else the type
     /// that stores its own type, its enum's raw type, or the referenced key's type.
     public func columnType(of field: Field, in schema: Schema) -> String {
-        field.sqlType.flatMap(rules.sql) ?? columnType(schema.columnEncoding(of: field))
+        field.sqlType.flatMap(rules.sql)
+            ?? field.dateText.map(rules.columnType(dateText:)) ?? columnType(schema.columnEncoding(of: field))
     }
 }
 
