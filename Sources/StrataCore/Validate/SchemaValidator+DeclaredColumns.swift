@@ -17,7 +17,7 @@ extension SchemaValidator {
             field.referencedEntity != nil || schema.columnEncoding(of: field) != .date
         {
             bag.error(
-                "'format' of '\(field.name)': only a Date field is stored as ISO 8601 text; '\(field.name)' is a \(field.type)",
+                "'format' of '\(field.name)': only a Date field is stored as ISO 8601 text; '\(field.name)' is of type \(field.type)",
                 at: location)
         }
         if let check = field.check, DDLRenderer(dialect: .sqlite).allowedValues(of: field, in: schema) != nil
