@@ -120,6 +120,12 @@ struct MusicTests {
         #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate < date("2010-01-01") }, orderBy: { [$0.dueDate.ascending] })) == [4, 1])
         #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate.in([date("2012-02-29"), date("2011-07-01")]) }, orderBy: { [$0.invoiceId.ascending] })) == [3, 5])
         #expect(try ids(music.invoices.fetchAll(orderBy: { [$0.invoiceDate.ascending] })) == [1, 2, 4, 5, 3])
+        // Aggregates and group keys of text dates read as Dates.
+        #expect(try music.invoices.aggregate { $0.invoiceDate.max } == SQLiteDateText.date(text: "2013-12-22"))
+        #expect(try music.invoices.aggregate { $0.dueDate.min } == SQLiteDateText.date(text: "0001-01-01"))
+        #expect(try music.invoices.aggregate({ $0.dueDate.max }, where: { $0.invoiceId == 2 }) == nil)
+        let groups = try music.invoices.count(groupedBy: { $0.dueDate })
+        #expect(groups.map(\.key) == [nil, "0001-01-01", "2009-01-31", "2011-07-01", "2012-02-29"].map { $0.flatMap(SQLiteDateText.date(text:)) })
         let text = { (id: Int64) in
             try queue.read { try String.fetchOne($0, sql: "SELECT InvoiceDate || '|' || ifnull(DueDate, 'NULL') FROM Invoice WHERE InvoiceId = ?", arguments: [id]) }
         }
