@@ -55,15 +55,20 @@ struct MusicTests {
             (5, '2011-06-01 12:30:45.250', '2011-07-01', 'Paris', 25);
         """
 
-    @Test("SQLite: every row reads back as sqlite3 prints it, decimals exact; then new rows go in")
-    func sqlite() throws {
-        let path = TestScratch.path("music", suffix: ".sqlite").path
-        let queue = try DatabaseQueue(path: path)
+    /// A new SQLite file of `sqliteTables`, adopted at v1 after the baseline check.
+    static func adoptedSQLite(_ name: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: TestScratch.path(name, suffix: ".sqlite").path)
         try queue.write { try $0.execute(sql: Self.sqliteTables) }
         let schema = try Self.schema("Music")
         _ = try MusicDatabase.migrator.baseline(queue, at: 1) { db in
             try BaselineSchemaCheck(schema: schema, dialect: .sqlite).require(db)
         }
+        return queue
+    }
+
+    @Test("SQLite: every row reads back as sqlite3 prints it, decimals exact; then new rows go in")
+    func sqlite() throws {
+        let queue = try Self.adoptedSQLite("music")
         let printed = try queue.read { db in
             try String.fetchAll(
                 db, sql: "SELECT InvoiceId || '|' || InvoiceDate || '|' || ifnull(DueDate, '') || '|' || ifnull(BillingCity, '') || '|' || Total FROM Invoice ORDER BY InvoiceId")
@@ -96,13 +101,7 @@ struct MusicTests {
 
     @Test("SQLite: Date fields stored as ISO 8601 text filter, sort, update and upsert as text; bad text is a located error")
     func sqliteTextDates() throws {
-        let path = TestScratch.path("music-dates", suffix: ".sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: Self.sqliteTables) }
-        let schema = try Self.schema("Music")
-        _ = try MusicDatabase.migrator.baseline(queue, at: 1) { db in
-            try BaselineSchemaCheck(schema: schema, dialect: .sqlite).require(db)
-        }
+        let queue = try Self.adoptedSQLite("music-dates")
         let music = try MusicDatabase(writer: queue)
         var dates: [String: Date] = [:]
         for text in ["2010-01-01", "2011-06-01 12:30:45.25", "2009-01-02", "2011-06-01 12:30:45.250", "2012-02-29", "2011-07-01",
@@ -158,13 +157,13 @@ struct MusicTests {
                 """
                 CREATE TABLE artist (artist_id SERIAL NOT NULL, name VARCHAR(120), CONSTRAINT artist_pkey PRIMARY KEY (artist_id));
                 CREATE TABLE album (album_id SERIAL NOT NULL, title VARCHAR(160) NOT NULL, artist_id INT NOT NULL, CONSTRAINT album_pkey PRIMARY KEY (album_id));
-                CREATE TABLE invoice (invoice_id SERIAL NOT NULL, invoice_date TIMESTAMP NOT NULL, billing_city VARCHAR(40), total NUMERIC(10,2) NOT NULL, CONSTRAINT invoice_pkey PRIMARY KEY (invoice_id));
+                CREATE TABLE invoice (invoice_id SERIAL NOT NULL, invoice_date TIMESTAMP NOT NULL, due_date DATE, billing_city VARCHAR(40), total NUMERIC(10,2) NOT NULL, CONSTRAINT invoice_pkey PRIMARY KEY (invoice_id));
                 ALTER TABLE album ADD CONSTRAINT album_artist_id_fkey FOREIGN KEY (artist_id) REFERENCES artist (artist_id) ON DELETE NO ACTION ON UPDATE NO ACTION;
                 CREATE INDEX album_artist_id_idx ON album (artist_id);
                 INSERT INTO artist (name) VALUES ('AC/DC'), (NULL);
                 INSERT INTO album (title, artist_id) VALUES ('For Those About To Rock We Salute You', 1);
-                INSERT INTO invoice (invoice_date, billing_city, total) VALUES
-                    ('2009-01-01 00:00:00', 'Stuttgart', 1.98), ('2013-12-22 00:00:00', NULL, 13.86), ('2010-03-11 00:00:00', 'Oslo', 0.99);
+                INSERT INTO invoice (invoice_date, due_date, billing_city, total) VALUES
+                    ('2009-01-01 00:00:00', '2009-01-31', 'Stuttgart', 1.98), ('2013-12-22 00:00:00', NULL, NULL, 13.86), ('2010-03-11 00:00:00', '2012-02-29', 'Oslo', 0.99);
                 """)
             let schema = try Self.schema("MusicServer")
             _ = try await MusicServerPostgresDatabase.migrator.baseline(session.connection, at: 1) {
@@ -184,6 +183,14 @@ struct MusicTests {
             #expect(invoices.map(\.total) == ["1.98", "13.86", "0.99"].map { Decimal(string: $0)! })
             let artist = try await access.serverArtists.insert(ServerArtist(name: "Accept"))
             #expect(artist.artistId == 3)
+            // A 'format: date' field is PostgreSQL's DATE: the day, read as its midnight UTC.
+            #expect(invoices.map(\.dueDate) == ["2009-01-31", nil, "2012-02-29"].map { $0.flatMap(SQLiteDateText.date(text:)) })
+            let due = try #require(SQLiteDateText.date(text: "2014-01-31 13:14:15"))
+            let added = try await access.serverInvoices.insert(
+                ServerInvoice(invoiceDate: due, dueDate: due, billingCity: nil, total: 1))
+            #expect(added.dueDate == SQLiteDateText.date(text: "2014-01-31"))
+            #expect(try await access.serverInvoices.find(id: try #require(added.invoiceId))?.dueDate == added.dueDate)
+            #expect(try await access.serverInvoices.fetchAll(where: { $0.dueDate > SQLiteDateText.date(text: "2010-01-01") ?? .distantFuture }).count == 2)
         }
     }
 }

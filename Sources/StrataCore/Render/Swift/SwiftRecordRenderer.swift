@@ -71,7 +71,8 @@ struct SwiftRecordRenderer {
                     w.line("var stored = self")
                     for field in inexact {
                         let property = SwiftNames.identifier(field.name)
-                        w.line("stored.\(property) = \(property).strataStored")
+                        // A `format: date` field is a DATE column on PostgreSQL: the day is stored.
+                        w.line("stored.\(property) = \(property).\(field.dateText == .date ? "strataStoredDay" : "strataStored")")
                     }
                     w.line("return stored")
                 }

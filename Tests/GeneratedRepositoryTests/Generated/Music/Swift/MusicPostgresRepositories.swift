@@ -136,7 +136,7 @@ extension Invoice: StrataPostgresRecord {
     public var strataStored: Invoice {
         var stored = self
         stored.invoiceDate = invoiceDate.strataStored
-        stored.dueDate = dueDate.strataStored
+        stored.dueDate = dueDate.strataStoredDay
         return stored
     }
 }
