@@ -119,6 +119,11 @@ struct MusicTests {
         #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate < date("2010-01-01") }, orderBy: { [$0.dueDate.ascending] })) == [4, 1])
         #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate.in([date("2012-02-29"), date("2011-07-01")]) }, orderBy: { [$0.invoiceId.ascending] })) == [3, 5])
         #expect(try ids(music.invoices.fetchAll(orderBy: { [$0.invoiceDate.ascending] })) == [1, 2, 4, 5, 3])
+        // A named query binds and reads them as their text too.
+        let due = try music.invoicesDueBefore(day: date("2012-02-29"))
+        #expect(due.map(\.invoiceId) == [4, 1, 5])
+        #expect(due.map(\.dueDate) == ["0001-01-01", "2009-01-31", "2011-07-01"].map(SQLiteDateText.date(text:)))
+        #expect(due.last?.invoiceDate == date("2011-06-01 12:30:45.250"))
         // Aggregates and group keys of text dates read as Dates.
         #expect(try music.invoices.aggregate { $0.invoiceDate.max } == SQLiteDateText.date(text: "2013-12-22"))
         #expect(try music.invoices.aggregate { $0.dueDate.min } == SQLiteDateText.date(text: "0001-01-01"))
