@@ -147,7 +147,8 @@ struct TableMapper {
         }
         // A SQLite column of ISO 8601 dates is a Date stored as that text.
         var dateText: SQLiteDateText?
-        if dialect == .sqlite, mapped.type == .string, reference == nil {
+        // (Not a key: references store a Date key as Strata does, not as the key's text.)
+        if dialect == .sqlite, mapped.type == .string, reference == nil, !isKey {
             let declared = column.type.uppercased()
             let saysDate = declared.contains("DATE") || declared.contains("TIME")
             switch context.textDates[table.name]?[column.name] {
