@@ -16,8 +16,7 @@ public struct StrataColumns<Record: StrataRecord>: Sendable {
         -> StrataColumn<Record, Value>
     {
         let table = Record.strataTable
-        return StrataColumn(
-            sql: table.quotedColumn(keyPath), dateText: table.dateTexts.isEmpty ? nil : table.dateTexts[keyPath])
+        return StrataColumn(sql: table.quotedColumn(keyPath), dateText: table.dateText(keyPath))
     }
 }
 
@@ -135,6 +134,11 @@ public final class StrataTable<Record>: Sendable {
     /// Not inlinable: every `$0.field` of a filter or an update calls it.
     public func quotedColumn(_ keyPath: PartialKeyPath<Record> & Sendable) -> String {
         quotedColumns[keyPath] ?? Self.quoted("\(keyPath) is not a stored column")
+    }
+
+    /// The format of the property at `keyPath` when it is a Date stored as ISO 8601 text (`format:`).
+    public func dateText(_ keyPath: PartialKeyPath<Record> & Sendable) -> SQLiteDateText? {
+        dateTexts.isEmpty ? nil : dateTexts[keyPath]
     }
 
     /// An identifier as a quoted SQL identifier (`order` -> `"order"`, `a"b` -> `"a""b"`): the

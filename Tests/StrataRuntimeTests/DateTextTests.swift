@@ -100,4 +100,31 @@ struct DateTextTests {
         #expect(values[2] == "column t.d holds 'soon', which is not a date as YYYY-MM-DD, optionally followed by HH:MM[:SS[.fraction]] in UTC")
         #expect(values[3].hasPrefix("column t.e holds '20090101'"))
     }
+
+    /// A record with a Date stored as text and one stored as REAL.
+    struct Event: StrataRecord {
+        var id: Int64
+        var at: Date
+        var seen: Date?
+        static let strataTable = StrataTable<Event>(
+            "event", columns: [(\.id, "id"), (\.at, "at"), (\.seen, "seen")], primaryKey: ["id"],
+            dateTexts: [(\.at, .timestamp)])
+        var strataKey: Int64? { id }
+    }
+
+    @Test("filters, joins and assignments of a column of text dates bind the text; other Dates stay REAL")
+    func arguments() {
+        let date = Self.unix(1_230_768_000)
+        let columns = StrataColumns<Event>()
+        #expect((columns.at < date).arguments == [.textDate(date, .timestamp)])
+        #expect((columns.at == date).arguments == [.textDate(date, .timestamp)])
+        #expect(columns.at.in([date]).arguments == [.textDate(date, .timestamp)])
+        #expect((columns.seen > date).arguments == [.date(date)])
+        #expect(columns.at.set(date).value == .textDate(date, .timestamp))
+        #expect(StrataAssignment<Event>.set("at", ifGiven: date)?.value == .textDate(date, .timestamp))
+        #expect(StrataAssignment<Event>.set("seen", ifGiven: date)?.value == .date(date))
+        let joined = StrataJoinColumns<StrataJoin<Event, Event>, Event>(alias: "e")
+        #expect((joined.at >= date).arguments == [.textDate(date, .timestamp)])
+        #expect(columns.at.max.dateText == .timestamp)
+    }
 }
