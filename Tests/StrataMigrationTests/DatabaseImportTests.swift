@@ -155,8 +155,9 @@ import Testing
             INSERT INTO event (at, day, note, odd, free, stamp) VALUES
                 ('2009-01-01 00:00:00', '2012-02-29', 'hello', '2009-01-01 00:00:00', '2010-05-05', NULL),
                 ('2009-01-02 10:20:30.125', NULL, '2009-01-01', 'yesterday', '0001-01-01', NULL);
-            CREATE TABLE holiday (day DATE NOT NULL PRIMARY KEY, name TEXT);
-            INSERT INTO holiday VALUES ('2009-01-01', 'New Year');
+            CREATE TABLE holiday (day DATE NOT NULL PRIMARY KEY, name TEXT, moved DATETIME);
+            INSERT INTO holiday VALUES ('2009-01-02', 'Moved', 20090101);
+            INSERT INTO holiday VALUES ('2009-01-01', 'New Year', NULL);
             """, in: folder)
         let outcome = DatabaseImporter.map(
             try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Events", source: path)
@@ -165,6 +166,8 @@ import Testing
                 "warning: column 'event.odd' is DATETIME, but holds 'yesterday', which is no date as 'format: timestamp' ('YYYY-MM-DD HH:MM:SS[.SSS]') or 'format: date' ('YYYY-MM-DD') writes it; imported as String",
                 "warning: column 'event.odd' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
                 "warning: column 'holiday.day' is DATE, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
+                "warning: column 'holiday.moved' is DATETIME, but holds '20090101', which is no date as 'format: timestamp' ('YYYY-MM-DD HH:MM:SS[.SSS]') or 'format: date' ('YYYY-MM-DD') writes it; imported as String",
+                "warning: column 'holiday.moved' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
             ])
         let (_, yaml) = try Self.written(outcome, in: folder)
         // A key keeps its text: references store a Date key as Strata does.

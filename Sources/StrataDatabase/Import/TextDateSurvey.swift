@@ -18,21 +18,31 @@ public enum TextDateSurvey: Hashable, Sendable {
     /// no format writes.
     static func of(_ db: Database, table: String, column: String) throws -> TextDateSurvey {
         let quote = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(quote(column)), typeof(\(quote(column))) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL")
+        let rows = try DatabaseValue.fetchCursor(
+            db, sql: "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL")
         var formats = Set(SQLiteDateText.allCases)
         var seen = false
-        while let row = try rows.next() {
+        while let value = try rows.next() {
             seen = true
-            let text: String = (row[0] as String?) ?? ""
-            guard (row[1] as String?) == "text", let date = SQLiteDateText.date(text: text) else {
-                return .notDates(example: text)
-            }
+            // Only text is a date: a number in a DATETIME column (NUMERIC affinity) is not one.
+            guard case .string(let text) = value.storage else { return .notDates(example: Self.shown(value)) }
+            guard let date = SQLiteDateText.date(text: text) else { return .notDates(example: text) }
             formats = formats.filter { $0.text(of: date) == text }
             if formats.isEmpty { return .notDates(example: text) }
         }
         guard seen else { return .empty }
         return SQLiteDateText.allCases.last(where: formats.contains).map { .dates($0) } ?? .empty
+    }
+
+    /// A value that is not text, as a warning shows it.
+    private static func shown(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .int64(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return text
+        case .blob(let data): return "a BLOB of \(data.count) bytes"
+        case .null: return "NULL"
+        }
     }
 
     /// The surveys of the columns of `schema`'s tables that would import as `String` (by table,
