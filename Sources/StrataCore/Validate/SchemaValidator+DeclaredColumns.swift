@@ -6,9 +6,7 @@ extension SchemaValidator {
             let encoding = schema.columnEncoding(of: field)
             for dialect in SQLDialect.allCases {
                 guard let declared = dialect.rules.sql(sqlType) else { continue }
-                let problem = field.dateText.flatMap { dialect.rules.storageProblem(declaredType: declared, dateText: $0) }
-                    ?? (field.dateText == nil ? dialect.rules.storageProblem(declaredType: declared, for: encoding) : nil)
-                if let problem {
+                if let problem = dialect.storageProblem(declaredType: declared, for: encoding, dateText: field.dateText) {
                     bag.error("'sqlType' of '\(field.name)': \(problem)", at: sqlType.location)
                 }
             }

@@ -188,12 +188,10 @@ struct TableMapper {
         }
         let storedType = keyType ?? mapped.type
         // The column's own declared type, kept with `sqlType` when it stores the values alike.
-        let derived = SQLCanonicalForm.typeName(
-            dateText.map(dialect.rules.columnType(dateText:)) ?? dialect.columnType(storedType.encoding), dialect: dialect)
+        let derived = SQLCanonicalForm.typeName(dialect.columnType(storedType.encoding, dateText: dateText), dialect: dialect)
         var sqlType: ImportedSQL?
         if column.type != derived, !column.type.isEmpty,
-            (dateText.map { dialect.rules.storageProblem(declaredType: column.type, dateText: $0) }
-                ?? dialect.rules.storageProblem(declaredType: column.type, for: storedType.encoding)) == nil
+            dialect.storageProblem(declaredType: column.type, for: storedType.encoding, dateText: dateText) == nil
         {
             sqlType = ImportedSQL(dialect: dialect.rawValue, text: column.type)
         }
