@@ -19,7 +19,8 @@ struct CorpusTextDateTests {
         arguments: [("chinook/chinook.sqlite", 3), ("northwind/northwind.sqlite", 5)])
     func everyDateRoundTrips(file: String, dateColumns: Int) throws {
         // A copy: the corpus is read-only and never opened in place.
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corpus-\(UUID().uuidString).sqlite")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-corpus-\(UUID().uuidString).sqlite")
         try FileManager.default.copyItem(at: Self.databases.appendingPathComponent(file), to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         let schema = try DatabaseImporter.readSQLite(path: copy.path)
@@ -35,7 +36,8 @@ struct CorpusTextDateTests {
         try queue.read { db in
             let echo = try StrataStatement(db, sql: "SELECT ?")
             for (table, column, format) in columns {
-                let select = try StrataStatement(db, sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE \"\(column)\" IS NOT NULL")
+                let select = try StrataStatement(
+                    db, sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE \"\(column)\" IS NOT NULL")
                 let pairs = try select.fetchAll { statement -> (String, Date) in
                     (try StrataRead.string(statement, 0), try StrataRead.date(statement, 0, as: format))
                 }

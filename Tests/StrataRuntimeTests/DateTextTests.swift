@@ -56,12 +56,16 @@ struct DateTextTests {
             #expect(SQLiteDateText.timestamp.text(of: try #require(SQLiteDateText.date(text: text))) == text)
             let sqlite = try queue.read {
                 try String.fetchOne(
-                    $0, sql: "SELECT CASE WHEN ?1 LIKE '%.%' THEN strftime('%Y-%m-%d %H:%M:%f', ?2, 'unixepoch') ELSE datetime(?2, 'unixepoch') END",
+                    $0,
+                    sql:
+                        "SELECT CASE WHEN ?1 LIKE '%.%' THEN strftime('%Y-%m-%d %H:%M:%f', ?2, 'unixepoch') ELSE datetime(?2, 'unixepoch') END",
                     arguments: [text, millisecond])
             }
             #expect(sqlite == text)
             let day = try #require(SQLiteDateText.date.text(of: date))
-            #expect(try queue.read { try String.fetchOne($0, sql: "SELECT date(?, 'unixepoch')", arguments: [millisecond]) } == day)
+            #expect(
+                try queue.read { try String.fetchOne($0, sql: "SELECT date(?, 'unixepoch')", arguments: [millisecond]) }
+                    == day)
             seconds += 86_400 * 97.3 + 0.123
         }
     }
@@ -76,7 +80,9 @@ struct DateTextTests {
             try StrataBind.date(insert.handle, 2, Self.unix(1_230_768_000.25), as: .timestamp)
             try StrataBind.date(insert.handle, 3, Self.unix(1_230_768_000.25), as: .date)
             try insert.execute()
-            #expect(try String.fetchOne(db, sql: "SELECT d || '|' || typeof(d) || '|' || e FROM t") == "2009-01-01 00:00:00.250|text|2009-01-01")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT d || '|' || typeof(d) || '|' || e FROM t")
+                    == "2009-01-01 00:00:00.250|text|2009-01-01")
             let late = try StrataStatement(db, sql: "INSERT INTO t (i, d) VALUES (2, ?)")
             #expect(throws: StrataStatementError.self) {
                 try StrataBind.date(late.handle, 1, Self.unix(1e12), as: .timestamp)
@@ -88,7 +94,8 @@ struct DateTextTests {
             return try select.fetchAll { statement in
                 (Int32(0)..<2).map { column in
                     do {
-                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(statement, column, as: .timestamp)) ?? "?"
+                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(statement, column, as: .timestamp))
+                            ?? "?"
                     } catch {
                         return "\(error)"
                     }
@@ -97,7 +104,10 @@ struct DateTextTests {
         }
         #expect(values[0] == "2009-01-01 00:00:00.250")
         #expect(values[1] == "2009-01-01 00:00:00")
-        #expect(values[2] == "column t.d holds 'soon', which is not a date as YYYY-MM-DD, optionally followed by HH:MM[:SS[.fraction]] in UTC")
+        #expect(
+            values[2]
+                == "column t.d holds 'soon', which is not a date as YYYY-MM-DD, optionally followed by HH:MM[:SS[.fraction]] in UTC"
+        )
         #expect(values[3].hasPrefix("column t.e holds '20090101'"))
     }
 

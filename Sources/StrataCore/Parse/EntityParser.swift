@@ -1,5 +1,5 @@
-import StrataStorage
 import Foundation
+import StrataStorage
 import Yams
 
 extension SchemaParser {

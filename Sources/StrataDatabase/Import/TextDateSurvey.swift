@@ -50,7 +50,8 @@ public enum TextDateSurvey: Hashable, Sendable {
     static func of(_ db: Database, schema: DatabaseSchema) throws -> [String: [String: TextDateSurvey]] {
         var surveys: [String: [String: TextDateSurvey]] = [:]
         for table in schema.tables {
-            for column in table.columns where column.generated == nil
+            for column in table.columns
+            where column.generated == nil
                 && ImportedColumnType.of(column.type, dialect: .sqlite)?.type == .string
             {
                 surveys[table.name, default: [:]][column.name] = try of(db, table: table.name, column: column.name)
