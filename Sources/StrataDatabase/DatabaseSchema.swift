@@ -177,6 +177,9 @@ public struct DatabaseSchema: Hashable, Sendable {
     /// and their shadow tables, partitioned tables and their partitions): not in `tables`, named
     /// so that importing leaves each out whole and says so.
     public var unmanaged: [Unmanaged]
+    /// For `import database` of a SQLite database: what the values of each column that would
+    /// import as `String` say about dates (by table, then column); empty otherwise.
+    public var textDates: [String: [String: TextDateSurvey]] = [:]
 
     /// A table that is not one of `tables`, and what it is.
     public struct Unmanaged: Hashable, Sendable {

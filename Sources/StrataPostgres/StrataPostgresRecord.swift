@@ -77,7 +77,7 @@ extension PostgresBindings {
             case .blob(let value): try append(value)
             case .bool(let value): append(value)
             case .uuid(let value): append(value)
-            case .date(let value): try append(StrataPostgresTimestamp(value))
+            case .date(let value), .textDate(let value, _): try append(StrataPostgresTimestamp(value))
             case .decimal(let value): try append(value)
             }
         }

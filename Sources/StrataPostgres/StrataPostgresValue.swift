@@ -126,6 +126,19 @@ extension Date: StrataPostgresValue {
     /// The date to the nearest microsecond, the precision of `TIMESTAMPTZ`.
     @inlinable
     public var strataStored: Date { StrataPostgresTimestamp(self).date }
+
+    /// The date a `DATE` column (a field declared `format: date`) stores: midnight UTC of the
+    /// day the date falls in, with a connection in UTC.
+    @inlinable
+    public var strataStoredDay: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+}
+
+extension Optional where Wrapped == Date {
+    /// ``Foundation/Date/strataStoredDay`` of the date, if any.
+    @inlinable
+    public var strataStoredDay: Date? { map(\.strataStoredDay) }
 }
 
 extension Optional: StrataPostgresValue where Wrapped: StrataPostgresValue {

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// An aggregate of one column over the rows of `Root`'s table, typed by what it returns: of an
 /// `Int32` column, `sum` is an `Int64` and `average` a `Double?`; of a `Date` column, `min` is a
 /// `Date?`. Built in the closures of a store's `aggregate(_:where:)` and
@@ -8,10 +10,14 @@
 public struct StrataAggregate<Root, Value>: Sendable {
     /// The aggregate expression (`MAX("priority")`).
     public let sql: String
+    /// The format of the dates it returns when they are ISO 8601 text (the `MIN` or `MAX` of a
+    /// Date column declared with `format:`): how SQLite's value is read.
+    public let dateText: SQLiteDateText?
 
     /// An aggregate from its SQL expression over quoted columns.
-    public init(sql: String) {
+    public init(sql: String, dateText: SQLiteDateText? = nil) {
         self.sql = sql
+        self.dateText = dateText
     }
 
     /// The number of records (`COUNT(*)`).
@@ -74,16 +80,16 @@ extension StrataColumn where Value: StrataFloatingPointColumnValue {
 
 extension StrataColumn where Value: StrataComparableColumnValue {
     /// The smallest value, nil for no rows.
-    public var min: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MIN(\(sql))") }
+    public var min: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MIN(\(sql))", dateText: dateText) }
     /// The largest value, nil for no rows.
-    public var max: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MAX(\(sql))") }
+    public var max: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MAX(\(sql))", dateText: dateText) }
 }
 
 extension StrataColumn where Value: StrataOptionalColumnValue, Value.Wrapped: StrataComparableColumnValue {
     /// The smallest value (NULLs left out), nil for no rows or only NULLs.
-    public var min: StrataAggregate<Root, Value> { StrataAggregate(sql: "MIN(\(sql))") }
+    public var min: StrataAggregate<Root, Value> { StrataAggregate(sql: "MIN(\(sql))", dateText: dateText) }
     /// The largest value (NULLs left out), nil for no rows or only NULLs.
-    public var max: StrataAggregate<Root, Value> { StrataAggregate(sql: "MAX(\(sql))") }
+    public var max: StrataAggregate<Root, Value> { StrataAggregate(sql: "MAX(\(sql))", dateText: dateText) }
 }
 
 extension StrataSQL {

@@ -1,13 +1,27 @@
+import StrataStorage
+
 /// A column of the table of `Root`, holding values of type `Value`. Generated code declares one
 /// per field (`TODOItemColumns().isDone` is a `StrataColumn<TODOItem, Bool>`); filters and sorts
 /// are built from them, so comparing a column with a value of another type does not compile.
 public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
     /// The quoted SQL name of the column.
     public let sql: String
+    /// For a `Date` field declared with `format:`, how SQLite stores it (ISO 8601 text): what
+    /// values compared with the column are bound as.
+    public let dateText: SQLiteDateText?
 
-    /// Creates a column from its quoted SQL name.
-    public init(sql: String) {
+    /// Creates a column from its quoted SQL name (and, for a Date stored as text, its format).
+    public init(sql: String, dateText: SQLiteDateText? = nil) {
         self.sql = sql
+        self.dateText = dateText
+    }
+
+    /// A value compared with or stored in this column, as bound: a Date of a column of text dates
+    /// becomes ``StrataSQLValue/textDate(_:_:)``.
+    public func argument(_ value: some StrataColumnValue) -> StrataSQLValue {
+        let argument = value.strataSQLValue
+        if let dateText, case .date(let date) = argument { return .textDate(date, dateText) }
+        return argument
     }
 }
 
@@ -22,7 +36,7 @@ extension StrataColumn where Value: StrataSortableColumnValue {
 extension StrataColumn {
     /// Rows whose value is one of `values` (none when `values` is empty).
     public func `in`(_ values: some Sequence<Value>) -> StrataPredicate<Root> {
-        let arguments = values.map(\.strataSQLValue)
+        let arguments = values.map { argument($0) }
         guard !arguments.isEmpty else { return StrataPredicate(sql: "FALSE", arguments: []) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
         return StrataPredicate(sql: "\(sql) IN (\(placeholders))", arguments: arguments)

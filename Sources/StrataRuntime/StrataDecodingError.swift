@@ -6,6 +6,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
     case unexpectedNull(column: String)
     /// A value that is not a valid encoding of the type (a BLOB that is not 16 bytes for a UUID…).
     case malformed(column: String, type: String)
+    /// Text in a column of dates stored as ISO 8601 text (`format:`) that is not such a date.
+    case malformedDate(column: String, value: String)
     /// An integer that does not fit the field's type.
     case outOfRange(column: String, type: String, value: Int64)
     /// A raw value that matches no case of an enum without an `unknown` case.
@@ -19,6 +21,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
             return "column \(column) is NULL, but its field is not optional"
         case .malformed(let column, let type):
             return "column \(column) does not hold a valid \(type)"
+        case .malformedDate(let column, let value):
+            return "column \(column) holds '\(value)', which is not a date as YYYY-MM-DD, optionally followed by HH:MM[:SS[.fraction]] in UTC"
         case .outOfRange(let column, let type, let value):
             return "column \(column) holds \(value), which does not fit \(type)"
         case .unknownEnumValue(let column, let type, let rawValue):

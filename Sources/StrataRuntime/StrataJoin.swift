@@ -24,7 +24,8 @@ public struct StrataJoinColumns<Root, Record: StrataRecord>: Sendable {
     public subscript<Value: StrataColumnValue>(dynamicMember keyPath: KeyPath<Record, Value> & Sendable)
         -> StrataColumn<Root, Value>
     {
-        StrataColumn(sql: alias + "." + Record.strataTable.quotedColumn(keyPath))
+        let table = Record.strataTable
+        return StrataColumn(sql: alias + "." + table.quotedColumn(keyPath), dateText: table.dateText(keyPath))
     }
 }
 

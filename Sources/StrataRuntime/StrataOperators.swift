@@ -4,7 +4,7 @@
 extension StrataColumn {
     /// Rows whose value equals `value` (`IS NULL` when `value` is nil).
     public static func == (column: StrataColumn, value: Value) -> StrataPredicate<Root> {
-        let argument = value.strataSQLValue
+        let argument = column.argument(value)
         if argument == .null { return StrataPredicate(sql: "\(column.sql) IS NULL", arguments: []) }
         return StrataPredicate(sql: "\(column.sql) = ?", arguments: [argument])
     }
@@ -12,7 +12,7 @@ extension StrataColumn {
     /// Rows whose value differs from `value` (`IS NOT NULL` when `value` is nil; with a non-nil
     /// `value`, NULL rows do not match, as in SQL).
     public static func != (column: StrataColumn, value: Value) -> StrataPredicate<Root> {
-        let argument = value.strataSQLValue
+        let argument = column.argument(value)
         if argument == .null { return StrataPredicate(sql: "\(column.sql) IS NOT NULL", arguments: []) }
         return StrataPredicate(sql: "\(column.sql) <> ?", arguments: [argument])
     }
@@ -64,6 +64,6 @@ extension StrataColumn where Value: StrataOptionalColumnValue, Value.Wrapped: St
 
 extension StrataColumn {
     fileprivate func compare(_ operation: String, _ value: some StrataColumnValue) -> StrataPredicate<Root> {
-        StrataPredicate(sql: "\(sql) \(operation) ?", arguments: [value.strataSQLValue])
+        StrataPredicate(sql: "\(sql) \(operation) ?", arguments: [argument(value)])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// The columns of a record type, for filters, sorts and assignments: `$0.isDone` in a filter is
 /// the `StrataColumn<TODOItem, Bool>` of the record's `isDone` property, found by its key path in
@@ -14,7 +15,8 @@ public struct StrataColumns<Record: StrataRecord>: Sendable {
     public subscript<Value: StrataColumnValue>(dynamicMember keyPath: KeyPath<Record, Value> & Sendable)
         -> StrataColumn<Record, Value>
     {
-        StrataColumn(sql: Record.strataTable.quotedColumn(keyPath))
+        let table = Record.strataTable
+        return StrataColumn(sql: table.quotedColumn(keyPath), dateText: table.dateText(keyPath))
     }
 }
 
@@ -51,6 +53,11 @@ public final class StrataTable<Record>: Sendable {
     public let primaryKey: [String]
     /// True when the database assigns the key on insert (an autoincremented integer key).
     public let assignsKey: Bool
+    /// The Date fields declared with `format:` (stored in SQLite as ISO 8601 text), by key path;
+    /// empty for most tables.
+    public let dateTexts: [PartialKeyPath<Record> & Sendable: SQLiteDateText]
+    /// The same, by quoted column name.
+    public let dateTextsByColumn: [String: SQLiteDateText]
 
     /// The quoted table name.
     public let quotedName: String
@@ -70,7 +77,8 @@ public final class StrataTable<Record>: Sendable {
     /// optimizer's time for the whole table).
     public init(
         _ name: StaticString, columns properties: [(PartialKeyPath<Record> & Sendable, StaticString)],
-        primaryKey: [StaticString], assignsKey: Bool = false
+        primaryKey: [StaticString], assignsKey: Bool = false,
+        dateTexts: [(PartialKeyPath<Record> & Sendable, SQLiteDateText)] = []
     ) {
         let name = name.description
         let columns = properties.map(\.1.description)
@@ -81,6 +89,11 @@ public final class StrataTable<Record>: Sendable {
             zip(properties.map(\.0), columns.map(Self.quoted)), uniquingKeysWith: { first, _ in first })
         self.primaryKey = primaryKey
         self.assignsKey = assignsKey
+        self.dateTexts = Dictionary(dateTexts, uniquingKeysWith: { first, _ in first })
+        let quotedColumns = self.quotedColumns
+        dateTextsByColumn = Dictionary(
+            dateTexts.compactMap { keyPath, format in quotedColumns[keyPath].map { ($0, format) } },
+            uniquingKeysWith: { first, _ in first })
         quotedName = Self.quoted(name)
         selection = columns.map(Self.quoted).joined(separator: ", ")
         sqlite = StrataTableStatements(
@@ -121,6 +134,11 @@ public final class StrataTable<Record>: Sendable {
     /// Not inlinable: every `$0.field` of a filter or an update calls it.
     public func quotedColumn(_ keyPath: PartialKeyPath<Record> & Sendable) -> String {
         quotedColumns[keyPath] ?? Self.quoted("\(keyPath) is not a stored column")
+    }
+
+    /// The format of the property at `keyPath` when it is a Date stored as ISO 8601 text (`format:`).
+    public func dateText(_ keyPath: PartialKeyPath<Record> & Sendable) -> SQLiteDateText? {
+        dateTexts.isEmpty ? nil : dateTexts[keyPath]
     }
 
     /// An identifier as a quoted SQL identifier (`order` -> `"order"`, `a"b` -> `"a""b"`): the

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A SQL statement with the values bound to its `?` parameters, built by generated code from
 /// quoted names, predicates and orderings: never from user text.
 public struct StrataSQL: Hashable, Sendable {
@@ -115,7 +117,7 @@ public struct StrataAssignment<Root>: Sendable {
 extension StrataColumn {
     /// Sets the column to `value` in an update.
     public func set(_ value: Value) -> StrataAssignment<Root> {
-        StrataAssignment(column: sql, value: value.strataSQLValue)
+        StrataAssignment(column: sql, value: argument(value))
     }
 
     /// Sets the column to `value` when there is one (nil changes nothing; for an optional column,
@@ -136,6 +138,20 @@ extension StrataAssignment {
     /// with `String` names, building the literals took most of the optimizer's time in those methods.
     @inline(never)
     public static func set<Value: StrataColumnValue>(_ column: StaticString, ifGiven value: Value?) -> Self? {
-        value.map { Self(column: StrataTable<Root>.quoted(column.description), value: $0.strataSQLValue) }
+        value.map {
+            let quoted = StrataTable<Root>.quoted(column.description)
+            var stored = $0.strataSQLValue
+            if case .date(let date) = stored, let record = Root.self as? any StrataRecord.Type,
+                let format = dateText(record, quoted)
+            {
+                stored = .textDate(date, format)
+            }
+            return Self(column: quoted, value: stored)
+        }
+    }
+
+    /// The format of a column of dates stored as text (`format:`), by its quoted name.
+    private static func dateText<Record: StrataRecord>(_ type: Record.Type, _ quoted: String) -> SQLiteDateText? {
+        Record.strataTable.dateTextsByColumn[quoted]
     }
 }

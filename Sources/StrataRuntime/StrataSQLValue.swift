@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// A value bound to a statement parameter by filters, sorts and assignments, as the Swift value
 /// means it: each database runtime turns it into what its database stores (``SQLiteStorage`` for
@@ -14,5 +15,8 @@ public enum StrataSQLValue: Hashable, Sendable {
     case bool(Bool)
     case uuid(UUID)
     case date(Date)
+    /// A Date of a field declared with `format:`: SQLite binds its ISO 8601 text in that format,
+    /// PostgreSQL the date itself (its column is native).
+    case textDate(Date, SQLiteDateText)
     case decimal(Decimal)
 }

@@ -99,6 +99,25 @@ public enum StrataBind {
         try check(sqlite3_bind_double(statement, index, SQLiteStorage.seconds(of: value)), statement)
     }
 
+    /// Binds a Date as ISO 8601 text in `format` (a field declared with `format:`), written into a
+    /// buffer on the stack; a year outside 0000…9999 throws ``StrataStatementError/dateOutOfRange(_:sql:)``.
+    @inline(never)
+    public static func date(_ statement: SQLiteStatement, _ index: Int32, _ value: Date, as format: SQLiteDateText) throws {
+        let code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SQLiteDateText.maximumLength) { buffer in
+            format.write(value, into: buffer).map { count in
+                buffer.baseAddress.map { base in
+                    UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: count) {
+                        sqlite3_bind_text(statement, index, $0, Int32(count), transient)
+                    }
+                } ?? SQLITE_NOMEM
+            }
+        }
+        guard let code else {
+            throw StrataStatementError.dateOutOfRange(value, sql: sqlite3_sql(statement).map { String(cString: $0) } ?? "")
+        }
+        try check(code, statement)
+    }
+
     /// Binds bytes as a BLOB (an empty Data is an empty BLOB, not NULL).
     @inlinable
     public static func data(_ statement: SQLiteStatement, _ index: Int32, _ value: Data) throws {

@@ -116,6 +116,42 @@ public enum StrataRead {
         }
     }
 
+    /// A Date stored as ISO 8601 text (a field declared with `format:`; see ``SQLiteDateText``):
+    /// the digits parsed in place, without a formatter. Text that is not a date, or a value that
+    /// is not text, throws ``StrataDecodingError/malformedDate(column:value:)`` naming the table,
+    /// the column and the value.
+    @inline(never)
+    public static func date(_ statement: SQLiteStatement, _ index: Int32, as format: SQLiteDateText) throws -> Date {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_TEXT:
+            if let text = sqlite3_column_text(statement, index),
+                let date = SQLiteDateText.date(
+                    utf8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+            {
+                return date
+            }
+        case SQLITE_NULL:
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        default:
+            break
+        }
+        let value = sqlite3_column_text(statement, index).map { String(cString: $0) } ?? ""
+        throw StrataDecodingError.malformedDate(column: qualifiedColumnName(statement, index), value: value)
+    }
+
+    /// Column `index` as `Value`; with `dateText`, a `Date` or `Date?` read from its ISO 8601 text
+    /// (a column of a Date field declared with `format:`, its `MIN`, `MAX` or group key).
+    @inlinable
+    public static func value<Value: StrataSQLiteValue>(
+        _ type: Value.Type, _ statement: SQLiteStatement, _ index: Int32, dateText: SQLiteDateText?
+    ) throws -> Value {
+        guard let dateText else { return try Value.read(statement, at: index) }
+        if isNull(statement, index), let none = Date?.none as? Value { return none }
+        let date = try date(statement, index, as: dateText)
+        if let value = date as? Value ?? Date?.some(date) as? Value { return value }
+        return try Value.read(statement, at: index)
+    }
+
     /// A BLOB (a zero-length BLOB reads as empty Data).
     @inline(never)
     public static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
@@ -144,6 +180,13 @@ public enum StrataRead {
     @usableFromInline
     static func columnName(_ statement: SQLiteStatement, _ index: Int32) -> String {
         sqlite3_column_name(statement, index).map { String(cString: $0) } ?? "#\(index)"
+    }
+
+    /// The table and name of a result column (`Invoice.InvoiceDate`), when SQLite knows the table.
+    static func qualifiedColumnName(_ statement: SQLiteStatement, _ index: Int32) -> String {
+        let column = columnName(statement, index)
+        guard let table = sqlite3_column_table_name(statement, index) else { return column }
+        return String(cString: table) + "." + column
     }
 
     @usableFromInline

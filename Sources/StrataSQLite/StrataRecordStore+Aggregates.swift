@@ -1,5 +1,6 @@
 import GRDBSQLite
 import StrataRuntime
+import StrataStorage
 
 extension StrataRecordStore {
     /// An aggregate over the records matching `filter` (all when nil):
@@ -9,8 +10,10 @@ extension StrataRecordStore {
         _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>,
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
     ) throws -> Value {
+        let columns = Record.Columns()
+        let dateText = aggregate(columns).dateText
         let query = StrataSQL.aggregate(aggregate, groupedBy: [], where: filter)
-        return try read { db in try StrataSQLiteAggregate.value(db, query) }
+        return try read { db in try StrataSQLiteAggregate.value(db, query, dateText: dateText) }
     }
 
     /// An aggregate per group of the records matching `filter` that have the same value in the
@@ -22,8 +25,14 @@ extension StrataRecordStore {
         groupedBy key: (Record.Columns) -> StrataColumn<Record, Key>,
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
     ) throws -> [StrataGroup<Key, Value>] {
-        let query = StrataSQL.aggregate(aggregate, groupedBy: [key(Record.Columns()).sql], where: filter)
-        return try read { db in try StrataSQLiteAggregate.groups(db, query) { try Key.read($0, at: 0) } }
+        let columns = Record.Columns()
+        let (column, dateText) = (key(columns), aggregate(columns).dateText)
+        let query = StrataSQL.aggregate(aggregate, groupedBy: [column.sql], where: filter)
+        return try read { db in
+            try StrataSQLiteAggregate.groups(db, query, dateText: dateText) {
+                try StrataRead.value(Key.self, $0, 0, dateText: column.dateText)
+            }
+        }
     }
 
     /// An aggregate per group of the records matching `filter` that have the same values in two
@@ -37,10 +46,17 @@ extension StrataRecordStore {
         groupedBy keys: (Record.Columns) -> (StrataColumn<Record, Key1>, StrataColumn<Record, Key2>),
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
     ) throws -> [StrataGroup<(Key1, Key2), Value>] {
-        let (first, second) = keys(Record.Columns())
+        let columns = Record.Columns()
+        let (first, second) = keys(columns)
+        let dateText = aggregate(columns).dateText
         let query = StrataSQL.aggregate(aggregate, groupedBy: [first.sql, second.sql], where: filter)
         return try read { db in
-            try StrataSQLiteAggregate.groups(db, query) { (try Key1.read($0, at: 0), try Key2.read($0, at: 1)) }
+            try StrataSQLiteAggregate.groups(db, query, dateText: dateText) {
+                (
+                    try StrataRead.value(Key1.self, $0, 0, dateText: first.dateText),
+                    try StrataRead.value(Key2.self, $0, 1, dateText: second.dateText)
+                )
+            }
         }
     }
 
@@ -69,8 +85,9 @@ extension StrataRepository {
         _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>,
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
     ) -> AsyncValueObservation<Value> {
+        let dateText = aggregate(Record.Columns()).dateText
         let query = StrataSQL.aggregate(aggregate, groupedBy: [], where: filter)
-        return StrataObservation.values(in: writer) { db in try StrataSQLiteAggregate.value(db, query) }
+        return StrataObservation.values(in: writer) { db in try StrataSQLiteAggregate.value(db, query, dateText: dateText) }
     }
 
     /// ``StrataRecordStore/aggregate(_:groupedBy:where:)``, now and after every change that affects it.
@@ -79,9 +96,13 @@ extension StrataRepository {
         groupedBy key: (Record.Columns) -> StrataColumn<Record, Key>,
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
     ) -> AsyncValueObservation<[StrataGroup<Key, Value>]> {
-        let query = StrataSQL.aggregate(aggregate, groupedBy: [key(Record.Columns()).sql], where: filter)
+        let columns = Record.Columns()
+        let (column, dateText) = (key(columns), aggregate(columns).dateText)
+        let query = StrataSQL.aggregate(aggregate, groupedBy: [column.sql], where: filter)
         return StrataObservation.values(in: writer) { db in
-            try StrataSQLiteAggregate.groups(db, query) { try Key.read($0, at: 0) }
+            try StrataSQLiteAggregate.groups(db, query, dateText: dateText) {
+                try StrataRead.value(Key.self, $0, 0, dateText: column.dateText)
+            }
         }
     }
 }
@@ -90,8 +111,10 @@ extension StrataRepository {
 public enum StrataSQLiteAggregate {
     /// The one value of an ungrouped aggregate query.
     @inlinable
-    public static func value<Value: StrataSQLiteValue>(_ db: Database, _ query: StrataSQL) throws -> Value {
-        let value = try StrataStatement(db, query).fetchOne { try Value.read($0, at: 0) }
+    public static func value<Value: StrataSQLiteValue>(
+        _ db: Database, _ query: StrataSQL, dateText: SQLiteDateText? = nil
+    ) throws -> Value {
+        let value = try StrataStatement(db, query).fetchOne { try StrataRead.value(Value.self, $0, 0, dateText: dateText) }
         guard let value else { throw StrataDecodingError.missingColumn(position: 0) }
         return value
     }
@@ -100,10 +123,12 @@ public enum StrataSQLiteAggregate {
     /// is the column after them.
     @inlinable
     public static func groups<Key, Value: StrataSQLiteValue>(
-        _ db: Database, _ query: StrataSQL, key: (SQLiteStatement) throws -> Key
+        _ db: Database, _ query: StrataSQL, dateText: SQLiteDateText? = nil, key: (SQLiteStatement) throws -> Key
     ) throws -> [StrataGroup<Key, Value>] {
         try StrataStatement(db, query).fetchAll { statement in
-            StrataGroup(key: try key(statement), value: try Value.read(statement, at: sqlite3_column_count(statement) - 1))
+            StrataGroup(
+                key: try key(statement),
+                value: try StrataRead.value(Value.self, statement, sqlite3_column_count(statement) - 1, dateText: dateText))
         }
     }
 }

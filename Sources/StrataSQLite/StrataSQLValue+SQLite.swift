@@ -15,6 +15,7 @@ extension StrataSQLValue {
         case .bool(let value): try StrataBind.int64(statement, index, value ? 1 : 0)
         case .uuid(let value): try value.bind(statement, at: index)
         case .date(let value): try value.bind(statement, at: index)
+        case .textDate(let value, let format): try StrataBind.date(statement, index, value, as: format)
         case .decimal(let value): try value.bind(statement, at: index)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDBSQLite
 import StrataRuntime
 
@@ -48,6 +49,20 @@ public struct StrataSQLiteRow {
     public subscript<Value: StrataSQLiteValue>(_ index: Int32) -> Value {
         get throws { try Value.read(statement, at: offset + index) }
     }
+
+    /// Column `index`, a Date stored as ISO 8601 text in `format` (a field declared with `format:`).
+    @inlinable
+    public subscript(_ index: Int32, _ format: SQLiteDateText) -> Date {
+        get throws { try StrataRead.date(statement, offset + index, as: format) }
+    }
+
+    /// Column `index`, an optional Date stored as ISO 8601 text in `format`.
+    @inlinable
+    public subscript(_ index: Int32, _ format: SQLiteDateText) -> Date? {
+        get throws {
+            StrataRead.isNull(statement, offset + index) ? nil : try StrataRead.date(statement, offset + index, as: format)
+        }
+    }
 }
 
 /// The parameters of a prepared statement, bound in order from 1.
@@ -66,7 +81,7 @@ public struct StrataSQLiteArguments {
 
     /// Binds values to the next parameters, in order.
     @inlinable
-    public mutating func bind<each Value: StrataSQLiteValue>(_ values: repeat each Value) throws {
+    public mutating func bind<each Value: StrataSQLiteBindable>(_ values: repeat each Value) throws {
         for value in repeat each values {
             try value.bind(statement, at: index)
             index += 1
@@ -80,6 +95,35 @@ public struct StrataSQLiteArguments {
             try value.bind(to: statement, at: index)
             index += 1
         }
+    }
+}
+
+/// A value generated code binds: every ``StrataSQLiteValue``, and a Date stored as text
+/// (``StrataTextDate``).
+public protocol StrataSQLiteBindable {
+    /// Binds the value to parameter `index` (1-based).
+    func bind(_ statement: SQLiteStatement, at index: Int32) throws
+}
+
+/// A Date (or nil) of a field declared with `format:`, bound as ISO 8601 text in that format:
+/// `try arguments.bind(id, StrataTextDate(invoiceDate, .timestamp))` in a generated record.
+public struct StrataTextDate: StrataSQLiteBindable {
+    /// The date; nil binds NULL.
+    public let date: Date?
+    /// How it is written.
+    public let format: SQLiteDateText
+
+    /// A date to bind as text in `format`.
+    @inlinable
+    public init(_ date: Date?, _ format: SQLiteDateText) {
+        self.date = date
+        self.format = format
+    }
+
+    @inlinable
+    public func bind(_ statement: SQLiteStatement, at index: Int32) throws {
+        guard let date else { return try StrataBind.null(statement, index) }
+        try StrataBind.date(statement, index, date, as: format)
     }
 }
 

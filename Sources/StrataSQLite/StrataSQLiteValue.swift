@@ -6,13 +6,15 @@ import StrataRuntime
 /// result column, as ``ColumnEncoding`` says. One conformance per value type (the scalar types,
 /// `Optional`, and generated enums), so generated records bind and read every field with the same
 /// two calls and the compiler picks the coding from the property's type.
-public protocol StrataSQLiteValue: StrataColumnValue {
+public protocol StrataSQLiteValue: StrataColumnValue, StrataSQLiteBindable {
     /// Reads the value of column `index` (0-based) of the current row; throws
     /// ``StrataDecodingError`` for NULL in a non-optional value or a malformed value.
     static func read(_ statement: SQLiteStatement, at index: Int32) throws -> Self
     /// Binds the value to parameter `index` (1-based).
     func bind(_ statement: SQLiteStatement, at index: Int32) throws
 }
+
+extension Optional: StrataSQLiteBindable where Wrapped: StrataSQLiteValue {}
 
 extension Optional: StrataSQLiteValue where Wrapped: StrataSQLiteValue {
     @inlinable

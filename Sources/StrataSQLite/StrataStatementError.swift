@@ -1,3 +1,4 @@
+import Foundation
 import GRDBSQLite
 import StrataRuntime
 
@@ -5,6 +6,9 @@ import StrataRuntime
 public enum StrataStatementError: Error, CustomStringConvertible {
     /// Binding a parameter failed.
     case bindFailed(code: Int32, message: String, sql: String)
+    /// A Date bound to a column of ISO 8601 text (`format:`) whose year is not 0000…9999, which
+    /// the text cannot hold.
+    case dateOutOfRange(Date, sql: String)
 
     /// The error of a failed bind, with the connection's message and the statement's SQL.
     @usableFromInline
@@ -17,6 +21,8 @@ public enum StrataStatementError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .bindFailed(let code, let message, let sql): return "binding failed (\(code): \(message)) in \(sql)"
+        case .dateOutOfRange(let date, let sql):
+            return "binding failed: \(date) is outside the years 0000 to 9999 that ISO 8601 text holds, in \(sql)"
         }
     }
 }

@@ -41,6 +41,7 @@ struct MusicTests {
         (
             [InvoiceId] INTEGER  NOT NULL,
             [InvoiceDate] DATETIME  NOT NULL,
+            [DueDate] DATE,
             [BillingCity] NVARCHAR(40),
             [Total] NUMERIC(10,2)  NOT NULL,
             CONSTRAINT [PK_Invoice] PRIMARY KEY  ([InvoiceId])
@@ -48,39 +49,109 @@ struct MusicTests {
         CREATE INDEX [IFK_AlbumArtistId] ON [Album] ([ArtistId]);
         INSERT INTO [Artist] ([ArtistId], [Name]) VALUES (1, 'AC/DC'), (2, NULL), (3, 'Antônio Carlos Jobim');
         INSERT INTO [Album] ([AlbumId], [Title], [ArtistId]) VALUES (1, 'For Those About To Rock We Salute You', 1), (2, 'Warner 25 Anos', 3);
-        INSERT INTO [Invoice] ([InvoiceId], [InvoiceDate], [BillingCity], [Total]) VALUES
-            (1, '2009-01-01 00:00:00', 'Stuttgart', 1.98), (2, '2009-01-02 00:00:00', NULL, 3.96),
-            (3, '2013-12-22 00:00:00', 'São Paulo', 13.86), (4, '2010-03-11 00:00:00', 'Oslo', 0.99),
-            (5, '2011-06-01 00:00:00', 'Paris', 25);
+        INSERT INTO [Invoice] ([InvoiceId], [InvoiceDate], [DueDate], [BillingCity], [Total]) VALUES
+            (1, '2009-01-01 00:00:00', '2009-01-31', 'Stuttgart', 1.98), (2, '2009-01-02 00:00:00', NULL, NULL, 3.96),
+            (3, '2013-12-22 00:00:00', '2012-02-29', 'São Paulo', 13.86), (4, '2010-03-11 00:00:00', '0001-01-01', 'Oslo', 0.99),
+            (5, '2011-06-01 12:30:45.250', '2011-07-01', 'Paris', 25);
         """
 
-    @Test("SQLite: every row reads back as sqlite3 prints it, decimals exact; then new rows go in")
-    func sqlite() throws {
-        let path = TestScratch.path("music", suffix: ".sqlite").path
-        let queue = try DatabaseQueue(path: path)
+    /// A new SQLite file of `sqliteTables`, adopted at v1 after the baseline check.
+    static func adoptedSQLite(_ name: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: TestScratch.path(name, suffix: ".sqlite").path)
         try queue.write { try $0.execute(sql: Self.sqliteTables) }
         let schema = try Self.schema("Music")
         _ = try MusicDatabase.migrator.baseline(queue, at: 1) { db in
             try BaselineSchemaCheck(schema: schema, dialect: .sqlite).require(db)
         }
+        return queue
+    }
+
+    @Test("SQLite: every row reads back as sqlite3 prints it, decimals exact; then new rows go in")
+    func sqlite() throws {
+        let queue = try Self.adoptedSQLite("music")
         let printed = try queue.read { db in
             try String.fetchAll(
-                db, sql: "SELECT InvoiceId || '|' || InvoiceDate || '|' || ifnull(BillingCity, '') || '|' || Total FROM Invoice ORDER BY InvoiceId")
+                db, sql: "SELECT InvoiceId || '|' || InvoiceDate || '|' || ifnull(DueDate, '') || '|' || ifnull(BillingCity, '') || '|' || Total FROM Invoice ORDER BY InvoiceId")
         }
         let music = try MusicDatabase(writer: queue)
         let invoices = try music.invoices.fetchAll(orderBy: { [$0.invoiceId.ascending] })
+        let timestamp = { (date: Date) in SQLiteDateText.timestamp.text(of: date) ?? "?" }
+        let day = { (date: Date?) in date.flatMap { SQLiteDateText.date.text(of: $0) } ?? "" }
         #expect(
-            invoices.map { "\($0.invoiceId ?? 0)|\($0.invoiceDate)|\($0.billingCity ?? "")|\($0.total)" } == printed)
+            invoices.map { "\($0.invoiceId ?? 0)|\(timestamp($0.invoiceDate))|\(day($0.dueDate))|\($0.billingCity ?? "")|\($0.total)" }
+                == printed)
         #expect(invoices.map(\.total) == ["1.98", "3.96", "13.86", "0.99", "25"].map { Decimal(string: $0)! })
         #expect(try music.artists.fetchAll(orderBy: { [$0.artistId.ascending] }).map(\.name) == ["AC/DC", nil, "Antônio Carlos Jobim"])
         #expect(try music.albums.find(id: 2)?.artist == 3)
         // A decimal total and a text date written through the repository read back as written;
         // the rowid key is assigned by SQLite.
+        let newYear = try #require(SQLiteDateText.date(text: "2014-01-01 00:00:00"))
         let added = try music.invoices.insert(
-            Invoice(invoiceDate: "2014-01-01 00:00:00", billingCity: nil, total: Decimal(string: "1234.56")!))
+            Invoice(invoiceDate: newYear, dueDate: newYear.addingTimeInterval(86_400 * 30 + 3_600), billingCity: nil, total: Decimal(string: "1234.56")!))
         #expect(added.invoiceId == 6)
         #expect(try music.invoices.find(id: 6)?.total == Decimal(string: "1234.56")!)
         #expect(try queue.read { try String.fetchOne($0, sql: "SELECT Total || '|' || typeof(Total) FROM Invoice WHERE InvoiceId = 6") } == "1234.56|real")
+        // Dates go in as the text the database already holds: a timestamp, and a day (its time dropped).
+        let stored = { (id: Int64) in
+            try queue.read { try String.fetchOne($0, sql: "SELECT InvoiceDate || '|' || typeof(InvoiceDate) || '|' || ifnull(DueDate, 'NULL') FROM Invoice WHERE InvoiceId = ?", arguments: [id]) }
+        }
+        #expect(try stored(6) == "2014-01-01 00:00:00|text|2014-01-31")
+        #expect(try music.invoices.find(id: 6)?.dueDate == SQLiteDateText.date(text: "2014-01-31"))
+    }
+
+    @Test("SQLite: Date fields stored as ISO 8601 text filter, sort, update and upsert as text; bad text is a located error")
+    func sqliteTextDates() throws {
+        let queue = try Self.adoptedSQLite("music-dates")
+        let music = try MusicDatabase(writer: queue)
+        var dates: [String: Date] = [:]
+        for text in ["2010-01-01", "2011-06-01 12:30:45.25", "2009-01-02", "2011-06-01 12:30:45.250", "2012-02-29", "2011-07-01",
+            "2009-01-01 08:15:00.5", "2024-02-29", "2013-12-23T01:02:03Z", "2013-01-01"]
+        {
+            dates[text] = try #require(SQLiteDateText.date(text: text), "\(text)")
+        }
+        let date = { (text: String) in dates[text] ?? .distantPast }
+        let ids = { (invoices: [Invoice]) in invoices.map { $0.invoiceId ?? 0 } }
+        #expect(try ids(music.invoices.fetchAll(where: { $0.invoiceDate < date("2010-01-01") }, orderBy: { [$0.invoiceId.ascending] })) == [1, 2])
+        #expect(try ids(music.invoices.fetchAll(where: { $0.invoiceDate == date("2011-06-01 12:30:45.25") })) == [5])
+        #expect(try ids(music.invoices.fetchAll(
+            where: { $0.invoiceDate >= date("2009-01-02") && $0.invoiceDate <= date("2011-06-01 12:30:45.250") },
+            orderBy: { [$0.invoiceDate.descending] })) == [5, 4, 2])
+        #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate < date("2010-01-01") }, orderBy: { [$0.dueDate.ascending] })) == [4, 1])
+        #expect(try ids(music.invoices.fetchAll(where: { $0.dueDate.in([date("2012-02-29"), date("2011-07-01")]) }, orderBy: { [$0.invoiceId.ascending] })) == [3, 5])
+        #expect(try ids(music.invoices.fetchAll(orderBy: { [$0.invoiceDate.ascending] })) == [1, 2, 4, 5, 3])
+        // A named query binds and reads them as their text too.
+        let due = try music.invoicesDueBefore(day: date("2012-02-29"))
+        #expect(due.map(\.invoiceId) == [4, 1, 5])
+        #expect(due.map(\.dueDate) == ["0001-01-01", "2009-01-31", "2011-07-01"].map(SQLiteDateText.date(text:)))
+        #expect(due.last?.invoiceDate == date("2011-06-01 12:30:45.250"))
+        // Aggregates and group keys of text dates read as Dates.
+        #expect(try music.invoices.aggregate { $0.invoiceDate.max } == SQLiteDateText.date(text: "2013-12-22"))
+        #expect(try music.invoices.aggregate { $0.dueDate.min } == SQLiteDateText.date(text: "0001-01-01"))
+        #expect(try music.invoices.aggregate({ $0.dueDate.max }, where: { $0.invoiceId == 2 }) == nil)
+        let groups = try music.invoices.count(groupedBy: { $0.dueDate })
+        #expect(groups.map(\.key) == [nil, "0001-01-01", "2009-01-31", "2011-07-01", "2012-02-29"].map { $0.flatMap(SQLiteDateText.date(text:)) })
+        let text = { (id: Int64) in
+            try queue.read { try String.fetchOne($0, sql: "SELECT InvoiceDate || '|' || ifnull(DueDate, 'NULL') FROM Invoice WHERE InvoiceId = ?", arguments: [id]) }
+        }
+        // Updates of chosen fields, by name and by column, and upserts bind the same text.
+        let first = try #require(try music.invoices.find(id: 1))
+        try music.invoices.update(first, invoiceDate: date("2009-01-01 08:15:00.5"), dueDate: .some(nil))
+        #expect(try text(1) == "2009-01-01 08:15:00.500|NULL")
+        try music.invoices.update(invoiceId: 2, set: { [$0.dueDate.set(date("2024-02-29"))] })
+        #expect(try text(2) == "2009-01-02 00:00:00|2024-02-29")
+        var third = try #require(try music.invoices.find(id: 3))
+        third.invoiceDate = date("2013-12-23T01:02:03Z")
+        try music.invoices.upsert(third)
+        #expect(try text(3) == "2013-12-23 01:02:03|2012-02-29")
+        #expect(try music.invoices.updateAll(where: { $0.invoiceDate > date("2013-01-01") }, set: { [$0.dueDate.set(nil)] }) == 1)
+        #expect(try text(3) == "2013-12-23 01:02:03|NULL")
+        // Text that is no date is an error naming the table, the column and the value.
+        try queue.write { try $0.execute(sql: "UPDATE Invoice SET InvoiceDate = '2009-02-30 00:00:00' WHERE InvoiceId = 4") }
+        #expect {
+            try music.invoices.find(id: 4)
+        } throws: { error in
+            "\(error)".contains("Invoice.InvoiceDate") && "\(error)".contains("'2009-02-30 00:00:00'")
+        }
     }
 
     @Test("PostgreSQL: serial keys, numeric(10,2) and timestamp read back exactly; a new row takes the sequence's next key")
@@ -91,13 +162,13 @@ struct MusicTests {
                 """
                 CREATE TABLE artist (artist_id SERIAL NOT NULL, name VARCHAR(120), CONSTRAINT artist_pkey PRIMARY KEY (artist_id));
                 CREATE TABLE album (album_id SERIAL NOT NULL, title VARCHAR(160) NOT NULL, artist_id INT NOT NULL, CONSTRAINT album_pkey PRIMARY KEY (album_id));
-                CREATE TABLE invoice (invoice_id SERIAL NOT NULL, invoice_date TIMESTAMP NOT NULL, billing_city VARCHAR(40), total NUMERIC(10,2) NOT NULL, CONSTRAINT invoice_pkey PRIMARY KEY (invoice_id));
+                CREATE TABLE invoice (invoice_id SERIAL NOT NULL, invoice_date TIMESTAMP NOT NULL, due_date DATE, billing_city VARCHAR(40), total NUMERIC(10,2) NOT NULL, CONSTRAINT invoice_pkey PRIMARY KEY (invoice_id));
                 ALTER TABLE album ADD CONSTRAINT album_artist_id_fkey FOREIGN KEY (artist_id) REFERENCES artist (artist_id) ON DELETE NO ACTION ON UPDATE NO ACTION;
                 CREATE INDEX album_artist_id_idx ON album (artist_id);
                 INSERT INTO artist (name) VALUES ('AC/DC'), (NULL);
                 INSERT INTO album (title, artist_id) VALUES ('For Those About To Rock We Salute You', 1);
-                INSERT INTO invoice (invoice_date, billing_city, total) VALUES
-                    ('2009-01-01 00:00:00', 'Stuttgart', 1.98), ('2013-12-22 00:00:00', NULL, 13.86), ('2010-03-11 00:00:00', 'Oslo', 0.99);
+                INSERT INTO invoice (invoice_date, due_date, billing_city, total) VALUES
+                    ('2009-01-01 00:00:00', '2009-01-31', 'Stuttgart', 1.98), ('2013-12-22 00:00:00', NULL, NULL, 13.86), ('2010-03-11 00:00:00', '2012-02-29', 'Oslo', 0.99);
                 """)
             let schema = try Self.schema("MusicServer")
             _ = try await MusicServerPostgresDatabase.migrator.baseline(session.connection, at: 1) {
@@ -117,6 +188,14 @@ struct MusicTests {
             #expect(invoices.map(\.total) == ["1.98", "13.86", "0.99"].map { Decimal(string: $0)! })
             let artist = try await access.serverArtists.insert(ServerArtist(name: "Accept"))
             #expect(artist.artistId == 3)
+            // A 'format: date' field is PostgreSQL's DATE: the day, read as its midnight UTC.
+            #expect(invoices.map(\.dueDate) == ["2009-01-31", nil, "2012-02-29"].map { $0.flatMap(SQLiteDateText.date(text:)) })
+            let due = try #require(SQLiteDateText.date(text: "2014-01-31 13:14:15"))
+            let added = try await access.serverInvoices.insert(
+                ServerInvoice(invoiceDate: due, dueDate: due, billingCity: nil, total: 1))
+            #expect(added.dueDate == SQLiteDateText.date(text: "2014-01-31"))
+            #expect(try await access.serverInvoices.find(id: try #require(added.invoiceId))?.dueDate == added.dueDate)
+            #expect(try await access.serverInvoices.fetchAll(where: { $0.dueDate > SQLiteDateText.date(text: "2010-01-01") ?? .distantFuture }).count == 2)
         }
     }
 }

@@ -43,6 +43,53 @@ import Testing
         #expect(text.contains(fragment), "missing:\n\(fragment)\nin:\n\(text)", sourceLocation: sourceLocation)
     }
 
+    @Test func textDatesAreReadAndBoundInTheirFormatAndStoredAsText() throws {
+        let body = """
+            entities:
+              Event:
+                fields:
+                  id: Int64
+                  at: { type: Date, format: timestamp, sqlType: { sqlite: DATETIME } }
+                  day: { type: Date, format: date, default: "2024-01-31T12:00:00Z" }
+                  plain: Date?
+            """
+        let repositories = try render(body, file: "SnipRepositories.swift")
+        expectFragment("try self.init(id: row[0], at: row[1, .timestamp], day: row[2, .date], plain: row[3])", in: repositories)
+        expectFragment("try arguments.bind(id, StrataTextDate(at, .timestamp), StrataTextDate(day, .date), plain)", in: repositories)
+        expectFragment("dateTexts: [(\\.at, .timestamp), (\\.day, .date)]", in: try render(body, file: "SnipRecords.swift"))
+        // The Swift default is the day the column stores.
+        expectFragment("day: Date = Date(timeIntervalSinceReferenceDate: 728352000.0)", in: try render(body, file: "SnipModels.swift"))
+        let sqlite = try render(body, file: "sqlite/schema.sql")
+        expectFragment(#""at" DATETIME NOT NULL,"#, in: sqlite)
+        expectFragment(#""day" TEXT NOT NULL DEFAULT '2024-01-31',"#, in: sqlite)
+        expectFragment(#""plain" REAL,"#, in: sqlite)
+        let postgres = try render(body, file: "postgres/schema.sql")
+        expectFragment(#""at" TIMESTAMPTZ NOT NULL,"#, in: postgres)
+        expectFragment(#""day" DATE NOT NULL DEFAULT '2024-01-31',"#, in: postgres)
+        expectFragment("stored.day = day.strataStoredDay", in: try render(body, file: "SnipPostgresRepositories.swift"))
+    }
+
+    @Test func textDateColumnsAreNotConvertedFromStrata05Seconds() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("Snip")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try """
+            model: Snip
+            version: 1
+            entities:
+              Event:
+                fields:
+                  id: Int64
+                  at: { type: Date, format: timestamp }
+                  seen: Date
+            """.write(to: model.appendingPathComponent("v1.yaml"), atomically: true, encoding: .utf8)
+        let (history, _, _) = SchemaLoader.loadModel(named: "Snip", in: folder.path)
+        let schema = try #require(history?.latest)
+        // Only REAL columns hold seconds a Strata 0.5 database may have written since 1970.
+        #expect(MigrationSources.dateColumns(of: schema).map(\.column) == ["seen"])
+    }
+
     @Test func recordConformanceBindsAndReadsInFieldOrder() throws {
         let body = """
             entities:

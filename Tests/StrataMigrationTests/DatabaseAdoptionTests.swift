@@ -75,13 +75,13 @@ import Testing
             DatabaseImportTests.messages(outcome) == [
                 "warning: the primary key of table 'Artist' is named 'PK_Artist'; the regenerated one is named 'Artist_pkey'",
                 "warning: column 'Customers.CustomerID' is part of the primary key but allows NULL; imported as required",
-                "warning: column 'Invoice.InvoiceDate' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
-                "warning: column 'Invoice.Added' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
             ])
         let (schema, yaml) = try DatabaseImportTests.written(outcome, in: folder)
         #expect(yaml.contains(#"name: { type: String?, sqlType: { sqlite: "NVARCHAR(120)" }, column: Name }"#), "\(yaml)")
         #expect(yaml.contains(#"total: { type: Decimal, default: "0", sqlType: { sqlite: "NUMERIC(10,2)" }, column: Total }"#))
-        #expect(yaml.contains(#"added: { type: String?, default: { sqlite: "CURRENT_TIMESTAMP" }, sqlType: { sqlite: "DATETIME" }, column: Added }"#))
+        // Text dates (as Chinook's and CURRENT_TIMESTAMP's) are Dates stored as that text.
+        #expect(yaml.contains(#"added: { type: Date?, default: { sqlite: "CURRENT_TIMESTAMP" }, format: timestamp, sqlType: { sqlite: "DATETIME" }, column: Added }"#))
+        #expect(yaml.contains(#"invoiceDate: { type: Date, format: timestamp, sqlType: { sqlite: "DATETIME" }, column: InvoiceDate }"#))
         #expect(yaml.contains(#"check: { sqlite: "\"Quantity\" > 0" }"#))
         #expect(yaml.contains(#"    checks:\#n      Invoice_check: { sqlite: "\"Added\" IS NULL OR \"Added\" >= \"InvoiceDate\"" }\#n"#), "\(yaml)")
         #expect(yaml.contains(#"- { fields: [total], name: big_invoices, where: { sqlite: "\"Total\" > 100" } }"#))

@@ -144,6 +144,48 @@ import Testing
         #expect(report.isEmpty, "\(report)")
     }
 
+    @Test func sqliteTextDatesImportAsDateFieldsWithTheirFormatAndAreAdoptedUntouched() throws {
+        let folder = try Self.folder()
+        let path = try Self.sqliteDatabase(
+            """
+            CREATE TABLE event (
+                id INTEGER PRIMARY KEY, at DATETIME NOT NULL, day DATE, note TEXT, odd DATETIME, free TEXT,
+                empty_day DATE, stamp TIMESTAMP
+            );
+            INSERT INTO event (at, day, note, odd, free, stamp) VALUES
+                ('2009-01-01 00:00:00', '2012-02-29', 'hello', '2009-01-01 00:00:00', '2010-05-05', NULL),
+                ('2009-01-02 10:20:30.125', NULL, '2009-01-01', 'yesterday', '0001-01-01', NULL);
+            CREATE TABLE holiday (day DATE NOT NULL PRIMARY KEY, name TEXT, moved DATETIME);
+            INSERT INTO holiday VALUES ('2009-01-02', 'Moved', 20090101);
+            INSERT INTO holiday VALUES ('2009-01-01', 'New Year', NULL);
+            """, in: folder)
+        let outcome = DatabaseImporter.map(
+            try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Events", source: path)
+        #expect(
+            Self.messages(outcome) == [
+                "warning: column 'event.odd' is DATETIME, but holds 'yesterday', which is no date as 'format: timestamp' ('YYYY-MM-DD HH:MM:SS[.SSS]') or 'format: date' ('YYYY-MM-DD') writes it; imported as String",
+                "warning: column 'event.odd' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
+                "warning: column 'holiday.day' is DATE, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
+                "warning: column 'holiday.moved' is DATETIME, but holds '20090101', which is no date as 'format: timestamp' ('YYYY-MM-DD HH:MM:SS[.SSS]') or 'format: date' ('YYYY-MM-DD') writes it; imported as String",
+                "warning: column 'holiday.moved' is DATETIME, which SQLite gives NUMERIC affinity: text that reads as a number is stored as one ('1.50' reads back as '1.5'); imported as String with its declared type kept",
+            ])
+        let (_, yaml) = try Self.written(outcome, in: folder)
+        // A key keeps its text: references store a Date key as Strata does.
+        #expect(yaml.contains("      day: { type: String, sqlType: { sqlite: \"DATE\" }, primaryKey: true }\n"), "\(yaml)")
+        #expect(yaml.contains("      at: { type: Date, format: timestamp, sqlType: { sqlite: \"DATETIME\" } }\n"), "\(yaml)")
+        #expect(yaml.contains("      day: { type: Date?, format: date, sqlType: { sqlite: \"DATE\" } }\n"))
+        #expect(yaml.contains("      note: String?\n"))
+        #expect(yaml.contains("      odd: { type: String?, sqlType: { sqlite: \"DATETIME\" } }\n"))
+        // Any text column of dates alone is a Date; an empty one is one when its type says so.
+        #expect(yaml.contains("      free: { type: Date?, format: date }\n"))
+        #expect(yaml.contains("      emptyDay: { type: Date?, format: date, sqlType: { sqlite: \"DATE\" } }\n"))
+        #expect(yaml.contains("      stamp: { type: Date?, format: timestamp, sqlType: { sqlite: \"TIMESTAMP\" } }\n"))
+        let before = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") }
+        let baseline = try BaselineTests.strata(["migrate", "--database", path, "--model", "Events", "--baseline", "1"], in: folder)
+        #expect(baseline.status == 0, "\(baseline.stderr)")
+        #expect(try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") } == before)
+    }
+
     @Test func whatSQLiteHasAndStrataCannotSayIsAWarningNamingTableAndColumn() throws {
         let folder = try Self.folder()
         let path = try Self.sqliteDatabase(

@@ -175,6 +175,8 @@ public struct ImportedField: Sendable, Equatable {
     public var sqlDefault: ImportedSQL?
     /// `check`.
     public var check: ImportedSQL?
+    /// `format` of a Date stored as ISO 8601 text (`timestamp`, `date`).
+    public var format: String?
 
     /// Creates a field.
     public init(name: String, type: String, isOptional: Bool = false, defaultValue: String? = nil) {
@@ -189,6 +191,7 @@ public struct ImportedField: Sendable, Equatable {
         var options: [String] = []
         if let defaultValue { options.append("default: \(defaultValue)") }
         if let sqlDefault { options.append("default: \(sqlDefault.yaml)") }
+        if let format { options.append("format: \(format)") }
         if let sqlType { options.append("sqlType: \(sqlType.yaml)") }
         if isPrimaryKey { options.append("primaryKey: true") }
         if isAutoincrement { options.append(isRowidKey ? "autoincrement: rowid" : "autoincrement: true") }

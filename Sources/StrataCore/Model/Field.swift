@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// What happens to referencing rows when a referenced row is deleted.
 public enum OnDelete: String, CaseIterable, Sendable, Hashable {
     case cascade
@@ -22,6 +24,12 @@ public struct DialectSQL: Hashable, Sendable {
         self.postgres = postgres
         self.location = location
     }
+}
+
+/// A Date field's `format:` and where it is written.
+struct FieldDateText: Hashable, Sendable {
+    var format: SQLiteDateText
+    var location: SourceLocation
 }
 
 /// A field of an entity: one Swift property and one column.
@@ -132,6 +140,21 @@ public struct Field: Hashable, Sendable {
         get { extras?.values.check }
         set { update { $0.check = newValue } }
     }
+    /// `format:` of a Date field: stored in SQLite as ISO 8601 text in this format rather than
+    /// Strata's exact REAL (on PostgreSQL, `date` makes the column a `DATE`).
+    public var dateText: SQLiteDateText? {
+        get { extras?.values.dateText?.format }
+        set {
+            let at = dateTextLocation ?? location
+            update { $0.dateText = newValue.map { FieldDateText(format: $0, location: at) } }
+        }
+    }
+    /// Where `format:` is written.
+    public var dateTextLocation: SourceLocation? { extras?.values.dateText?.location }
+    /// Sets `format:` with where it is written.
+    mutating func setDateText(_ format: SQLiteDateText, at location: SourceLocation) {
+        update { $0.dateText = FieldDateText(format: format, location: location) }
+    }
     /// `autoincrement: rowid`: a key the database assigns as SQLite assigns a rowid, the
     /// largest so far plus one (`INTEGER PRIMARY KEY` without `AUTOINCREMENT`, whose keys of
     /// deleted last rows may come again); elsewhere as `autoincrement: true`.
@@ -161,6 +184,7 @@ public struct Field: Hashable, Sendable {
             var sqlDefault: DialectSQL?
             var check: DialectSQL?
             var isRowidKey = false
+            var dateText: FieldDateText?
         }
 
         final class Transform: Hashable, Sendable {

@@ -99,7 +99,8 @@ public enum MigrationSources {
     /// The columns of `schema` that store Dates, in entity and field order.
     public static func dateColumns(of schema: Schema) -> [SQLiteDateColumn] {
         schema.entities.flatMap { entity in
-            entity.fields.filter { schema.columnEncoding(of: $0) == .date }.map {
+            // A Date stored as ISO 8601 text (`format:`) is no REAL to convert.
+            entity.fields.filter { schema.columnEncoding(of: $0) == .date && $0.dateText == nil }.map {
                 SQLiteDateColumn(table: entity.table, column: $0.column)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import Yams
 
 extension SchemaParser {
@@ -140,6 +141,7 @@ extension SchemaParser {
         var sqlDefault: DialectSQL?
         var check: DialectSQL?
         var isRowidKey = false
+        var dateText: (SQLiteDateText, SourceLocation)?
         for entry in entries {
             switch entry.key {
             case "type": break
@@ -152,6 +154,17 @@ extension SchemaParser {
                 }
             case "sqlType": sqlType = reader.dialectSQL(entry.value, "'sqlType' of \(what())")
             case "check": check = reader.dialectSQL(entry.value, "'check' of \(what())")
+            case "format":
+                if let text = reader.string(entry.value, "'format' of \(what())") {
+                    if let format = SQLiteDateText(rawValue: text) {
+                        dateText = (format, reader.location(entry.value))
+                    } else {
+                        let names = SQLiteDateText.allCases.map(\.rawValue)
+                        reader.error(
+                            "unknown 'format' '\(text)' of \(what()); expected \(names.joined(separator: " or ")) (a Date stored as ISO 8601 text)"
+                                + Suggestion.didYouMean(text, in: names), at: entry.value)
+                    }
+                }
             case "primaryKey":
                 if reader.bool(entry.value, "'primaryKey' of a field") == true {
                     field.isPrimaryKeyMarker = true
@@ -192,6 +205,9 @@ extension SchemaParser {
             field.sqlDefault = sqlDefault
             field.check = check
             field.isRowidKey = isRowidKey
+        }
+        if let (format, location) = dateText {
+            field.setDateText(format, at: location)
         }
         if let onDeleteNode, typeIsValid, field.referencedEntity == nil {
             reader.error("'onDelete' applies to references only; '\(name)' is a \(field.type)", at: onDeleteNode)

@@ -12,7 +12,7 @@ public enum SchemaKeys {
     /// A field in its mapping form.
     public static let field = [
         "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",
-        "transform", "sqlType", "check", "doc",
+        "transform", "sqlType", "check", "format", "doc",
     ]
     /// An index in its mapping form.
     public static let index = ["fields", "unique", "name", "concurrently", "where"]

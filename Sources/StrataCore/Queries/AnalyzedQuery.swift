@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A named query checked against the latest version of its model: what its Swift function takes
 /// and returns.
 public struct AnalyzedQuery: Hashable, Sendable {
@@ -7,11 +9,15 @@ public struct AnalyzedQuery: Hashable, Sendable {
         public var name: String
         /// The Swift type (`Bool`, `Priority`, `String?`).
         public var swiftType: String
+        /// For a `Date` of a column declared with `format:`: its ISO 8601 text, how SQLite binds
+        /// and reads it.
+        public var dateText: SQLiteDateText?
 
         /// Creates a typed name.
-        public init(name: String, swiftType: String) {
+        public init(name: String, swiftType: String, dateText: SQLiteDateText? = nil) {
             self.name = name
             self.swiftType = swiftType
+            self.dateText = dateText
         }
     }
 

@@ -1,3 +1,4 @@
+import StrataStorage
 /// Checks a model's named queries against its latest version and types them.
 ///
 /// Each query is prepared (never run) on an in-memory SQLite database made from the latest
@@ -173,7 +174,12 @@ private struct QueryChecker {
                 failed = true
                 continue
             }
-            parameters.append(.init(name: label, swiftType: inferred.type))
+            // Compared with a column of text dates, a Date is bound as that text.
+            var dateText: SQLiteDateText?
+            for occurrence in occurrences where dateText == nil {
+                dateText = references.use(ofParameterAt: occurrence).flatMap { self.dateText(of: $0, references: references) }
+            }
+            parameters.append(.init(name: label, swiftType: inferred.type, dateText: dateText))
         }
         for declared in source.declaredParameters where !names.contains(":" + declared.name) {
             bag.error("parameter ':\(declared.name)' is declared but the query does not use it", at: declared.location)
@@ -193,6 +199,14 @@ private struct QueryChecker {
             let base = SwiftFieldTypes(schema: schema).baseType(of: field)
             return optional ? base + "?" : base
         }
+    }
+
+    /// The `format:` of the Date field a use compares a parameter with, if any.
+    private func dateText(of use: QueryColumnReferences.Use, references: QueryColumnReferences) -> SQLiteDateText? {
+        guard case .column(let table, let column, _) = use else { return nil }
+        let tables = table.isEmpty ? references.tableOrder : [table]
+        let fields = tables.compactMap { name in field(table: name, column: column) }
+        return fields.count == 1 ? fields.first?.dateText : nil
     }
 
     /// The field stored in `column` of `table`.
@@ -263,7 +277,9 @@ private struct QueryChecker {
             }
             if alias.forcesOptional && !type.hasSuffix("?") { type += "?" }
             if alias.forcesRequired && type.hasSuffix("?") { type.removeLast() }
-            properties.append(.init(name: name, swiftType: type))
+            // A column of text dates read as a Date is read from its text.
+            let dateText = type.hasPrefix("Date") ? field?.dateText : nil
+            properties.append(.init(name: name, swiftType: type, dateText: dateText))
         }
         guard !failed else { return nil }
         return .rows(type: Self.capitalized(source.name) + "Row", columns: properties)

@@ -30,6 +30,11 @@ extension HistoryValidator {
                         "'autoincrement' of '\(entity.name).\(field.name)' changes from \(old.isRowidKey ? "rowid" : "true") to \(field.isRowidKey ? "rowid" : "true"); migrations do not change how the database assigns a key yet: keep it as in \(previous.fileName)",
                         at: field.location)
                 }
+                if old.dateText != field.dateText, schema.columnEncoding(of: field) == .date, previous.columnEncoding(of: old) == .date {
+                    bag.error(
+                        "'format' of '\(entity.name).\(field.name)' changes from \(old.dateText?.rawValue ?? "none") to \(field.dateText?.rawValue ?? "none"); migrations do not convert how a Date is stored yet: keep it as in \(previous.fileName), or add a new field with a 'transform'",
+                        at: field.dateTextLocation ?? field.location)
+                }
                 for item in declared where text(item.old) != text(item.new) {
                     bag.error(
                         "\(item.key) of '\(entity.name).\(field.name)' changes from \(shown(item.old)) to \(shown(item.new)); migrations do not change a column's declared type, check or default expression yet: keep it as in \(previous.fileName), or add a new field with a 'transform'",

@@ -6,10 +6,17 @@ extension SchemaValidator {
             let encoding = schema.columnEncoding(of: field)
             for dialect in SQLDialect.allCases {
                 guard let declared = dialect.rules.sql(sqlType) else { continue }
-                if let problem = dialect.rules.storageProblem(declaredType: declared, for: encoding) {
+                if let problem = dialect.storageProblem(declaredType: declared, for: encoding, dateText: field.dateText) {
                     bag.error("'sqlType' of '\(field.name)': \(problem)", at: sqlType.location)
                 }
             }
+        }
+        if field.dateText != nil, let location = field.dateTextLocation,
+            field.referencedEntity != nil || schema.columnEncoding(of: field) != .date
+        {
+            bag.error(
+                "'format' of '\(field.name)': only a Date field is stored as ISO 8601 text; '\(field.name)' is of type \(field.type)",
+                at: location)
         }
         if let check = field.check, DDLRenderer(dialect: .sqlite).allowedValues(of: field, in: schema) != nil
             || DDLRenderer(dialect: .postgres).allowedValues(of: field, in: schema) != nil

@@ -273,6 +273,12 @@ enum SchemaValidator {
                 at: field.defaultLocation ?? field.location)
         }
         checkDeclaredColumn(field, in: schema, &bag)
+        if let location = field.dateTextLocation, entity.primaryKey.contains(field.name) {
+            // References store a key as its type does (a REAL for a Date), not as the key's text.
+            bag.error(
+                "'format' of '\(field.name)': a key of '\(entity.name)' cannot be stored as text, since references to it store a Date as Strata does; remove 'format' or key the entity otherwise",
+                at: location)
+        }
         if field.isAutoincrement {
             if case .scalar(let type) = field.type, type.isInteger {
                 if entity.primaryKey != [field.name] {

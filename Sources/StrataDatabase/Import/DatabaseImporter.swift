@@ -35,7 +35,11 @@ public enum DatabaseImporter {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
-        return try queue.read { try SQLiteIntrospector.schema(of: $0) }
+        return try queue.read { db in
+            var schema = try SQLiteIntrospector.schema(of: db)
+            schema.textDates = try TextDateSurvey.of(db, schema: schema)
+            return schema
+        }
     }
 
     /// The schema of the `public` schema of the PostgreSQL database at `url`.
@@ -100,7 +104,7 @@ public enum DatabaseImporter {
         }
         let context = TableMapper.Context(
             dialect: dialect, tables: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) }),
-            entityNames: entityNames)
+            entityNames: entityNames, textDates: database.textDates)
         var entities: [ImportedEntity] = []
         var enums: [ImportedEnum] = []
         for table in tables {

@@ -11,6 +11,8 @@ struct TableMapper {
         var tables: [String: DatabaseSchema.Table]
         /// Their entities' names, by table name.
         var entityNames: [String: String]
+        /// What the values of String columns say about dates (SQLite), by table then column.
+        var textDates: [String: [String: TextDateSurvey]] = [:]
     }
 
     let table: DatabaseSchema.Table
@@ -143,6 +145,26 @@ struct TableMapper {
             mapped.type = .bool
             consumedChecks.insert(check)
         }
+        // A SQLite column of ISO 8601 dates is a Date stored as that text.
+        var dateText: SQLiteDateText?
+        // (Not a key: references store a Date key as Strata does, not as the key's text.)
+        if dialect == .sqlite, mapped.type == .string, reference == nil, !isKey {
+            let declared = column.type.uppercased()
+            let saysDate = declared.contains("DATE") || declared.contains("TIME")
+            switch context.textDates[table.name]?[column.name] {
+            case .dates(let format)?:
+                dateText = format
+            case .empty? where saysDate:
+                dateText = declared.contains("TIME") ? .timestamp : .date
+            case .notDates(let example)? where saysDate:
+                warnings.append(
+                    "column \(qualified(column.name)) is \(column.type), but holds '\(example)', which is no date as 'format: timestamp' ('YYYY-MM-DD HH:MM:SS[.SSS]') or 'format: date' ('YYYY-MM-DD') writes it; imported as String"
+                )
+            default:
+                break
+            }
+            if dateText != nil { mapped = ImportedColumnType(type: .date) }
+        }
         // A String column that checks its values are names is an enum.
         var enumType: ImportedEnum?
         if mapped.type == .string, reference == nil,
@@ -166,10 +188,10 @@ struct TableMapper {
         }
         let storedType = keyType ?? mapped.type
         // The column's own declared type, kept with `sqlType` when it stores the values alike.
-        let derived = SQLCanonicalForm.typeName(dialect.columnType(storedType.encoding), dialect: dialect)
+        let derived = SQLCanonicalForm.typeName(dialect.columnType(storedType.encoding, dateText: dateText), dialect: dialect)
         var sqlType: ImportedSQL?
         if column.type != derived, !column.type.isEmpty,
-            dialect.rules.storageProblem(declaredType: column.type, for: storedType.encoding) == nil
+            dialect.storageProblem(declaredType: column.type, for: storedType.encoding, dateText: dateText) == nil
         {
             sqlType = ImportedSQL(dialect: dialect.rawValue, text: column.type)
         }
@@ -205,6 +227,7 @@ struct TableMapper {
                 "column \(qualified(column.name)) is part of the primary key but allows NULL; imported as required")
         }
         field.sqlType = sqlType
+        field.format = dateText?.rawValue
         if column.isAutoincrement {
             if keyColumns == [column.name], mapped.type.isInteger, reference == nil {
                 field.isAutoincrement = true

@@ -109,6 +109,7 @@ public struct RowSeeder: Sendable {
                 return stored(.string(uuid.uuidString))
             case .date:
                 let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(row) * 3_600 + Double(generator.next() % 60))
+                if let dateText = field.dateText { return dialect.rules.stored(date, as: dateText) }
                 return stored(.string(ISO8601DateFormatter().string(from: date)))
             case .data:
                 return .blob((0..<8).map { UInt8(truncatingIfNeeded: generator.next() &+ UInt64($0)) } + [UInt8(row & 0xFF), UInt8(row >> 8)])

@@ -116,6 +116,9 @@ public struct DDLRenderer: Sendable {
     /// The SQL value of a field's default in its column's storage, or nil without one.
     public func defaultValue(of field: Field, in schema: Schema) -> SQLValue? {
         guard let literal = field.defaultValue else { return nil }
+        if let dateText = field.dateText, case .string(let text) = literal, let date = DateLiteral.parse(text) {
+            return dialect.rules.stored(date, as: dateText)
+        }
         let decl: EnumDecl? = {
             if case .enumeration(let name) = field.type { return schema.enumDecl(named: name) }
             return nil

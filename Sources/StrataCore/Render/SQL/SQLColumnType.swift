@@ -9,7 +9,20 @@ extension SQLDialect {
     /// The column type of a field: its `sqlType` for this dialect when it has one, else the type
     /// that stores its own type, its enum's raw type, or the referenced key's type.
     public func columnType(of field: Field, in schema: Schema) -> String {
-        field.sqlType.flatMap(rules.sql) ?? columnType(schema.columnEncoding(of: field))
+        field.sqlType.flatMap(rules.sql) ?? columnType(schema.columnEncoding(of: field), dateText: field.dateText)
+    }
+
+    /// The column type that stores values of `encoding`, or, with `dateText`, a Date declared with
+    /// `format:` (ISO 8601 text in SQLite).
+    public func columnType(_ encoding: ColumnEncoding, dateText: SQLiteDateText?) -> String {
+        dateText.map(rules.columnType(dateText:)) ?? columnType(encoding)
+    }
+
+    /// Why a column declared `declaredType` would not keep values of `encoding` as the runtime
+    /// binds and reads them (with `dateText`, a Date's ISO 8601 text), or nil when it does.
+    public func storageProblem(declaredType: String, for encoding: ColumnEncoding, dateText: SQLiteDateText?) -> String? {
+        if let dateText { return rules.storageProblem(declaredType: declaredType, dateText: dateText) }
+        return rules.storageProblem(declaredType: declaredType, for: encoding)
     }
 }
 

@@ -17,6 +17,13 @@ public protocol SQLDialectRules: Sendable {
     /// Why a column declared `declaredType` (a field's `sqlType`) would not store values of
     /// `encoding` as the runtime binds and reads them, or nil when it does.
     func storageProblem(declaredType: String, for encoding: ColumnEncoding) -> String?
+    /// The column type of a Date field declared with `format:` (and no `sqlType`).
+    func columnType(dateText: SQLiteDateText) -> String
+    /// Why a column declared `declaredType` would not keep the values of a Date field declared
+    /// with `format:`, or nil when it does.
+    func storageProblem(declaredType: String, dateText: SQLiteDateText) -> String?
+    /// A Date default of a field declared with `format:`, as stored.
+    func stored(_ date: Date, as dateText: SQLiteDateText) -> SQLValue
 
     // MARK: Literals (after the common quoting of ``SQLDialect/literal(_:)``)
 
@@ -88,13 +95,30 @@ public struct SQLiteRules: SQLDialectRules {
             module: "StrataSQLite", typePrefix: "", recordProtocol: "StrataSQLiteRecord",
             valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
             repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
-            cell: { "row[\($0)]" }, bindParameter: "to arguments: inout StrataSQLiteArguments",
+            cell: { "row[\($0)]" }, textDateCell: { "row[\($0), .\($1.rawValue)]" },
+            textDateBind: { "StrataTextDate(\($0), .\($1.rawValue))" },
+            bindParameter: "to arguments: inout StrataSQLiteArguments",
             bindCall: "try arguments.bind", bindEach: nil, readsRowID: true, inexactEncodings: [],
             rowDecodable: "StrataSQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
             queryBind: "bind")
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
+
+    /// ISO 8601 text: a TEXT column.
+    public func columnType(dateText: SQLiteDateText) -> String { columnType(.string) }
+
+    /// Text is kept by TEXT and NUMERIC affinity (NUMERIC keeps text that does not read as a
+    /// number, as `2009-01-01 00:00:00` does not), as by `DATE` and `DATETIME` columns.
+    public func storageProblem(declaredType: String, dateText: SQLiteDateText) -> String? {
+        let affinity = SQLiteAffinity(declaredType: declaredType)
+        if affinity == .text || affinity == .numeric { return nil }
+        return "\(declaredType) has \(affinity.rawValue) affinity in SQLite, which does not keep the ISO 8601 text of 'format: \(dateText.rawValue)'; expected a type of text or numeric affinity (TEXT, DATE, DATETIME)"
+    }
+
+    public func stored(_ date: Date, as dateText: SQLiteDateText) -> SQLValue {
+        dateText.text(of: date).map { .text($0) } ?? stored(date)
+    }
 
     /// SQLite stores a value by the affinity its declared type gives the column
     /// (sqlite.org/datatype3.html, 3.1), not by the type's spelling.
@@ -158,7 +182,8 @@ public struct PostgresRules: SQLDialectRules {
             module: "StrataPostgres", typePrefix: "Postgres", recordProtocol: "StrataPostgresRecord",
             valueProtocol: "StrataPostgresValue", store: "StrataPostgresStore", access: "StrataPostgresAccess",
             repository: "StrataPostgresRepository", isAsync: true, observes: false,
-            rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" },
+            rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" }, textDateCell: nil,
+            textDateBind: nil,
             bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
             bindEach: { "try \($0).bind(to: &bindings)" }, readsRowID: false,
             inexactEncodings: [.date], rowDecodable: "StrataPostgresRowDecodable",
@@ -166,6 +191,21 @@ public struct PostgresRules: SQLDialectRules {
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
+
+    /// `format: date` is PostgreSQL's own `DATE`; `format: timestamp` keeps `TIMESTAMPTZ` (the
+    /// text is SQLite's way of storing what PostgreSQL stores natively).
+    public func columnType(dateText: SQLiteDateText) -> String {
+        dateText == .date ? "DATE" : columnType(.date)
+    }
+
+    /// Any type that stores a Date (``storageProblem(declaredType:for:)``).
+    public func storageProblem(declaredType: String, dateText: SQLiteDateText) -> String? {
+        storageProblem(declaredType: declaredType, for: .date)
+    }
+
+    public func stored(_ date: Date, as dateText: SQLiteDateText) -> SQLValue {
+        dateText == .date ? SQLiteDateText.date.text(of: date).map { .text($0) } ?? stored(date) : stored(date)
+    }
 
     /// A declared type of the family PostgreSQL binds and returns for `encoding`; modifiers
     /// (`varchar(160)`, `numeric(10,2)`) are free.

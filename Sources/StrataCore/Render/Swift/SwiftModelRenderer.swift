@@ -1,3 +1,4 @@
+import StrataStorage
 /// Renders the enums and entity structs of a version as Swift value types.
 struct SwiftModelRenderer {
     let schema: Schema
@@ -155,6 +156,10 @@ struct SwiftModelRenderer {
         switch (literal, field.type) {
         case (.null, _): return "nil"
         case (.enumCase(let name), _): return "." + SwiftNames.identifier(name)
+        case (.string(let text), .scalar(.date)) where field.dateText != nil:
+            // The Date its text reads back as (the day of a `format: date`), as a fetch reads it.
+            let stored = DateLiteral.parse(text).flatMap { field.dateText?.text(of: $0) }.flatMap(SQLiteDateText.date(text:))
+            return "Date(timeIntervalSinceReferenceDate: \(SwiftNames.floatLiteral(stored?.timeIntervalSinceReferenceDate ?? 0)))"
         case (_, .scalar(let type)): return type.descriptor.swiftExpression(of: literal)
         case (.bool(let value), _): return value ? "true" : "false"
         case (.integer(let value), _): return SwiftNames.integerLiteral(value)

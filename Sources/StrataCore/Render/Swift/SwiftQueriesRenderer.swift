@@ -25,7 +25,10 @@ struct SwiftQueriesRenderer {
                 w.block("public init(\(runtime.rowParameter)) throws") { w in
                     w.wrapped(
                         "try self.init",
-                        columns.enumerated().map { "\(SwiftNames.argumentLabel($1.name)): \(runtime.cell($0))" })
+                        columns.enumerated().map { index, column in
+                            let cell = column.dateText.flatMap { format in runtime.textDateCell.map { $0(index, format) } }
+                            return "\(SwiftNames.argumentLabel(column.name)): \(cell ?? runtime.cell(index))"
+                        })
                 }
             }
         }
@@ -104,7 +107,10 @@ struct SwiftQueriesRenderer {
         let name = SwiftNames.identifier(query.source.name)
         writer.function("public func \(name)", parameters: parameters, suffix: " \(runtime.effects) -> \(returns)") {
             w in
-            let arguments = query.parameters.map { SwiftNames.identifier($0.name) }.joined(separator: ", ")
+            let arguments = query.parameters.map { parameter in
+                let name = SwiftNames.identifier(parameter.name)
+                return parameter.dateText.flatMap { format in runtime.textDateBind.map { $0(name, format) } } ?? name
+            }.joined(separator: ", ")
             let statement = "\(runtime.call) \(runtime.queryStatement("\(sqlType).\(name)"))"
             let run = query.resultType.map { ".fetchAll(\($0).self)" } ?? ".executeCountingChanges()"
             let bind = "try $0.\(runtime.queryBind)(\(arguments))"

@@ -15,9 +15,13 @@ struct SwiftRecordRenderer {
             let key = "primaryKey: [" + r.keyFields.map { SwiftNames.stringLiteral($0.column) }.joined(separator: ", ") + "]"
             let columns = r.entity.fields.map { "(\\.\(SwiftNames.identifier($0.name)), \(SwiftNames.stringLiteral($0.column)))" }
             let table = "public static let strataTable = StrataTable<\(r.record)>"
+            let dateTexts = r.entity.fields.compactMap { field in
+                field.dateText.map { "(\\.\(SwiftNames.identifier(field.name)), .\($0.rawValue))" }
+            }
             w.call(
                 table, [SwiftNames.stringLiteral(r.entity.table)], array: "columns", columns,
-                [key] + (r.autoincrement != nil ? ["assignsKey: true"] : []))
+                [key] + (r.autoincrement != nil ? ["assignsKey: true"] : [])
+                    + (dateTexts.isEmpty ? [] : ["dateTexts: [" + dateTexts.joined(separator: ", ") + "]"]))
             w.line()
             let keyProperties = r.keyFields.map { SwiftNames.identifier($0.name) }
             let keyValue = keyProperties.count == 1 ? keyProperties[0] : "(" + keyProperties.joined(separator: ", ") + ")"
@@ -28,12 +32,19 @@ struct SwiftRecordRenderer {
     /// `extension X: StrataSQLiteRecord { init(row:); bind(to:); bind(key:to:) }`, or another database's.
     func renderConformance(to runtime: SwiftRuntime, into writer: inout SwiftWriter) {
         let r = rendering
-        let properties = r.entity.fields.map { "\(SwiftNames.identifier($0.name))" }
+        let properties = r.entity.fields.map { field in
+            let property = SwiftNames.identifier(field.name)
+            guard let dateText = field.dateText, let bind = runtime.textDateBind else { return property }
+            return bind(property, dateText)
+        }
         writer.block("extension \(r.record): \(runtime.recordProtocol)") { w in
             w.block("public init(\(runtime.rowParameter)) throws") { w in
                 w.wrapped(
                     "try self.init",
-                    r.entity.fields.enumerated().map { "\(SwiftNames.argumentLabel($1.name)): \(runtime.cell($0))" }
+                    r.entity.fields.enumerated().map { index, field in
+                        let cell = field.dateText.flatMap { format in runtime.textDateCell.map { $0(index, format) } }
+                        return "\(SwiftNames.argumentLabel(field.name)): \(cell ?? runtime.cell(index))"
+                    }
                 )
             }
             w.line()
@@ -60,7 +71,8 @@ struct SwiftRecordRenderer {
                     w.line("var stored = self")
                     for field in inexact {
                         let property = SwiftNames.identifier(field.name)
-                        w.line("stored.\(property) = \(property).strataStored")
+                        // A `format: date` field is a DATE column on PostgreSQL: the day is stored.
+                        w.line("stored.\(property) = \(property).\(field.dateText == .date ? "strataStoredDay" : "strataStored")")
                     }
                     w.line("return stored")
                 }

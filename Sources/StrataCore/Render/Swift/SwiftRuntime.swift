@@ -26,6 +26,12 @@ public struct SwiftRuntime: Sendable {
     public var rowParameter: String
     /// How the initializer reads the cell at an index.
     public var cell: @Sendable (Int) -> String
+    /// How the initializer reads the cell at an index of a Date field declared with `format:`,
+    /// when the database stores it otherwise than a Date (SQLite: ISO 8601 text); nil to use `cell`.
+    public var textDateCell: (@Sendable (Int, SQLiteDateText) -> String)?
+    /// What a Date property declared with `format:` is bound as (SQLite: `StrataTextDate(p, .date)`);
+    /// nil to bind the property itself.
+    public var textDateBind: (@Sendable (String, SQLiteDateText) -> String)?
     /// The parameter of the bind functions.
     public var bindParameter: String
     /// The call that binds values in order.

@@ -37,13 +37,14 @@ public enum MusicMigrations {
                 CREATE TABLE "Invoice" (
                     "InvoiceId" INTEGER NOT NULL,
                     "InvoiceDate" DATETIME NOT NULL,
+                    "DueDate" DATE,
                     "BillingCity" NVARCHAR(40),
                     "Total" NUMERIC(10,2) NOT NULL,
                     CONSTRAINT "Invoice_pkey" PRIMARY KEY ("InvoiceId")
                 );
 
                 """#,
-            checksum: "7a0061f81a811ae17b8b9810d5ac33fd58d54bb9b72a80bbc93cc966f4c3f35a"
+            checksum: "3f982f17b6b6ee4896a01f820d876ee0cc2534b77dc15609980121cdcafda553"
         )
     ]
 }

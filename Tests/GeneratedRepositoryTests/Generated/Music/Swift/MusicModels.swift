@@ -54,7 +54,8 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var invoiceId: Optional<Int64>
-    public var invoiceDate: String
+    public var invoiceDate: Date
+    public var dueDate: Optional<Date>
     public var billingCity: Optional<String>
     public var total: Decimal
 
@@ -64,12 +65,14 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         invoiceId: Int64? = nil,
-        invoiceDate: String,
+        invoiceDate: Date,
+        dueDate: Date? = nil,
         billingCity: String? = nil,
         total: Decimal
     ) {
         self.invoiceId = invoiceId
         self.invoiceDate = invoiceDate
+        self.dueDate = dueDate
         self.billingCity = billingCity
         self.total = total
     }

@@ -112,18 +112,32 @@ extension StrataPostgresStore where Record == Artist {
 
 extension Invoice: StrataPostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
-        try self.init(invoiceId: row.next(), invoiceDate: row.next(), billingCity: row.next(), total: row.next())
+        try self.init(
+            invoiceId: row.next(),
+            invoiceDate: row.next(),
+            dueDate: row.next(),
+            billingCity: row.next(),
+            total: row.next()
+        )
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
         try invoiceId.bind(to: &bindings)
         try invoiceDate.bind(to: &bindings)
+        try dueDate.bind(to: &bindings)
         try billingCity.bind(to: &bindings)
         try total.bind(to: &bindings)
     }
 
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
         try key.bind(to: &bindings)
+    }
+
+    public var strataStored: Invoice {
+        var stored = self
+        stored.invoiceDate = invoiceDate.strataStored
+        stored.dueDate = dueDate.strataStoredDay
+        return stored
     }
 }
 
@@ -134,7 +148,8 @@ extension StrataPostgresStore where Record == Invoice {
     @discardableResult
     public func update(
         _ record: Invoice,
-        invoiceDate newInvoiceDate: String? = nil,
+        invoiceDate newInvoiceDate: Date? = nil,
+        dueDate newDueDate: Date?? = nil,
         billingCity newBillingCity: String?? = nil,
         total newTotal: Decimal? = nil
     ) async throws -> Invoice? {
@@ -142,6 +157,7 @@ extension StrataPostgresStore where Record == Invoice {
             record,
             changing: [
                 .set("InvoiceDate", ifGiven: newInvoiceDate),
+                .set("DueDate", ifGiven: newDueDate),
                 .set("BillingCity", ifGiven: newBillingCity),
                 .set("Total", ifGiven: newTotal),
             ]

@@ -42,11 +42,13 @@ extension Invoice: StrataRecord {
         columns: [
             (\.invoiceId, "InvoiceId"),
             (\.invoiceDate, "InvoiceDate"),
+            (\.dueDate, "DueDate"),
             (\.billingCity, "BillingCity"),
             (\.total, "Total"),
         ],
         primaryKey: ["InvoiceId"],
-        assignsKey: true
+        assignsKey: true,
+        dateTexts: [(\.invoiceDate, .timestamp), (\.dueDate, .date)]
     )
 
     public var strataKey: Int64? { invoiceId }

@@ -131,11 +131,23 @@ extension StrataRepository where Record == Artist {
 
 extension Invoice: StrataSQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
-        try self.init(invoiceId: row[0], invoiceDate: row[1], billingCity: row[2], total: row[3])
+        try self.init(
+            invoiceId: row[0],
+            invoiceDate: row[1, .timestamp],
+            dueDate: row[2, .date],
+            billingCity: row[3],
+            total: row[4]
+        )
     }
 
     public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(invoiceId, invoiceDate, billingCity, total)
+        try arguments.bind(
+            invoiceId,
+            StrataTextDate(invoiceDate, .timestamp),
+            StrataTextDate(dueDate, .date),
+            billingCity,
+            total
+        )
     }
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
@@ -154,7 +166,8 @@ extension StrataRecordStore where Record == Invoice {
     @discardableResult
     public func update(
         _ record: Invoice,
-        invoiceDate newInvoiceDate: String? = nil,
+        invoiceDate newInvoiceDate: Date? = nil,
+        dueDate newDueDate: Date?? = nil,
         billingCity newBillingCity: String?? = nil,
         total newTotal: Decimal? = nil
     ) throws -> Invoice? {
@@ -162,6 +175,7 @@ extension StrataRecordStore where Record == Invoice {
             record,
             changing: [
                 .set("InvoiceDate", ifGiven: newInvoiceDate),
+                .set("DueDate", ifGiven: newDueDate),
                 .set("BillingCity", ifGiven: newBillingCity),
                 .set("Total", ifGiven: newTotal),
             ]

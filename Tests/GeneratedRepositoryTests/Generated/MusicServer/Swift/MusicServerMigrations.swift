@@ -35,12 +35,13 @@ public enum MusicServerMigrations {
                 CREATE TABLE "invoice" (
                     "invoice_id" INTEGER NOT NULL CONSTRAINT "invoice_pkey" PRIMARY KEY AUTOINCREMENT,
                     "invoice_date" REAL NOT NULL,
+                    "due_date" TEXT,
                     "billing_city" TEXT,
                     "total" TEXT NOT NULL
                 );
 
                 """#,
-            checksum: "0547960aa14bee60021dd68ea12fe90282cad5c1e62cd0a8dfbdd88ca2eab1c8",
+            checksum: "fd3193f3ccbaa80b4c11b03e0fccdbe89e605ef32afab064e893394d718b0c02",
             dateColumns: #"""
                 "invoice" ("invoice_date")
                 """#

@@ -55,6 +55,7 @@ public struct ServerInvoice: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var invoiceId: Optional<Int32>
     public var invoiceDate: Date
+    public var dueDate: Optional<Date>
     public var billingCity: Optional<String>
     public var total: Decimal
 
@@ -65,11 +66,13 @@ public struct ServerInvoice: Identifiable, Hashable, Sendable, Codable {
     public init(
         invoiceId: Int32? = nil,
         invoiceDate: Date,
+        dueDate: Date? = nil,
         billingCity: String? = nil,
         total: Decimal
     ) {
         self.invoiceId = invoiceId
         self.invoiceDate = invoiceDate
+        self.dueDate = dueDate
         self.billingCity = billingCity
         self.total = total
     }

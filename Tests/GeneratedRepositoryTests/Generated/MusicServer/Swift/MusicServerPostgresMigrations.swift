@@ -37,13 +37,14 @@ public enum MusicServerPostgresMigrations {
                 CREATE TABLE "invoice" (
                     "invoice_id" serial NOT NULL,
                     "invoice_date" timestamp without time zone NOT NULL,
+                    "due_date" DATE,
                     "billing_city" character varying(40),
                     "total" numeric(10,2) NOT NULL,
                     CONSTRAINT "invoice_pkey" PRIMARY KEY ("invoice_id")
                 );
 
                 """#,
-            checksum: "9920aae773fb32c76dbb03ceee2dd89087cd8c9297a2ca15c06b913e2263206c"
+            checksum: "29d338f966a21a1634e9773bd0da6715cffd75d4a5cd56e5976d0d42de002d06"
         )
     ]
 }

@@ -112,12 +112,19 @@ extension StrataPostgresStore where Record == ServerArtist {
 
 extension ServerInvoice: StrataPostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
-        try self.init(invoiceId: row.next(), invoiceDate: row.next(), billingCity: row.next(), total: row.next())
+        try self.init(
+            invoiceId: row.next(),
+            invoiceDate: row.next(),
+            dueDate: row.next(),
+            billingCity: row.next(),
+            total: row.next()
+        )
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
         try invoiceId.bind(to: &bindings)
         try invoiceDate.bind(to: &bindings)
+        try dueDate.bind(to: &bindings)
         try billingCity.bind(to: &bindings)
         try total.bind(to: &bindings)
     }
@@ -129,6 +136,7 @@ extension ServerInvoice: StrataPostgresRecord {
     public var strataStored: ServerInvoice {
         var stored = self
         stored.invoiceDate = invoiceDate.strataStored
+        stored.dueDate = dueDate.strataStoredDay
         return stored
     }
 }
@@ -141,6 +149,7 @@ extension StrataPostgresStore where Record == ServerInvoice {
     public func update(
         _ record: ServerInvoice,
         invoiceDate newInvoiceDate: Date? = nil,
+        dueDate newDueDate: Date?? = nil,
         billingCity newBillingCity: String?? = nil,
         total newTotal: Decimal? = nil
     ) async throws -> ServerInvoice? {
@@ -148,6 +157,7 @@ extension StrataPostgresStore where Record == ServerInvoice {
             record,
             changing: [
                 .set("invoice_date", ifGiven: newInvoiceDate),
+                .set("due_date", ifGiven: newDueDate),
                 .set("billing_city", ifGiven: newBillingCity),
                 .set("total", ifGiven: newTotal),
             ]

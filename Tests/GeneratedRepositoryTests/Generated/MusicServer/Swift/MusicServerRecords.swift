@@ -42,11 +42,13 @@ extension ServerInvoice: StrataRecord {
         columns: [
             (\.invoiceId, "invoice_id"),
             (\.invoiceDate, "invoice_date"),
+            (\.dueDate, "due_date"),
             (\.billingCity, "billing_city"),
             (\.total, "total"),
         ],
         primaryKey: ["invoice_id"],
-        assignsKey: true
+        assignsKey: true,
+        dateTexts: [(\.dueDate, .date)]
     )
 
     public var strataKey: Int32? { invoiceId }

@@ -131,11 +131,17 @@ extension StrataRepository where Record == ServerArtist {
 
 extension ServerInvoice: StrataSQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
-        try self.init(invoiceId: row[0], invoiceDate: row[1], billingCity: row[2], total: row[3])
+        try self.init(
+            invoiceId: row[0],
+            invoiceDate: row[1],
+            dueDate: row[2, .date],
+            billingCity: row[3],
+            total: row[4]
+        )
     }
 
     public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(invoiceId, invoiceDate, billingCity, total)
+        try arguments.bind(invoiceId, invoiceDate, StrataTextDate(dueDate, .date), billingCity, total)
     }
 
     public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
@@ -155,6 +161,7 @@ extension StrataRecordStore where Record == ServerInvoice {
     public func update(
         _ record: ServerInvoice,
         invoiceDate newInvoiceDate: Date? = nil,
+        dueDate newDueDate: Date?? = nil,
         billingCity newBillingCity: String?? = nil,
         total newTotal: Decimal? = nil
     ) throws -> ServerInvoice? {
@@ -162,6 +169,7 @@ extension StrataRecordStore where Record == ServerInvoice {
             record,
             changing: [
                 .set("invoice_date", ifGiven: newInvoiceDate),
+                .set("due_date", ifGiven: newDueDate),
                 .set("billing_city", ifGiven: newBillingCity),
                 .set("total", ifGiven: newTotal),
             ]

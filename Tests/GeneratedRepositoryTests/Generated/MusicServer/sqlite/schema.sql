@@ -22,6 +22,7 @@ CREATE INDEX "album_artist_id_idx" ON "album" ("artist_id");
 CREATE TABLE "invoice" (
     "invoice_id" INTEGER NOT NULL CONSTRAINT "invoice_pkey" PRIMARY KEY AUTOINCREMENT,
     "invoice_date" REAL NOT NULL,
+    "due_date" TEXT,
     "billing_city" TEXT,
     "total" TEXT NOT NULL
 );

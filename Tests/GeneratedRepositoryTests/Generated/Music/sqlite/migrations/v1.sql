@@ -24,6 +24,7 @@ CREATE INDEX "IFK_AlbumArtistId" ON "Album" ("ArtistId");
 CREATE TABLE "Invoice" (
     "InvoiceId" INTEGER NOT NULL,
     "InvoiceDate" DATETIME NOT NULL,
+    "DueDate" DATE,
     "BillingCity" NVARCHAR(40),
     "Total" NUMERIC(10,2) NOT NULL,
     CONSTRAINT "Invoice_pkey" PRIMARY KEY ("InvoiceId")

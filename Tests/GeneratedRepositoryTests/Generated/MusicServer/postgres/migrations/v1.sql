@@ -24,6 +24,7 @@ CREATE INDEX "album_artist_id_idx" ON "album" ("artist_id");
 CREATE TABLE "invoice" (
     "invoice_id" serial NOT NULL,
     "invoice_date" timestamp without time zone NOT NULL,
+    "due_date" DATE,
     "billing_city" character varying(40),
     "total" numeric(10,2) NOT NULL,
     CONSTRAINT "invoice_pkey" PRIMARY KEY ("invoice_id")
