@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// `strata rebase` on real git repositories: a `main` and a `feature` branch that each add
+/// versions of the Showcase fixture model from a common base.
+@Suite(.serialized) struct RebaseScenarioTests {
+    static func phone(_ text: String) -> String {
+        text.replacingOccurrences(of: "      joined: Date\n", with: "      joined: Date\n      phone: String?\n")
+    }
+    static func shippedAt(_ text: String) -> String {
+        text.replacingOccurrences(of: "      total: { type: Decimal", with: "      shippedAt: Date?\n      total: { type: Decimal")
+    }
+
+    /// Checks out `feature` and runs `strata rebase --onto main`.
+    func rebase(_ scenario: RebaseScenario) throws -> CLITests.Result {
+        try scenario.strata("rebase", "--onto", "main")
+    }
+
+    @Test("disjoint additions: main's v2 byte for byte, ours replayed as v3 with both changes; checks, verify and migrated rows")
+    func disjointAdditions() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2, Self.phone)
+        let mainV2 = try scenario.version(2)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2, Self.shippedAt)
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Showcase: v2.yaml replayed as v3.yaml"))
+        #expect(try scenario.versionNumbers() == [1, 2, 3])
+        #expect(try scenario.version(2) == mainV2)
+        let v3 = try scenario.version(3)
+        #expect(v3.contains("version: 3\n"))
+        #expect(v3.contains("phone: String?") && v3.contains("shippedAt: Date?"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+
+        // A second run changes nothing.
+        let before = scenario.snapshot()
+        let again = try rebase(scenario)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("Already up to date with main."))
+        #expect(scenario.snapshot() == before)
+    }
+
+    @Test("the same change on both sides is kept once")
+    func sameChangeTwice() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2, Self.phone)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2) { Self.shippedAt(Self.phone($0)) }
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        let v3 = try scenario.version(3)
+        #expect(v3.components(separatedBy: "phone: String?").count == 2)
+        #expect(v3.contains("shippedAt: Date?"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+    }
+
+    @Test("a property changed two ways is a conflict at both lines, and nothing is written")
+    func propertyChangedTwoWays() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 2 }")
+        }
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 3 }")
+        }
+        let before = scenario.snapshot()
+        let result = try rebase(scenario)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "Schemas/Showcase/v2.yaml:43:43: error: 'default' of field 'OrderLine.quantity' is changed here and differently by the target (from working tree); nothing was written"
+            ), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Schemas/Showcase/v2.yaml:43:43: note: the target sets it to '2' here (from main)"),
+            "\(result.stderr)")
+        #expect(scenario.snapshot() == before)
+    }
+
+    @Test("a rename on one side carries the other side's edit along; the target's hint is not copied")
+    func renameAndEdit() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "      nickname: String?\n", with: "      alias: { type: String?, renamedFrom: nickname }\n")
+        }
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(
+                of: "      nickname: String?\n", with: "      nickname: { type: String?, doc: Shown instead of the name. }\n")
+        }
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        let v3 = try scenario.version(3)
+        #expect(v3.contains("alias: { type: String?, doc: Shown instead of the name. }"), "\(v3)")
+        #expect(!v3.contains("nickname"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+    }
+
+    @Test("a removal on one side against a use on the other is an error at the use, and nothing is written")
+    func removalAgainstUse() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "      nickname: String?\n", with: "")
+                + "\nmigration:\n  allowDataLoss: [Customer.nickname]\n"
+        }
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "      joined: Date\n", with: "      joined: Date\n    indexes:\n      - [nickname]\n")
+        }
+        let before = scenario.snapshot()
+        let result = try rebase(scenario)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("Schemas/Showcase/v2.yaml:27:10: error: index names unknown field 'nickname' of 'Customer'"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("(from working tree)"))
+        #expect(scenario.snapshot() == before)
+    }
+
+    @Test("enum cases appended on both sides are all kept, the target's first")
+    func bothAppendEnumCases() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
+        }
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, returned]")
+        }
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scenario.version(3).contains("cases: [draft, placed, shipped, cancelled, returned]"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+    }
+
+    @Test("an edit in place of the latest version: the base's file restored byte for byte, the edit replayed as a new version")
+    func inPlaceEditOfLatest() throws {
+        let scenario = try RebaseScenario()
+        let v1 = try scenario.version(1)
+        try scenario.addVersion(2, Self.shippedAt)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.editVersion(1, Self.phone)
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Showcase: v1.yaml replayed as v3.yaml"))
+        #expect(try scenario.version(1) == v1)
+        let v3 = try scenario.version(3)
+        #expect(v3.contains("phone: String?") && v3.contains("shippedAt: Date?"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+    }
+
+    @Test("in the middle of a conflicted git merge: no markers left, git diff --check clean, strata check passes")
+    func duringConflictedMerge() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2, Self.phone)
+        let mainV2 = try scenario.version(2)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2, Self.shippedAt)
+        let merge = try scenario.gitStatus(["merge", "-q", "main"], allowFailure: true)
+        #expect(merge.status != 0, "the merge should conflict: \(merge.output)")
+        let result = try scenario.strata("rebase")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scenario.version(2) == mainV2)
+        #expect(try scenario.version(3).contains("shippedAt: Date?"))
+        let markers = try scenario.gitStatus(["grep", "-n", "--untracked", "-e", "^<<<<<<< ", "--", "."], allowFailure: true)
+        #expect(markers.status == 1, "conflict markers left: \(markers.output)")
+        let diffCheck = try scenario.gitStatus(["diff", "--check"], allowFailure: true)
+        #expect(diffCheck.status == 0, "\(diffCheck.output)")
+        try scenario.expectChecksAndVerifyPass()
+    }
+
+    @Test("several versions on the branch are replayed in order after the target's")
+    func severalVersions() throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2) {
+            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
+        }
+        try scenario.addVersion(3, Self.phone)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2, Self.shippedAt)
+        try scenario.addVersion(3) {
+            $0.replacingOccurrences(of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
+        }
+        let result = try rebase(scenario)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Showcase: v2.yaml replayed as v4.yaml"))
+        #expect(result.stdout.contains("Showcase: v3.yaml replayed as v5.yaml"))
+        #expect(try scenario.versionNumbers() == [1, 2, 3, 4, 5])
+        let v5 = try scenario.version(5)
+        #expect(v5.contains("- [shippedAt]") && v5.contains("phone: String?") && v5.contains("cancelled"))
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+    }
+}
