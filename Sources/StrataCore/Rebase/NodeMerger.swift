@@ -15,6 +15,9 @@ struct NodeMerger {
         let parents = Parents(ours: o.origin, theirs: t.origin)
         return mergeProperties(b, o, t, what: "the version", parents: parents) { merger, key, bv, ov, tv, parents in
             switch key {
+            case "version", "model":
+                // Set by the rebase: the target's model name, the new number.
+                return tv ?? ov
             case "entities":
                 return merger.mergeKeyed(bv, ov, tv, kind: "entity", prefix: "", parents: parents) {
                     merger, name, bv, ov, tv, parents in

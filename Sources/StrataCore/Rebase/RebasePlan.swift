@@ -59,7 +59,7 @@ public struct RebasePlan: Sendable {
         // when we add none).
         let sameUpTo = { (limit: Int) in (1...max(1, limit)).allSatisfy { limit == 0 || sides.ours[$0] == sides.target[$0] } }
         if targetLatest == 0 || (oursLatest >= targetLatest && sameUpTo(targetLatest))
-            || (oursLatest == targetLatest && sameUpTo(targetLatest - 1))
+            || (oursLatest == targetLatest && targetLatest == baseLatest && sameUpTo(targetLatest - 1))
         {
             isUpToDate = true
             versions = sides.ours
