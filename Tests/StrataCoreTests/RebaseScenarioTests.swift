@@ -197,4 +197,47 @@ import Testing
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
     }
+
+    @Test("Ctrl-C during a rebase puts every file back and exits 130")
+    func ctrlCRestoresTheTree() throws {
+        let scenario = try RebaseScenario()
+        try InterruptionTests.largeModel(in: scenario.root, entities: 300)
+        try scenario.commitGenerated("a large model")
+        try scenario.git("branch", "-f", "feature")
+        let large = scenario.root.appendingPathComponent("Schemas/Large")
+        func addVersion2(_ field: String) throws {
+            let v1 = try String(contentsOf: large.appendingPathComponent("v1.yaml"), encoding: .utf8)
+            let v2 = v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
+                .replacingOccurrences(of: "      field15: String\n", with: "      field15: String\n      \(field): String?\n")
+            try v2.write(to: large.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
+            try scenario.commitGenerated("Large v2")
+        }
+        try addVersion2("fromMain")
+        try scenario.git("checkout", "-q", "feature")
+        try addVersion2("fromFeature")
+        let before = scenario.snapshot()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("strata")
+        process.arguments = ["rebase", "--onto", "main", "--model", "Large"]
+        process.currentDirectoryURL = scenario.root
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, OutputTransactionTests.leftovers(scenario.root).isEmpty, Date() < deadline {
+            usleep(2_000)
+        }
+        let signalled = process.isRunning
+        if signalled { kill(process.processIdentifier, SIGINT) }
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(signalled, "the rebase ended before the test could interrupt it")
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted (SIGINT): nothing was written"), "\(stderr)")
+        #expect(scenario.snapshot() == before)
+        #expect(OutputTransactionTests.leftovers(scenario.root).isEmpty)
+    }
 }
