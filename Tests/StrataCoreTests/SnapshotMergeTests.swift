@@ -183,4 +183,31 @@ import Testing
             }
         }
     }
+
+    @Test("scalars that need quotes or escapes read back as written")
+    func hostileScalarsRoundTrip() throws {
+        let texts = [
+            "", " leading", "trailing ", "a: b", "a #b", "- x", "[x]", "{x}", "x, y", "'q'", "\"dq\"", "back\\slash",
+            "line\nbreak", "tab\there", "del\u{7F}", "c1\u{85}", "sep\u{2028}par\u{2029}", "bom\u{FEFF}", "?", "!x", "&a",
+            "*a", "%x", "@x", "`x", "yes", "null", "~", "5", "0x1F", "1e3", "Ünïcødé", "two  spaces", "$(rm -rf) \\(x)",
+        ]
+        let pairs = texts.enumerated().map { index, text in
+            VersionNode.Pair(
+                key: "k\(index)",
+                value: .scalar(VersionNode.Scalar(text: text, tag: .quoted, resolved: "str", origin: nil)), keyOrigin: nil)
+        }
+        let plain = ["5", "yes", "null", "~", "1e3", "Ünïcødé"].enumerated().map { index, text in
+            let resolved = try? node("x: \(text)\n", "plain").pairs.first.map { pair -> String in
+                if case .scalar(let scalar) = pair.value { return scalar.resolved }
+                return ""
+            }
+            return VersionNode.Pair(
+                key: "p\(index)",
+                value: .scalar(VersionNode.Scalar(text: text, tag: .plain, resolved: resolved ?? "str", origin: nil)),
+                keyOrigin: nil)
+        }
+        let original = VersionNode.mapping(pairs + plain, nil)
+        let text = VersionNodeRenderer.render(original).text
+        #expect(try node(text, "rendered").canonical == original.canonical, "\(text)")
+    }
 }

@@ -124,29 +124,27 @@ struct VersionNodeRenderer {
         return !text.contains("  ")
     }
 
-    /// `text` as a double-quoted YAML scalar.
+    /// `text` as a double-quoted YAML scalar: a JSON string literal (which YAML reads alike),
+    /// with the characters YAML does not allow unescaped, or reads as line breaks, escaped too.
     static func doubleQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\u{85}": out += "\\N"
-            case "\u{2028}": out += "\\L"
-            case "\u{2029}": out += "\\P"
-            case "\u{FEFF}": out += "\\uFEFF"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        let json = DiagnosticJSON.quoted(text)
+        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && Self.needsYAMLEscape($0) }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F, Self.needsYAMLEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        return out
+    }
+
+    /// DEL and the C1 controls (not printable in YAML), the next-line and line and paragraph
+    /// separators (line breaks in YAML 1.1), and the byte order mark.
+    private static func needsYAMLEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || scalar.value == 0xFEFF
     }
 }
