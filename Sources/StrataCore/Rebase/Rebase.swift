@@ -19,17 +19,22 @@ public enum Rebase {
 
         /// True when a diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+        /// An outcome with nothing done yet.
+        public init(target: String = "") { self.target = target }
     }
 
     /// Rebases the models under `schemas` (`model` alone when given) onto `onto` (default: the
     /// merge under way's `MERGE_HEAD`, else the upstream `@{u}`), and regenerates `output`.
+    /// Git runs in `directory` (the current folder by default); relative paths are the current
+    /// folder's.
     /// Throws ``GitRepository/Failure`` when git cannot answer, and what writing throws
     /// (``OutputInterrupted`` on Ctrl-C, after putting everything back).
     public static func run(
         schemas: String, output: String, model: String? = nil, onto: String? = nil,
-        databases: [SQLDialect] = SQLDialect.allCases
+        databases: [SQLDialect] = SQLDialect.allCases, directory: String = FileManager.default.currentDirectoryPath
     ) throws -> Outcome {
-        let repository = try GitRepository()
+        let repository = try GitRepository(directory: directory)
         let mergeHead = repository.mergeHead
         let target = onto ?? (mergeHead != nil ? "MERGE_HEAD" : "@{u}")
         guard let targetCommit = repository.commit(target) else {
