@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StrataTestSupport
 import Testing
 
 /// A git repository made by a test, holding the Showcase fixture model: a `main` branch and a
@@ -112,6 +113,14 @@ struct RebaseScenario {
         #expect(check.status == 0, "check: \(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
         let verify = try strata("verify", "--rows", "20")
         #expect(verify.status == 0, "verify: \(verify.stdout)\(verify.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// `strata verify --postgres` of the working tree passes on the test server (a fresh
+    /// database per run); without a server the test is cancelled, or fails under `CI=true`.
+    func expectVerifyPassesOnPostgres(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let server = try await TestPostgresServer.forTest(sourceLocation: sourceLocation)
+        let verify = try strata("verify", "--rows", "20", "--postgres", server.url.description)
+        #expect(verify.status == 0, "verify --postgres: \(verify.stdout)\(verify.stderr)", sourceLocation: sourceLocation)
     }
 
     /// A SQLite database migrated with `main`'s versions, with rows in it, then migrated through

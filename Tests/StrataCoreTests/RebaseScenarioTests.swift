@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test("disjoint additions: main's v2 byte for byte, ours replayed as v3 with both changes; checks, verify and migrated rows")
-    func disjointAdditions() throws {
+    func disjointAdditions() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2, Self.phone)
         let mainV2 = try scenario.version(2)
@@ -33,6 +33,7 @@ import Testing
         #expect(v3.contains("phone: String?") && v3.contains("shippedAt: Date?"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
 
         // A second run changes nothing.
         let before = scenario.snapshot()
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test("the same change on both sides is kept once")
-    func sameChangeTwice() throws {
+    func sameChangeTwice() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2, Self.phone)
         try scenario.git("checkout", "-q", "feature")
@@ -55,6 +56,7 @@ import Testing
         #expect(v3.contains("shippedAt: Date?"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("a property changed two ways is a conflict at both lines, and nothing is written")
@@ -81,7 +83,7 @@ import Testing
     }
 
     @Test("a rename on one side carries the other side's edit along; the target's hint is not copied")
-    func renameAndEdit() throws {
+    func renameAndEdit() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
             $0.replacingOccurrences(of: "      nickname: String?\n", with: "      alias: { type: String?, renamedFrom: nickname }\n")
@@ -98,6 +100,7 @@ import Testing
         #expect(!v3.contains("nickname"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("a removal on one side against a use on the other is an error at the use, and nothing is written")
@@ -122,7 +125,7 @@ import Testing
     }
 
     @Test("enum cases appended on both sides are all kept, the target's first")
-    func bothAppendEnumCases() throws {
+    func bothAppendEnumCases() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
             $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
@@ -136,10 +139,11 @@ import Testing
         #expect(try scenario.version(3).contains("cases: [draft, placed, shipped, cancelled, returned]"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("an edit in place of the latest version: the base's file restored byte for byte, the edit replayed as a new version")
-    func inPlaceEditOfLatest() throws {
+    func inPlaceEditOfLatest() async throws {
         let scenario = try RebaseScenario()
         let v1 = try scenario.version(1)
         try scenario.addVersion(2, Self.shippedAt)
@@ -153,10 +157,11 @@ import Testing
         #expect(v3.contains("phone: String?") && v3.contains("shippedAt: Date?"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("in the middle of a conflicted git merge: no markers left, git diff --check clean, strata check passes")
-    func duringConflictedMerge() throws {
+    func duringConflictedMerge() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2, Self.phone)
         let mainV2 = try scenario.version(2)
@@ -173,10 +178,12 @@ import Testing
         let diffCheck = try scenario.gitStatus(["diff", "--check"], allowFailure: true)
         #expect(diffCheck.status == 0, "\(diffCheck.output)")
         try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("several versions on the branch are replayed in order after the target's")
-    func severalVersions() throws {
+    func severalVersions() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
             $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
@@ -196,6 +203,7 @@ import Testing
         #expect(v5.contains("- [shippedAt]") && v5.contains("phone: String?") && v5.contains("cancelled"))
         try scenario.expectChecksAndVerifyPass()
         try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
     }
 
     @Test("Ctrl-C during a rebase puts every file back and exits 130")
