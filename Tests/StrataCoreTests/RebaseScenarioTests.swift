@@ -121,6 +121,9 @@ import Testing
             result.stderr.contains("Schemas/Showcase/v2.yaml:27:9: error: index names unknown field 'nickname' of 'Customer'"),
             "\(result.stderr)")
         #expect(result.stderr.contains("note: in the rebased v3.yaml"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Schemas/Showcase/v2.yaml:21:7: note: the target removes field 'Customer.nickname' here (from main)"),
+            "\(result.stderr)")
         #expect(scenario.snapshot() == before)
     }
 

@@ -3,6 +3,17 @@
 struct NodeMerger {
     /// The conflicts found so far.
     var conflicts: [MergeConflict] = []
+    /// The removals one side made and the merge applied, to point at when the other side turns
+    /// out to use what was removed.
+    var removals: [Removal] = []
+
+    /// An element one side removed: its name, what it is, and where its parent is on that side.
+    struct Removal: Sendable {
+        var name: String
+        var what: String
+        var origin: NodeOrigin?
+        var byTarget: Bool
+    }
 
     /// The parents of the nodes being merged on each side, to locate a removal.
     struct Parents {
@@ -138,14 +149,18 @@ struct NodeMerger {
                     value = ov
                 }
             case (let bv?, let ov?, nil):
-                if bv.canonical != ov.canonical {
+                if bv.canonical == ov.canonical {
+                    removals.append(Removal(name: key, what: name, origin: inner.theirs, byTarget: true))
+                } else {
                     conflicts.append(
                         MergeConflict(
                             message: "\(name) is changed here, but the target removes it",
                             ours: oursKey, theirs: inner.theirs, theirsSays: "the target removes \(name) from here"))
                 }
             case (let bv?, nil, let tv?):
-                if bv.canonical != tv.canonical {
+                if bv.canonical == tv.canonical {
+                    removals.append(Removal(name: key, what: name, origin: inner.ours, byTarget: false))
+                } else {
                     conflicts.append(
                         MergeConflict(
                             message: "\(name) is removed here, but the target changes it",

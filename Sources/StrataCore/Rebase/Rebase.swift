@@ -135,6 +135,14 @@ public enum Rebase {
                         result.append(
                             Diagnostic(
                                 diagnostic.severity, "\(diagnostic.message) (from \(origin.ref))", at: origin.location))
+                        if let plan = plans.first(where: { $0.model == parts[0] })?.plan {
+                            for removal in plan.removals[number] ?? [] where diagnostic.message.contains("'\(removal.name)'") {
+                                guard let at = removal.origin else { continue }
+                                let who = removal.byTarget ? "the target" : "this branch"
+                                result.append(
+                                    Diagnostic(.note, "\(who) removes \(removal.what) here (from \(at.ref))", at: at.location))
+                            }
+                        }
                         result.append(
                             Diagnostic(
                                 .note, "in the rebased \(parts[1]), which merges the target's versions and ours; nothing was written",

@@ -44,6 +44,9 @@ public struct RebasePlan: Sendable {
     /// The origin of each line of each merged (rendered) version, by version number and 0-based
     /// line, to locate problems of the result in the files they come from.
     var origins: [Int: [Int: NodeOrigin]] = [:]
+    /// What each merged version's sides removed, by version number, to point at when a problem of
+    /// the result names it.
+    var removals: [Int: [NodeMerger.Removal]] = [:]
 
     /// True when a diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -118,6 +121,7 @@ public struct RebasePlan: Sendable {
             let rendered = Self.text(of: result, ours: ours, oursText: step.text)
             versions[next] = rendered.text
             origins[next] = rendered.origins
+            removals[next] = merge.removals
             replayed.append((step.number, next))
             // The next step's target side is this result: its renames from our names.
             theirsRenames = Self.renames(from: ours.normalizedForMerge(), to: result, merge: merge, inPlace: step.inPlace)

@@ -17,6 +17,8 @@ struct SnapshotMerge {
     var conflicts: [MergeConflict] = []
     /// The renames from the base's names to the result's (our renames and the target's).
     var renames = SnapshotRenames()
+    /// What one side removed and the merge applied.
+    var removals: [NodeMerger.Removal] = []
 
     /// The hint keys of an entity and of a field: what one version says about the step from the
     /// version before it.
@@ -74,6 +76,7 @@ struct SnapshotMerge {
         var merger = NodeMerger()
         let merged = merger.mergeTop(b, o, t)
         conflicts += merger.conflicts
+        removals = merger.removals
         guard conflicts.isEmpty, var node = merged else { return }
         node = node.renaming(entities: renames.entities, fields: renames.fields)
         node["version"] = .integer(version)
