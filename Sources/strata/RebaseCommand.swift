@@ -9,8 +9,10 @@ struct Rebase: ParsableCommand {
         abstract: "Replay this branch's new versions on top of the versions the target branch added.",
         discussion: """
             Reads the versions of the merge base, the target (--onto, default: the upstream; in the \
-            middle of a conflicted `git merge`, MERGE_HEAD) and this branch (the working tree, or HEAD \
-            while version files or strata.lock hold conflict markers). Writes the target's versions \
+            middle of a conflicted `git merge`, MERGE_HEAD; in a stopped `git rebase`, HEAD, with the \
+            commit being replayed, REBASE_HEAD, as this branch and its parent as the base) and this \
+            branch (the working tree, or HEAD/REBASE_HEAD while version files or strata.lock hold \
+            conflict markers). Writes the target's versions \
             byte for byte, then each version this branch added (and an edit in place of the base's \
             latest version) as a three-way merge of snapshots, numbered after the target's, with its \
             hints (renamedFrom, transform, migration:) kept; then strata.lock and Generated/, as \
@@ -22,10 +24,14 @@ struct Rebase: ParsableCommand {
               strata rebase                         # onto the upstream, e.g. origin/main
               strata rebase --onto main --model Shop
               git merge main; strata rebase         # resolve a conflicted merge of versions
+              git rebase main; strata rebase; git add -A; git rebase --continue
             """
     )
 
-    @Option(help: ArgumentHelp("The branch or commit to rebase onto (default: MERGE_HEAD during a merge, else @{u}).", valueName: "ref"))
+    @Option(
+        help: ArgumentHelp(
+            "The branch or commit to rebase onto (default: MERGE_HEAD during a merge, HEAD during a git rebase, else @{u}).",
+            valueName: "ref"))
     var onto: String?
 
     @Option(help: ArgumentHelp("Rebase this model only (default: every model folder).", valueName: "name"))

@@ -251,4 +251,38 @@ import Testing
         #expect(scenario.snapshot() == before)
         #expect(OutputTransactionTests.leftovers(scenario.root).isEmpty)
     }
+
+    @Test("in a stopped git rebase, each replayed commit's versions go after HEAD's, one commit at a time")
+    func duringGitRebase() async throws {
+        let scenario = try RebaseScenario()
+        try scenario.addVersion(2, Self.phone)
+        let mainV2 = try scenario.version(2)
+        try scenario.git("checkout", "-q", "feature")
+        try scenario.addVersion(2, Self.shippedAt)
+        try scenario.addVersion(3) {
+            $0.replacingOccurrences(of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
+        }
+        let first = try scenario.gitStatus(["rebase", "-q", "main"], allowFailure: true)
+        #expect(first.status != 0, "the first commit should conflict: \(first.output)")
+        let replayFirst = try scenario.strata("rebase")
+        #expect(replayFirst.status == 0, "\(replayFirst.stderr)")
+        #expect(replayFirst.stdout.contains("Showcase: v2.yaml replayed as v3.yaml"), "\(replayFirst.stdout)")
+        try scenario.git("add", "-A")
+        let second = try scenario.gitStatus(["-c", "core.editor=true", "rebase", "--continue"], allowFailure: true)
+        #expect(second.status != 0, "the second commit should conflict: \(second.output)")
+        let replaySecond = try scenario.strata("rebase")
+        #expect(replaySecond.status == 0, "\(replaySecond.stderr)")
+        #expect(replaySecond.stdout.contains("Showcase: v3.yaml replayed as v4.yaml"), "\(replaySecond.stdout)")
+        try scenario.git("add", "-A")
+        let done = try scenario.gitStatus(["-c", "core.editor=true", "rebase", "--continue"], allowFailure: true)
+        #expect(done.status == 0, "\(done.output)")
+        #expect(try scenario.versionNumbers() == [1, 2, 3, 4])
+        #expect(try scenario.version(2) == mainV2)
+        let v4 = try scenario.version(4)
+        #expect(v4.contains("- [shippedAt]") && v4.contains("phone: String?") && v4.contains("shippedAt: Date?"))
+        #expect(try scenario.version(3).components(separatedBy: "shippedAt").count == 2, "v3 adds shippedAt once")
+        try scenario.expectChecksAndVerifyPass()
+        try scenario.expectRowsKeptMigratingFromMain()
+        try await scenario.expectVerifyPassesOnPostgres()
+    }
 }

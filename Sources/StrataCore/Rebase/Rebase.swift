@@ -25,7 +25,9 @@ public enum Rebase {
     }
 
     /// Rebases the models under `schemas` (`model` alone when given) onto `onto` (default: the
-    /// merge under way's `MERGE_HEAD`, else the upstream `@{u}`), and regenerates `output`.
+    /// merge under way's `MERGE_HEAD`; in a stopped `git rebase`, `HEAD`, replaying the commit
+    /// being applied, `REBASE_HEAD`, from its parent; else the upstream `@{u}`), and regenerates
+    /// `output`.
     /// Git runs in `directory` (the current folder by default); relative paths are the current
     /// folder's.
     /// Throws ``GitRepository/Failure`` when git cannot answer, and what writing throws
@@ -36,14 +38,24 @@ public enum Rebase {
     ) throws -> Outcome {
         let repository = try GitRepository(directory: directory)
         let mergeHead = repository.mergeHead
-        let target = onto ?? (mergeHead != nil ? "MERGE_HEAD" : "@{u}")
+        // In a stopped `git rebase`, HEAD is the branch being rebased onto, with the commits
+        // replayed so far, and REBASE_HEAD the commit being replayed: its changes (from its
+        // parent) are ours.
+        let rebaseHead = onto == nil && mergeHead == nil ? repository.commit("REBASE_HEAD") : nil
+        let target = onto ?? (mergeHead != nil ? "MERGE_HEAD" : rebaseHead != nil ? "HEAD" : "@{u}")
         guard let targetCommit = repository.commit(target) else {
             throw GitRepository.Failure(
                 description: onto == nil
                     ? "the current branch has no upstream to rebase onto: name the target with --onto <ref>"
                     : "'\(target)' names no commit")
         }
-        let base = try repository.mergeBase("HEAD", targetCommit)
+        let oursCommit = rebaseHead ?? "HEAD"
+        let base: String
+        if let rebaseHead, let parent = repository.commit("\(rebaseHead)^") {
+            base = parent
+        } else {
+            base = try repository.mergeBase(oursCommit, targetCommit)
+        }
         var outcome = Outcome(target: target)
         let names = try model.map { [$0] } ?? modelFolders(in: schemas)
         var plans: [(model: String, plan: RebasePlan)] = []
@@ -54,9 +66,9 @@ public enum Rebase {
             let baseVersions = try repository.versions(at: base, folder: relative)
             var ours = readVersions(folder: folder)
             var oursRef = "working tree"
-            if mergeHead != nil, hasConflictMarkers(folder: folder) {
-                ours = try repository.versions(at: "HEAD", folder: relative)
-                oursRef = "HEAD"
+            if mergeHead != nil || rebaseHead != nil, hasConflictMarkers(folder: folder) {
+                ours = try repository.versions(at: oursCommit, folder: relative)
+                oursRef = rebaseHead.map { "REBASE_HEAD \($0.prefix(9))" } ?? "HEAD"
             }
             let plan = RebasePlan(
                 RebaseSides(
