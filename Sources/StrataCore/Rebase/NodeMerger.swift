@@ -228,14 +228,16 @@ struct NodeMerger {
 
     /// The target's keys in order, each of ours that it lacks after the key before it in ours.
     static func keyOrder(ours: [String], theirs: [String]) -> [String] {
+        let theirsKeys = Set(theirs)
+        guard ours.contains(where: { !theirsKeys.contains($0) }) else { return theirs }
         var order = theirs
-        var present = Set(theirs)
+        var present = theirsKeys
         for (position, key) in ours.enumerated() where !present.contains(key) {
             let before = ours[..<position].last { present.contains($0) }
             let index = before.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? order.count
             // After any of ours inserted there already, to keep their order.
             var at = index
-            while at < order.count, !theirs.contains(order[at]) { at += 1 }
+            while at < order.count, !theirsKeys.contains(order[at]) { at += 1 }
             order.insert(key, at: before == nil ? order.count : at)
             present.insert(key)
         }

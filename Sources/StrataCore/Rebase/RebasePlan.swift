@@ -68,6 +68,15 @@ public struct RebasePlan: Sendable {
             versions = sides.ours
             return
         }
+        if baseLatest == 0 {
+            // The model is new on both sides: there is no common version to replay ours from.
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    "model '\(sides.model)' is added both here and by \(sides.targetRef), with other versions; there is no common version to rebase from: keep one of them",
+                    at: .file(path(1))))
+            return
+        }
         for number in 1..<max(1, baseLatest) where sides.ours[number] != sides.base[number] {
             diagnostics.append(
                 Diagnostic(
