@@ -87,6 +87,18 @@ import Testing
         #expect(merged.conflicts.map(\.message) == ["field 'Tag.name' is changed here, but the target removes it"] || merged.conflicts.map(\.message) == ["entity 'Tag' is changed here, but the target removes it"])
     }
 
+    @Test func ourRemovalAgainstTheTargetsEditIsAConflictAtBothSides() throws {
+        let merged = try merge(
+            ours: { $0.replacingOccurrences(of: "      color: { type: Color, default: red }\n", with: "") },
+            theirs: { $0.replacingOccurrences(of: "color: { type: Color, default: red }", with: "color: { type: Color, default: green }") })
+        #expect(merged.result == nil)
+        #expect(
+            merged.conflicts.flatMap { $0.diagnostics(fallback: .file("M/v2.yaml")) }.map(\.description) == [
+                "M/feature.yaml:10:7: error: field 'Item.color' is removed here, but the target changes it (from feature); nothing was written",
+                "M/main.yaml:12:7: note: the target changes field 'Item.color' here (from main)",
+            ])
+    }
+
     @Test func oneNameAddedTwiceForDifferentThingsIsAConflict() throws {
         let merged = try merge(
             ours: { $0 + "  Note:\n    fields:\n      id: UUID\n" },

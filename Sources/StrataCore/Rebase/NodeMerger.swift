@@ -149,23 +149,9 @@ struct NodeMerger {
                     value = ov
                 }
             case (let bv?, let ov?, nil):
-                if bv.canonical == ov.canonical {
-                    removals.append(Removal(name: key, what: name, origin: inner.theirs, byTarget: true))
-                } else {
-                    conflicts.append(
-                        MergeConflict(
-                            message: "\(name) is changed here, but the target removes it",
-                            ours: oursKey, theirs: inner.theirs, theirsSays: "the target removes \(name) from here"))
-                }
+                removed(key, what: name, base: bv, kept: ov, byTarget: true, keptAt: oursKey, parents: inner)
             case (let bv?, nil, let tv?):
-                if bv.canonical == tv.canonical {
-                    removals.append(Removal(name: key, what: name, origin: inner.ours, byTarget: false))
-                } else {
-                    conflicts.append(
-                        MergeConflict(
-                            message: "\(name) is removed here, but the target changes it",
-                            ours: inner.ours, theirs: theirsKey, theirsSays: "the target changes \(name) here"))
-                }
+                removed(key, what: name, base: bv, kept: tv, byTarget: false, keptAt: theirsKey, parents: inner)
             case (nil, let ov?, nil): value = ov
             case (nil, nil, let tv?): value = tv
             default: value = nil
@@ -175,6 +161,27 @@ struct NodeMerger {
             }
         }
         return .mapping(merged, t?.origin ?? o?.origin)
+    }
+
+    /// An element one side removed (the target when `byTarget`) and the other `kept`: the
+    /// removal when the other side left it as in the base, else a conflict.
+    private mutating func removed(
+        _ key: String, what name: String, base: VersionNode, kept: VersionNode, byTarget: Bool, keptAt: NodeOrigin?,
+        parents: Parents
+    ) {
+        let removedAt = byTarget ? parents.theirs : parents.ours
+        guard base.canonical != kept.canonical else {
+            removals.append(Removal(name: key, what: name, origin: removedAt, byTarget: byTarget))
+            return
+        }
+        conflicts.append(
+            byTarget
+                ? MergeConflict(
+                    message: "\(name) is changed here, but the target removes it",
+                    ours: keptAt, theirs: removedAt, theirsSays: "the target removes \(name) from here")
+                : MergeConflict(
+                    message: "\(name) is removed here, but the target changes it",
+                    ours: removedAt, theirs: keptAt, theirsSays: "the target changes \(name) here"))
     }
 
     /// Indexes, matched by name, else by their fields.
