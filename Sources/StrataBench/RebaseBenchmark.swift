@@ -53,7 +53,9 @@ public struct RebaseBenchmark: Sendable {
         let output = (root as NSString).appendingPathComponent("Generated")
         let folder = (schemas as NSString).appendingPathComponent(SyntheticModel.name)
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        progress("rebase: a repository of the synthetic model (\(Format.count(entities)) entities), two branches of \(Self.addedVersions) versions")
+        progress(
+            "rebase: a repository of the synthetic model (\(Format.count(entities)) entities), two branches of \(Self.addedVersions) versions"
+        )
         let base = SyntheticModel(entities: entities, versions: 1).text(ofVersion: 1)
         func git(_ arguments: String...) throws {
             let process = Process()
@@ -75,7 +77,8 @@ public struct RebaseBenchmark: Sendable {
         try git("config", "user.name", "strata-bench")
         try git("config", "user.email", "bench@example.com")
         try git("config", "commit.gpgsign", "false")
-        try Data("Generated/\n".utf8).write(to: URL(fileURLWithPath: (root as NSString).appendingPathComponent(".gitignore")))
+        try Data("Generated/\n".utf8).write(
+            to: URL(fileURLWithPath: (root as NSString).appendingPathComponent(".gitignore")))
         try write(1, prefix: "")
         try git("add", "-A")
         try git("commit", "-q", "-m", "base")
@@ -115,8 +118,10 @@ public struct RebaseBenchmark: Sendable {
         return [
             Figure(
                 section: .rebase,
-                name: "rebase \(Self.addedVersions) versions onto \(Self.addedVersions) (\(Format.count(entities)) entities)",
-                value: times[0], baselineName: "strata generate of the rebased model", baseline: times[1], unit: .seconds,
+                name:
+                    "rebase \(Self.addedVersions) versions onto \(Self.addedVersions) (\(Format.count(entities)) entities)",
+                value: times[0], baselineName: "strata generate of the rebased model", baseline: times[1],
+                unit: .seconds,
                 target: .ratioAtMost(Self.target),
                 detail: "\(1 + 2 * Self.addedVersions) versions after the rebase; fastest of \(repetitions)")
         ]

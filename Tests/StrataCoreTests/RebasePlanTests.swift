@@ -8,7 +8,8 @@ import Testing
     static let v1 = "model: M\nversion: 1\nentities:\n  Item:\n    fields:\n      id: UUID\n"
 
     static func version(_ number: Int, adding field: String?) -> String {
-        v1.replacingOccurrences(of: "version: 1", with: "version: \(number)") + (field.map { "      \($0): String?\n" } ?? "")
+        v1.replacingOccurrences(of: "version: 1", with: "version: \(number)")
+            + (field.map { "      \($0): String?\n" } ?? "")
     }
 
     func plan(base: [Int: String], target: [Int: String], ours: [Int: String]) -> RebasePlan {
@@ -20,7 +21,8 @@ import Testing
 
     @Test func oursAfterTheTargetsIsUpToDate() {
         let target = [1: Self.v1, 2: Self.version(2, adding: "a")]
-        let result = plan(base: [1: Self.v1], target: target, ours: target.merging([3: Self.version(3, adding: "b")]) { a, _ in a })
+        let result = plan(
+            base: [1: Self.v1], target: target, ours: target.merging([3: Self.version(3, adding: "b")]) { a, _ in a })
         #expect(result.isUpToDate && !result.hasErrors)
     }
 
@@ -31,7 +33,8 @@ import Testing
         #expect(!moved.isUpToDate)
         #expect(moved.versions[1] == Self.v1)
         #expect(moved.replayed.map(\.rebased) == [3])
-        #expect(moved.versions[3]?.contains("note: String?") == true && moved.versions[3]?.contains("a: String?") == true)
+        #expect(
+            moved.versions[3]?.contains("note: String?") == true && moved.versions[3]?.contains("a: String?") == true)
     }
 
     @Test func aModelAddedOnBothSidesIsAnError() {

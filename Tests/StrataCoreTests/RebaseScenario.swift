@@ -18,7 +18,8 @@ struct RebaseScenario {
         try git("config", "user.email", "tests@example.com")
         try git("config", "commit.gpgsign", "false")
         try FileManager.default.copyItem(
-            at: TestPaths.models.appendingPathComponent("Showcase/v1.yaml"), to: model.appendingPathComponent("v1.yaml"))
+            at: TestPaths.models.appendingPathComponent("Showcase/v1.yaml"), to: model.appendingPathComponent("v1.yaml")
+        )
         try commitGenerated("base: Showcase v1")
         try git("branch", "feature")
     }
@@ -120,7 +121,8 @@ struct RebaseScenario {
     func expectVerifyPassesOnPostgres(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let server = try await TestPostgresServer.forTest(sourceLocation: sourceLocation)
         let verify = try strata("verify", "--rows", "20", "--postgres", server.url.description)
-        #expect(verify.status == 0, "verify --postgres: \(verify.stdout)\(verify.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            verify.status == 0, "verify --postgres: \(verify.stdout)\(verify.stderr)", sourceLocation: sourceLocation)
     }
 
     /// A SQLite database migrated with `main`'s versions, with rows in it, then migrated through
@@ -136,7 +138,8 @@ struct RebaseScenario {
         let queue = try DatabaseQueue(path: database)
         try queue.write { db in
             let customer = try Int64.fetchOne(
-                db, sql: "INSERT INTO customer (name, email, joined) VALUES ('Ada', 'ada@example.com', 1.0) RETURNING id")
+                db,
+                sql: "INSERT INTO customer (name, email, joined) VALUES ('Ada', 'ada@example.com', 1.0) RETURNING id")
             #expect(customer != nil)
         }
         let before = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM customer") ?? 0 }

@@ -8,7 +8,8 @@ import Testing
         text.replacingOccurrences(of: "      joined: Date\n", with: "      joined: Date\n      phone: String?\n")
     }
     static func shippedAt(_ text: String) -> String {
-        text.replacingOccurrences(of: "      total: { type: Decimal", with: "      shippedAt: Date?\n      total: { type: Decimal")
+        text.replacingOccurrences(
+            of: "      total: { type: Decimal", with: "      shippedAt: Date?\n      total: { type: Decimal")
     }
 
     /// Checks out `feature` and runs `strata rebase --onto main`.
@@ -16,7 +17,9 @@ import Testing
         try scenario.strata("rebase", "--onto", "main")
     }
 
-    @Test("disjoint additions: main's v2 byte for byte, ours replayed as v3 with both changes; checks, verify and migrated rows")
+    @Test(
+        "disjoint additions: main's v2 byte for byte, ours replayed as v3 with both changes; checks, verify and migrated rows"
+    )
     func disjointAdditions() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2, Self.phone)
@@ -63,11 +66,13 @@ import Testing
     func propertyChangedTwoWays() throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 2 }")
+            $0.replacingOccurrences(
+                of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 2 }")
         }
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 3 }")
+            $0.replacingOccurrences(
+                of: "quantity: { type: Int32, default: 1 }", with: "quantity: { type: Int32, default: 3 }")
         }
         let before = scenario.snapshot()
         let result = try rebase(scenario)
@@ -86,12 +91,14 @@ import Testing
     func renameAndEdit() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "      nickname: String?\n", with: "      alias: { type: String?, renamedFrom: nickname }\n")
+            $0.replacingOccurrences(
+                of: "      nickname: String?\n", with: "      alias: { type: String?, renamedFrom: nickname }\n")
         }
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2) {
             $0.replacingOccurrences(
-                of: "      nickname: String?\n", with: "      nickname: { type: String?, doc: Shown instead of the name. }\n")
+                of: "      nickname: String?\n",
+                with: "      nickname: { type: String?, doc: Shown instead of the name. }\n")
         }
         let result = try rebase(scenario)
         #expect(result.status == 0, "\(result.stderr)")
@@ -112,17 +119,20 @@ import Testing
         }
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "      joined: Date\n", with: "      joined: Date\n    indexes:\n      - [nickname]\n")
+            $0.replacingOccurrences(
+                of: "      joined: Date\n", with: "      joined: Date\n    indexes:\n      - [nickname]\n")
         }
         let before = scenario.snapshot()
         let result = try rebase(scenario)
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("Schemas/Showcase/v2.yaml:27:9: error: index names unknown field 'nickname' of 'Customer'"),
+            result.stderr.contains(
+                "Schemas/Showcase/v2.yaml:27:9: error: index names unknown field 'nickname' of 'Customer'"),
             "\(result.stderr)")
         #expect(result.stderr.contains("note: in the rebased v3.yaml"), "\(result.stderr)")
         #expect(
-            result.stderr.contains("Schemas/Showcase/v2.yaml:21:7: note: the target removes field 'Customer.nickname' here (from main)"),
+            result.stderr.contains(
+                "Schemas/Showcase/v2.yaml:21:7: note: the target removes field 'Customer.nickname' here (from main)"),
             "\(result.stderr)")
         #expect(scenario.snapshot() == before)
     }
@@ -131,11 +141,13 @@ import Testing
     func bothAppendEnumCases() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
+            $0.replacingOccurrences(
+                of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
         }
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, returned]")
+            $0.replacingOccurrences(
+                of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, returned]")
         }
         let result = try rebase(scenario)
         #expect(result.status == 0, "\(result.stderr)")
@@ -145,7 +157,9 @@ import Testing
         try await scenario.expectVerifyPassesOnPostgres()
     }
 
-    @Test("an edit in place of the latest version: the base's file restored byte for byte, the edit replayed as a new version")
+    @Test(
+        "an edit in place of the latest version: the base's file restored byte for byte, the edit replayed as a new version"
+    )
     func inPlaceEditOfLatest() async throws {
         let scenario = try RebaseScenario()
         let v1 = try scenario.version(1)
@@ -176,7 +190,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try scenario.version(2) == mainV2)
         #expect(try scenario.version(3).contains("shippedAt: Date?"))
-        let markers = try scenario.gitStatus(["grep", "-n", "--untracked", "-e", "^<<<<<<< ", "--", "."], allowFailure: true)
+        let markers = try scenario.gitStatus(
+            ["grep", "-n", "--untracked", "-e", "^<<<<<<< ", "--", "."], allowFailure: true)
         #expect(markers.status == 1, "conflict markers left: \(markers.output)")
         let diffCheck = try scenario.gitStatus(["diff", "--check"], allowFailure: true)
         #expect(diffCheck.status == 0, "\(diffCheck.output)")
@@ -189,13 +204,15 @@ import Testing
     func severalVersions() async throws {
         let scenario = try RebaseScenario()
         try scenario.addVersion(2) {
-            $0.replacingOccurrences(of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
+            $0.replacingOccurrences(
+                of: "cases: [draft, placed, shipped]", with: "cases: [draft, placed, shipped, cancelled]")
         }
         try scenario.addVersion(3, Self.phone)
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2, Self.shippedAt)
         try scenario.addVersion(3) {
-            $0.replacingOccurrences(of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
+            $0.replacingOccurrences(
+                of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
         }
         let result = try rebase(scenario)
         #expect(result.status == 0, "\(result.stderr)")
@@ -219,7 +236,8 @@ import Testing
         func addVersion2(_ field: String) throws {
             let v1 = try String(contentsOf: large.appendingPathComponent("v1.yaml"), encoding: .utf8)
             let v2 = v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
-                .replacingOccurrences(of: "      field15: String\n", with: "      field15: String\n      \(field): String?\n")
+                .replacingOccurrences(
+                    of: "      field15: String\n", with: "      field15: String\n      \(field): String?\n")
             try v2.write(to: large.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
             try scenario.commitGenerated("Large v2")
         }
@@ -260,7 +278,8 @@ import Testing
         try scenario.git("checkout", "-q", "feature")
         try scenario.addVersion(2, Self.shippedAt)
         try scenario.addVersion(3) {
-            $0.replacingOccurrences(of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
+            $0.replacingOccurrences(
+                of: "      - [customer, status]\n", with: "      - [customer, status]\n      - [shippedAt]\n")
         }
         let first = try scenario.gitStatus(["rebase", "-q", "main"], allowFailure: true)
         #expect(first.status != 0, "the first commit should conflict: \(first.output)")

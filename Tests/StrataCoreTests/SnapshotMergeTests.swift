@@ -48,8 +48,13 @@ import Testing
 
     @Test func disjointChangesCommute() throws {
         let merged = try merge(
-            ours: { $0.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n") },
-            theirs: { $0.replacingOccurrences(of: "title: { type: String, default: \"\" }", with: "title: { type: String, default: untitled }") })
+            ours: {
+                $0.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n")
+            },
+            theirs: {
+                $0.replacingOccurrences(
+                    of: "title: { type: String, default: \"\" }", with: "title: { type: String, default: untitled }")
+            })
         #expect(merged.conflicts.isEmpty)
         let text = try rendered(merged)
         #expect(text.contains("version: 3\n"))
@@ -58,7 +63,9 @@ import Testing
     }
 
     @Test func theSameChangeTwiceIsKeptOnce() throws {
-        let add = { (text: String) in text.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n") }
+        let add = { (text: String) in
+            text.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n")
+        }
         let merged = try merge(ours: add, theirs: add)
         #expect(merged.conflicts.isEmpty)
         #expect(try rendered(merged).components(separatedBy: "rank: Int?").count == 2)
@@ -81,16 +88,26 @@ import Testing
 
     @Test func aRemovalAgainstAnEditIsAConflict() throws {
         let merged = try merge(
-            ours: { $0.replacingOccurrences(of: "      name: String\n", with: "      name: { type: String, unique: true }\n") },
-            theirs: { $0.replacingOccurrences(of: "  Tag:\n    fields:\n      id: UUID\n      name: String\n", with: "") })
+            ours: {
+                $0.replacingOccurrences(
+                    of: "      name: String\n", with: "      name: { type: String, unique: true }\n")
+            },
+            theirs: {
+                $0.replacingOccurrences(of: "  Tag:\n    fields:\n      id: UUID\n      name: String\n", with: "")
+            })
         #expect(merged.result == nil)
-        #expect(merged.conflicts.map(\.message) == ["field 'Tag.name' is changed here, but the target removes it"] || merged.conflicts.map(\.message) == ["entity 'Tag' is changed here, but the target removes it"])
+        #expect(
+            merged.conflicts.map(\.message) == ["field 'Tag.name' is changed here, but the target removes it"]
+                || merged.conflicts.map(\.message) == ["entity 'Tag' is changed here, but the target removes it"])
     }
 
     @Test func ourRemovalAgainstTheTargetsEditIsAConflictAtBothSides() throws {
         let merged = try merge(
             ours: { $0.replacingOccurrences(of: "      color: { type: Color, default: red }\n", with: "") },
-            theirs: { $0.replacingOccurrences(of: "color: { type: Color, default: red }", with: "color: { type: Color, default: green }") })
+            theirs: {
+                $0.replacingOccurrences(
+                    of: "color: { type: Color, default: red }", with: "color: { type: Color, default: green }")
+            })
         #expect(merged.result == nil)
         #expect(
             merged.conflicts.flatMap { $0.diagnostics(fallback: .file("M/v2.yaml")) }.map(\.description) == [
@@ -108,24 +125,30 @@ import Testing
 
     @Test func aRenameCarriesTheOtherSidesEditsAndTheTargetsHintIsNotCopied() throws {
         let merged = try merge(
-            ours: { $0.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n") },
+            ours: {
+                $0.replacingOccurrences(of: "      name: String\n", with: "      name: String\n      rank: Int?\n")
+            },
             theirs: { $0.replacingOccurrences(of: "  Tag:\n", with: "  Label:\n    renamedFrom: Tag\n") })
         #expect(merged.conflicts.isEmpty)
         let text = try rendered(merged)
-        #expect(text.contains("  Label:\n    fields:\n      id: UUID\n      name: String\n      rank: Int?\n"), "\(text)")
+        #expect(
+            text.contains("  Label:\n    fields:\n      id: UUID\n      name: String\n      rank: Int?\n"), "\(text)")
         #expect(!text.contains("renamedFrom") && !text.contains("Tag"))
     }
 
     @Test func ourHintsStayOnOurElements() throws {
         let merged = try merge(
             ours: {
-                $0.replacingOccurrences(of: "      name: String\n", with: "      label: { type: String, renamedFrom: name }\n")
+                $0.replacingOccurrences(
+                    of: "      name: String\n", with: "      label: { type: String, renamedFrom: name }\n")
                     + "migration:\n  allowDataLoss: [Item.color]\n"
             },
             theirs: { $0.replacingOccurrences(of: "  Tag:\n", with: "  Label:\n    renamedFrom: Tag\n") })
         #expect(merged.conflicts.isEmpty)
         let text = try rendered(merged)
-        #expect(text.contains("  Label:\n    fields:\n      id: UUID\n      label: { type: String, renamedFrom: name }\n"), "\(text)")
+        #expect(
+            text.contains("  Label:\n    fields:\n      id: UUID\n      label: { type: String, renamedFrom: name }\n"),
+            "\(text)")
         #expect(text.hasSuffix("migration:\n  allowDataLoss: [Item.color]\n"))
     }
 
@@ -143,8 +166,10 @@ import Testing
             TestPaths.packageRoot.appendingPathComponent("Tests/GeneratedRepositoryTests/Schemas"),
         ]
         return roots.flatMap { root in
-            TestPaths.files(under: root).filter { SchemaLoader.versionNumber(ofFileName: SchemaLoader.name(of: $0)) != nil }
-                .map { root.appendingPathComponent($0) }
+            TestPaths.files(under: root).filter {
+                SchemaLoader.versionNumber(ofFileName: SchemaLoader.name(of: $0)) != nil
+            }
+            .map { root.appendingPathComponent($0) }
         }
     }
 
@@ -200,13 +225,15 @@ import Testing
     func hostileScalarsRoundTrip() throws {
         let texts = [
             "", " leading", "trailing ", "a: b", "a #b", "- x", "[x]", "{x}", "x, y", "'q'", "\"dq\"", "back\\slash",
-            "line\nbreak", "tab\there", "del\u{7F}", "c1\u{85}", "sep\u{2028}par\u{2029}", "bom\u{FEFF}", "?", "!x", "&a",
+            "line\nbreak", "tab\there", "del\u{7F}", "c1\u{85}", "sep\u{2028}par\u{2029}", "bom\u{FEFF}", "?", "!x",
+            "&a",
             "*a", "%x", "@x", "`x", "yes", "null", "~", "5", "0x1F", "1e3", "Ünïcødé", "two  spaces", "$(rm -rf) \\(x)",
         ]
         let pairs = texts.enumerated().map { index, text in
             VersionNode.Pair(
                 key: "k\(index)",
-                value: .scalar(VersionNode.Scalar(text: text, tag: .quoted, resolved: "str", origin: nil)), keyOrigin: nil)
+                value: .scalar(VersionNode.Scalar(text: text, tag: .quoted, resolved: "str", origin: nil)),
+                keyOrigin: nil)
         }
         let plain = ["5", "yes", "null", "~", "1e3", "Ünïcødé"].enumerated().map { index, text in
             let resolved = try? node("x: \(text)\n", "plain").pairs.first.map { pair -> String in

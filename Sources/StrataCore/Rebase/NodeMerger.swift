@@ -192,7 +192,9 @@ struct NodeMerger {
             guard let node else { return nil }
             return .mapping(
                 node.items.map { index in
-                    let key = index["name"]?.text.map { "'\($0)'" } ?? "on " + VersionNodeRenderer.flow(index["fields"] ?? index)
+                    let key =
+                        index["name"]?.text.map { "'\($0)'" } ?? "on "
+                        + VersionNodeRenderer.flow(index["fields"] ?? index)
                     return VersionNode.Pair(key: key, value: index, keyOrigin: index.origin)
                 }, node.origin)
         }
@@ -226,7 +228,8 @@ struct NodeMerger {
             }
         }
         if case .mapping? = o, case .mapping? = t, b == nil || b?.isMapping == true {
-            return mergeKeyed(b, o, t, kind: "case", prefix: "", parents: parents) { merger, name, bv, ov, tv, parents in
+            return mergeKeyed(b, o, t, kind: "case", prefix: "", parents: parents) {
+                merger, name, bv, ov, tv, parents in
                 merger.value(bv, ov, tv, what: "the raw value of case '\(name)'", parents: parents)
             }
         }

@@ -117,7 +117,8 @@ public enum Rebase {
             path.hasPrefix(stagedSchemas) ? schemas + path.dropFirst(stagedSchemas.count) : path
         }
         prepared.plan.files = prepared.plan.files.map { GeneratedFile(path: unstaged($0.path), contents: $0.contents) }
-        outcome.diagnostics = located(prepared.plan.diagnostics, plans: plans, stagedSchemas: stagedSchemas, schemas: schemas)
+        outcome.diagnostics = located(
+            prepared.plan.diagnostics, plans: plans, stagedSchemas: stagedSchemas, schemas: schemas)
         guard !outcome.hasErrors else { return outcome }
         let generated = try Workspace.generate(
             [prepared], output: output, databases: databases, sources: sources,
@@ -148,17 +149,22 @@ public enum Rebase {
                             Diagnostic(
                                 diagnostic.severity, "\(diagnostic.message) (from \(origin.ref))", at: origin.location))
                         if let plan = plans.first(where: { $0.model == parts[0] })?.plan {
-                            for removal in plan.removals[number] ?? [] where diagnostic.message.contains("'\(removal.name)'") {
+                            for removal in plan.removals[number] ?? []
+                            where diagnostic.message.contains("'\(removal.name)'") {
                                 guard let at = removal.origin else { continue }
                                 let who = removal.byTarget ? "the target" : "this branch"
                                 result.append(
-                                    Diagnostic(.note, "\(who) removes \(removal.what) here (from \(at.ref))", at: at.location))
+                                    Diagnostic(
+                                        .note, "\(who) removes \(removal.what) here (from \(at.ref))", at: at.location))
                             }
                         }
                         result.append(
                             Diagnostic(
-                                .note, "in the rebased \(parts[1]), which merges the target's versions and ours; nothing was written",
-                                at: SourceLocation(file: diagnostic.location.file, line: diagnostic.location.line, column: diagnostic.location.column)))
+                                .note,
+                                "in the rebased \(parts[1]), which merges the target's versions and ours; nothing was written",
+                                at: SourceLocation(
+                                    file: diagnostic.location.file, line: diagnostic.location.line,
+                                    column: diagnostic.location.column)))
                         continue
                     }
                 }

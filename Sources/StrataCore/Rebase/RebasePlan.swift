@@ -60,7 +60,9 @@ public struct RebasePlan: Sendable {
 
         // Already on top of the target: its versions are ours (the latest may be edited in place
         // when we add none).
-        let sameUpTo = { (limit: Int) in (1...max(1, limit)).allSatisfy { limit == 0 || sides.ours[$0] == sides.target[$0] } }
+        let sameUpTo = { (limit: Int) in
+            (1...max(1, limit)).allSatisfy { limit == 0 || sides.ours[$0] == sides.target[$0] }
+        }
         if targetLatest == 0 || (oursLatest >= targetLatest && sameUpTo(targetLatest))
             || (oursLatest == targetLatest && targetLatest == baseLatest && sameUpTo(targetLatest - 1))
         {
@@ -133,7 +135,8 @@ public struct RebasePlan: Sendable {
             removals[next] = merge.removals
             replayed.append((step.number, next))
             // The next step's target side is this result: its renames from our names.
-            theirsRenames = Self.renames(from: ours.normalizedForMerge(), to: result, merge: merge, inPlace: step.inPlace)
+            theirsRenames = Self.renames(
+                from: ours.normalizedForMerge(), to: result, merge: merge, inPlace: step.inPlace)
             // Read back, so the next step compares what is written.
             guard let written = VersionNode.parse(rendered.text, file: path(next), ref: "rebased").0 else { return }
             theirs = written
@@ -145,7 +148,9 @@ public struct RebasePlan: Sendable {
     /// The text of a merged version: our file with its version number changed when the merge
     /// kept our version as it is (comments and layout included), else the rendered merge with
     /// our file's leading comment lines.
-    static func text(of result: VersionNode, ours: VersionNode, oursText: String) -> (text: String, origins: [Int: NodeOrigin]) {
+    static func text(of result: VersionNode, ours: VersionNode, oursText: String) -> (
+        text: String, origins: [Int: NodeOrigin]
+    ) {
         var unchanged = ours.normalizedForMerge()
         unchanged["version"] = result["version"]
         unchanged["model"] = result["model"]
@@ -186,7 +191,9 @@ public struct RebasePlan: Sendable {
 
     /// The renames from our version's names to the merged version's: the target's that we did
     /// not make.
-    static func renames(from ours: VersionNode, to result: VersionNode, merge: SnapshotMerge, inPlace: Bool) -> SnapshotRenames {
+    static func renames(from ours: VersionNode, to result: VersionNode, merge: SnapshotMerge, inPlace: Bool)
+        -> SnapshotRenames
+    {
         let oursRenames = inPlace ? SnapshotRenames() : SnapshotRenames(hintsOf: ours)
         let inverse = oursRenames.inverse
         var renames = SnapshotRenames()

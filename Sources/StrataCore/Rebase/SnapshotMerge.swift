@@ -64,7 +64,8 @@ struct SnapshotMerge {
                 if let other = theirsRenames.fields[entity]?[field], other != name {
                     conflicts.append(
                         MergeConflict(
-                            message: "field '\(entity).\(field)' is renamed to '\(name)' here and to '\(other)' by the target",
+                            message:
+                                "field '\(entity).\(field)' is renamed to '\(name)' here and to '\(other)' by the target",
                             ours: ours["entities"]?[oursRenames.entity(entity)]?["fields"]?.origin(ofKey: name),
                             theirs: theirs["entities"]?[theirsRenames.entity(entity)]?["fields"]?.origin(ofKey: other),
                             theirsSays: "the target renames '\(entity).\(field)' to '\(other)' here"))
@@ -134,7 +135,8 @@ extension VersionNode {
                         fields.map { field in
                             guard case .mapping(var fieldPairs, let fieldOrigin) = field.value else { return field }
                             fieldPairs.removeAll { SnapshotMerge.fieldHints.contains($0.key) }
-                            return Pair(key: field.key, value: .mapping(fieldPairs, fieldOrigin), keyOrigin: field.keyOrigin)
+                            return Pair(
+                                key: field.key, value: .mapping(fieldPairs, fieldOrigin), keyOrigin: field.keyOrigin)
                         }, fieldsOrigin)
                 }
                 return Pair(key: entity.key, value: value, keyOrigin: entity.keyOrigin)

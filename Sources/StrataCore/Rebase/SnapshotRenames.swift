@@ -48,7 +48,9 @@ struct SnapshotRenames: Sendable, Equatable {
         var fieldNames: [String: [String: String]] = [:]
         for entity in base["entities"]?.pairs ?? [] {
             entityNames[entity.key] = entity.key
-            for field in entity.value["fields"]?.pairs ?? [] { fieldNames[entity.key, default: [:]][field.key] = field.key }
+            for field in entity.value["fields"]?.pairs ?? [] {
+                fieldNames[entity.key, default: [:]][field.key] = field.key
+            }
         }
         for step in steps {
             for (baseEntity, current) in entityNames {
@@ -63,7 +65,9 @@ struct SnapshotRenames: Sendable, Equatable {
         var result = SnapshotRenames()
         for (baseEntity, current) in entityNames where current != baseEntity { result.entities[baseEntity] = current }
         for (baseEntity, map) in fieldNames {
-            for (baseField, current) in map where current != baseField { result.fields[baseEntity, default: [:]][baseField] = current }
+            for (baseField, current) in map where current != baseField {
+                result.fields[baseEntity, default: [:]][baseField] = current
+            }
         }
         return result
     }
@@ -107,7 +111,8 @@ extension VersionNode {
                             var value = field.value
                             if value.isMapping, let type = value["type"] { value["type"] = renameType(type) }
                             if case .scalar = value { value = renameType(value) }
-                            return Pair(key: fields[name]?[field.key] ?? field.key, value: value, keyOrigin: field.keyOrigin)
+                            return Pair(
+                                key: fields[name]?[field.key] ?? field.key, value: value, keyOrigin: field.keyOrigin)
                         }, fieldOrigin)
                     entity["fields"] = fieldList
                 }

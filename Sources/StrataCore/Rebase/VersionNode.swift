@@ -57,7 +57,8 @@ indirect enum VersionNode: Sendable {
                     let key: String
                     if case .scalar(let scalar) = pair.key { key = scalar.string } else { key = "" }
                     return Pair(
-                        key: key, value: VersionNode(pair.value, file: file, ref: ref), keyOrigin: origin(pair.key.mark))
+                        key: key, value: VersionNode(pair.value, file: file, ref: ref), keyOrigin: origin(pair.key.mark)
+                    )
                 }, origin(mapping.mark))
         case .sequence(let list):
             self = .sequence(list.items.map { VersionNode($0, file: file, ref: ref) }, origin(list.mark))
@@ -168,7 +169,9 @@ indirect enum VersionNode: Sendable {
         switch self {
         case .scalar: return self
         case .mapping(let pairs, let origin):
-            let inner = pairs.map { Pair(key: $0.key, value: $0.value.mappingPairs(transform), keyOrigin: $0.keyOrigin) }
+            let inner = pairs.map {
+                Pair(key: $0.key, value: $0.value.mappingPairs(transform), keyOrigin: $0.keyOrigin)
+            }
             return .mapping(transform(inner), origin)
         case .sequence(let items, let origin):
             return .sequence(items.map { $0.mappingPairs(transform) }, origin)

@@ -115,7 +115,8 @@ struct VersionNodeRenderer {
         }
         let startsWell =
             first.properties.isAlphabetic || ("0"..."9").contains(first) || first == "_" || first == "." || first == "~"
-            || first == "+" || (first == "-" && text.unicodeScalars.count > 1 && text.unicodeScalars.dropFirst().first != " ")
+            || first == "+"
+            || (first == "-" && text.unicodeScalars.count > 1 && text.unicodeScalars.dropFirst().first != " ")
         guard startsWell else { return false }
         for scalar in text.unicodeScalars {
             if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { continue }
