@@ -57,4 +57,28 @@ import Testing
                 "Schemas/M/v1.yaml:1:1: error: v1.yaml differs from the merge base (base), where it is frozen: restore it before rebasing"
             ])
     }
+
+    @Test("a version the merge leaves as it is keeps our file's text, comments included, with its new number")
+    func unchangedVersionKeepsOurText() {
+        let target = Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            + "migration:\n  after: \"UPDATE item SET id = id\"\n"
+        let ours = "# yaml-language-server: $schema=x.json\n" + Self.version(2, adding: "a")
+            + "      # a comment of ours\n"
+        let result = plan(base: [1: Self.v1], target: [1: Self.v1, 2: target], ours: [1: Self.v1, 2: ours])
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        #expect(result.versions[2] == target)
+        #expect(result.versions[3] == ours.replacingOccurrences(of: "version: 2", with: "version: 3"))
+    }
+
+    @Test("the same rename on both sides is kept once, without our renamedFrom")
+    func sameRenameTwice() {
+        let renamed = Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            .replacingOccurrences(of: "  Item:\n", with: "  Task:\n    renamedFrom: Item\n")
+        let ours = renamed + "      note: String?\n"
+        let result = plan(base: [1: Self.v1], target: [1: Self.v1, 2: renamed], ours: [1: Self.v1, 2: ours])
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        let v3 = result.versions[3] ?? ""
+        #expect(v3.contains("  Task:\n    fields:\n      id: UUID\n      note: String?\n"), "\(v3)")
+        #expect(!v3.contains("renamedFrom"), "\(v3)")
+    }
 }
