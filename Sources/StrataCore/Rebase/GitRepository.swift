@@ -41,9 +41,11 @@ public struct GitRepository: Sendable {
         let output = Pipe()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("strata-git-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: errors) }
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardOutput = output
-        process.standardError = try? FileHandle(forWritingTo: errors)
+        let errorHandle = try? FileHandle(forWritingTo: errors)
+        defer { try? errorHandle?.close() }
+        process.standardError = errorHandle
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
