@@ -137,18 +137,41 @@ struct RebaseScenario {
         #expect(first.status == 0, "migrate (main): \(first.stderr)", sourceLocation: sourceLocation)
         let queue = try DatabaseQueue(path: database)
         try queue.write { db in
-            let customer = try Int64.fetchOne(
-                db,
-                sql: "INSERT INTO customer (name, email, joined) VALUES ('Ada', 'ada@example.com', 1.0) RETURNING id")
-            #expect(customer != nil)
+            for name in ["Ada", "Grace", "Edsger"] {
+                let customer = try Int64.fetchOne(
+                    db,
+                    sql: "INSERT INTO customer (name, email, joined) VALUES (?, ?, 1.0) RETURNING id",
+                    arguments: [name, "\(name)@example.com"])
+                try db.execute(
+                    sql: "INSERT INTO \"order\" (id, customer) VALUES (randomblob(16), ?)", arguments: [customer])
+                try db.execute(
+                    sql: "INSERT INTO order_line (\"order\", position) SELECT id, 1 FROM \"order\" WHERE customer = ?",
+                    arguments: [customer])
+            }
         }
-        let before = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM customer") ?? 0 }
+        /// The number of rows of every table of the model.
+        func counts(_ queue: DatabaseQueue) throws -> [String: Int] {
+            try queue.read { db in
+                let tables = try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'strata_%'"
+                )
+                var counts: [String: Int] = [:]
+                for table in tables {
+                    counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
+                }
+                return counts
+            }
+        }
+        let before = try counts(queue)
         try queue.close()
         let second = try strata("migrate", "--database", database)
         #expect(second.status == 0, "migrate (rebased): \(second.stderr)", sourceLocation: sourceLocation)
-        let after = try DatabaseQueue(path: database).read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM customer") ?? 0
-        }
-        #expect(before == 1 && after == before, sourceLocation: sourceLocation)
+        let after = try counts(DatabaseQueue(path: database))
+        #expect(
+            before["customer"] == 3 && before["order"] == 3 && before["order_line"] == 3, "\(before)",
+            sourceLocation: sourceLocation)
+        #expect(after == before, sourceLocation: sourceLocation)
     }
 }
