@@ -10,7 +10,7 @@ public struct Figure: Codable, Sendable, Equatable {
         case factor
     }
 
-    /// The section: `generator`, `repository`, `migration`, `plugin`, `memory`, `compile`, `postgres` or `coredata`.
+    /// The section: `generator`, `repository`, `migration`, `plugin`, `memory`, `compile`, `postgres`, `coredata` or `rebase`.
     public var section: Section
     /// What was measured.
     public var name: String
@@ -96,4 +96,6 @@ public enum Section: String, Codable, Sendable, CaseIterable {
     case postgres
     /// Moving a Core Data store's rows into a new database, against the same copy written by hand in SQL.
     case coredata
+    /// `strata rebase` of parallel versions, against `strata generate` of the rebased model.
+    case rebase
 }

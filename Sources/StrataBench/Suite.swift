@@ -51,6 +51,10 @@ public struct Suite: Sendable {
     /// The memory section's rows fetched.
     public var memoryRows: Int { quick ? 10_000 : 100_000 }
 
+    /// The rebase section's model size and runs.
+    public var rebaseEntities: Int { quick ? 100 : 1_000 }
+    public var rebaseRepetitions: Int { quick ? 1 : 3 }
+
     /// The compile section's model size.
     public var compileEntities: Int { quick ? 20 : 100 }
     /// Builds per compile figure (the fastest counts): three, since one of them often shares the
@@ -79,6 +83,8 @@ public struct Suite: Sendable {
                 settings["compile"] = "\(Format.count(compileEntities)) entities, debug and release, fastest of \(compileRepetitions)"
             case .coredata:
                 settings["coredata"] = "\(Format.count(coreDataRows)) rows, fastest of \(coreDataRepetitions)"
+            case .rebase:
+                settings["rebase"] = "\(Format.count(rebaseEntities)) entities, fastest of \(rebaseRepetitions)"
             case .postgres:
                 settings["postgres"] =
                     "\(Format.count(repositoryRows)) rows, migration over \(Format.count(migrationRows)) items, fastest of \(postgresRepetitions)"
@@ -139,6 +145,9 @@ public struct Suite: Sendable {
             figures += try PostgresSection(
                 root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch,
                 migrationRows: migrationRows)
+                .run(progress: progress)
+        case .rebase:
+            figures += try RebaseBenchmark(entities: rebaseEntities, repetitions: rebaseRepetitions, workDirectory: scratch)
                 .run(progress: progress)
         case .coredata:
             figures += try CoreDataStoreBenchmark(rows: coreDataRows, repetitions: coreDataRepetitions, workDirectory: scratch)

@@ -19,7 +19,7 @@ struct Strata: AsyncParsableCommand {
             4 a migration failed and was rolled back (migrate); 64 usage.
             """,
         version: StrataVersion.current,
-        subcommands: GeneratorCommands.visible + [Migrate.self, Verify.self, Drift.self, Import.self] + GeneratorCommands.plugin
+        subcommands: GeneratorCommands.visible + [Migrate.self, Verify.self, Drift.self, Rebase.self, Import.self] + GeneratorCommands.plugin
     )
 }
 

@@ -145,8 +145,12 @@ public enum Workspace {
     /// ``generate(schemas:output:databases:report:)`` does; nothing is written when any plan has
     /// an error. Generated files that no longer belong are removed from each plan's
     /// `outputFolder`.
+    ///
+    /// `sources` are written in the same transaction, first (the version files `strata rebase`
+    /// writes); `isOurs` says which existing files may be replaced or removed.
     package static func generate(
-        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases
+        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases,
+        sources: [OutputTransaction.Write] = [], isOurs: @escaping (String) -> Bool = Workspace.isOurs
     ) throws -> GenerateOutcome {
         let locks = prepared.flatMap(\.plan.files)
         var outcome = GenerateOutcome(diagnostics: prepared.flatMap(\.plan.diagnostics), changed: [], files: locks.count)
@@ -154,8 +158,11 @@ public enum Workspace {
         // The parsed YAML is gone: its memory goes back to the system before rendering, which
         // would otherwise peak on top of it.
         Allocator.releaseFreedMemory()
-        var sink = StagingSink(output: output, wanted: Set(locks.map(\.path)))
+        var sink = StagingSink(output: output, wanted: Set(locks.map(\.path)), isOurs: isOurs)
         do {
+            for source in sources {
+                try sink.stage(GeneratedFile(path: source.path, contents: source.contents), isOurs: { _ in true })
+            }
             for file in locks { try sink.stage(file) }
             outcome.changed = sink.changed
             for model in prepared {
@@ -193,10 +200,13 @@ public enum Workspace {
         var rendered: [String] = []
         /// The paths staged because they differ from disk.
         var changed: [String] = []
+        /// Which existing files may be replaced.
+        let isOurs: (String) -> Bool
 
-        init(output: String, wanted: Set<String>) {
+        init(output: String, wanted: Set<String>, isOurs: @escaping (String) -> Bool = Workspace.isOurs) {
             self.output = output
             self.wanted = wanted
+            self.isOurs = isOurs
         }
 
         mutating func take(_ file: GeneratedFile) throws {
@@ -211,13 +221,14 @@ public enum Workspace {
         }
 
         /// Stages `file` (its path absolute) when its bytes differ from disk.
-        mutating func stage(_ file: GeneratedFile) throws {
+        mutating func stage(_ file: GeneratedFile, isOurs: ((String) -> Bool)? = nil) throws {
             if let current = FileManager.default.contents(atPath: file.path),
                 OutputTransaction.withBytes(of: file.contents, { $0 == current })
             {
                 return
             }
-            try transaction.add(OutputTransaction.Write(path: file.path, contents: file.contents), isOurs: isOurs)
+            try transaction.add(
+                OutputTransaction.Write(path: file.path, contents: file.contents), isOurs: isOurs ?? self.isOurs)
             changed.append(file.path)
         }
 
@@ -286,7 +297,7 @@ public enum Workspace {
     }
 
     /// The first line of a file (at most 512 bytes), empty when it cannot be read.
-    private static func firstLine(_ path: String) -> String {
+    static func firstLine(_ path: String) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         let head = String(decoding: handle.readData(ofLength: 512), as: UTF8.self)
