@@ -20,6 +20,11 @@ struct Rebase: ParsableCommand {
             one side and changed or used on the other, one name added twice) is reported at both \
             sides and nothing is written (exit status 1). A second run changes nothing.
 
+            With --format github: the diagnostics as GitHub Actions annotations, so that a conflict \
+            lands on its lines of the pull request's diff. With --format json: one object, \
+            {"target", "upToDate", "replayed": [{"model", "from", "to"}], "written": [paths], \
+            "diagnostics": [{file, line, column, severity, message}]}.
+
             Examples:
               strata rebase                         # onto the upstream, e.g. origin/main
               strata rebase --onto main --model Shop
@@ -39,6 +44,9 @@ struct Rebase: ParsableCommand {
 
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var formatOptions: ReviewFormatOptions
+
+    func validate() throws { try formatOptions.requireNotMarkdown("rebase") }
 
     func run() throws {
         Interruption.noteSignals()
@@ -50,8 +58,21 @@ struct Rebase: ParsableCommand {
         } catch let failure as GitRepository.Failure {
             throw CouldNotRun(failure.description)
         }
+        switch formatOptions.format {
+        case .text, .markdown:
+            report(outcome)
+        case .github:
+            print(DiagnosticAnnotations.render(outcome.diagnostics), terminator: "")
+        case .json:
+            print(json(outcome).rendered)
+        }
+        if outcome.hasErrors { throw StrataExitCode.problemsFound.exitCode }
+    }
+
+    /// The outcome for people: diagnostics on standard error, what was replayed and written.
+    private func report(_ outcome: StrataCore.Rebase.Outcome) {
         Console.report(outcome.diagnostics)
-        guard !outcome.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
+        guard !outcome.hasErrors else { return }
         if outcome.isUpToDate {
             print("Already up to date with \(outcome.target).")
             return
@@ -60,5 +81,22 @@ struct Rebase: ParsableCommand {
             print("\(entry.model): v\(entry.ours).yaml replayed as v\(entry.rebased).yaml")
         }
         for path in outcome.changed { print("wrote \(path)") }
+    }
+
+    /// The outcome as one JSON object (see the discussion).
+    private func json(_ outcome: StrataCore.Rebase.Outcome) -> JSONValue {
+        let written = outcome.hasErrors || outcome.isUpToDate ? [] : outcome.changed
+        return .object([
+            ("target", .string(outcome.target)), ("upToDate", .bool(outcome.isUpToDate && !outcome.hasErrors)),
+            (
+                "replayed",
+                .array(
+                    (outcome.hasErrors ? [] : outcome.replayed).map {
+                        .object([("model", .string($0.model)), ("from", .int($0.ours)), ("to", .int($0.rebased))])
+                    })
+            ),
+            ("written", .array(written.map { .string($0) })),
+            ("diagnostics", .diagnostics(outcome.diagnostics)),
+        ])
     }
 }

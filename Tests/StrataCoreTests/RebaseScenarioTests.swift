@@ -85,6 +85,18 @@ import Testing
             result.stderr.contains("Schemas/Showcase/v2.yaml:43:41: note: the target sets it to '2' here (from main)"),
             "\(result.stderr)")
         #expect(scenario.snapshot() == before)
+        // On a pull request, the conflict lands on its line of the diff.
+        let github = try scenario.strata("rebase", "--onto", "main", "--format", "github")
+        #expect(github.status == 1)
+        #expect(
+            github.stdout.contains(
+                "::error file=Schemas/Showcase/v2.yaml,line=43,col=41::'default' of field 'OrderLine.quantity' is changed here and differently by the target"
+            ), "\(github.stdout)")
+        #expect(github.stdout.contains("::notice file=Schemas/Showcase/v2.yaml,line=43,col=41::the target sets it to '2'"))
+        let json = try scenario.strata("rebase", "--onto", "main", "--format", "json")
+        #expect(json.status == 1)
+        #expect(json.stdout.hasPrefix(#"{"target":"main","upToDate":false,"replayed":[],"written":[],"diagnostics":[{"#), "\(json.stdout)")
+        #expect(scenario.snapshot() == before)
     }
 
     @Test("a rename on one side carries the other side's edit along; the target's hint is not copied")
