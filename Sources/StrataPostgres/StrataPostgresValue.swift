@@ -38,7 +38,7 @@ extension StrataPostgresValue {
 // every record's `init(row:)` and `bind(to:)`: each is PostgresNIO's whole decoder or encoder for
 // its type, and inlined at every column they made the optimizer spend most of a release build of
 // generated code on them. A direct call per value costs little next to the wire format's parsing
-// (see Docs/Benchmarks.md). The protocol gives no default, so a new scalar type lists both here.
+// (see Docs/DesignNotes/ReleaseCompileTime.md). The protocol gives no default, so a new scalar type lists both here.
 extension StrataPostgresValue where Self: PostgresEncodable & PostgresDecodable {
     /// The cell's value through PostgresNIO's decoder for `Self`.
     static func decoded(_ cell: PostgresCell) throws -> Self {
