@@ -88,9 +88,10 @@ import Testing
 
     static let cases: [Case] = {
         let base = Shape()
-        func make(_ name: String, _ v1: Shape = base, _ v2: Shape) -> Case {
+        func make(_ name: String, _ v1: Shape, _ v2: Shape) -> Case {
             Case(name: name, v1: v1.yaml(version: 1), v2: v2.yaml(version: 2))
         }
+        func make(_ name: String, _ v2: Shape) -> Case { make(name, base, v2) }
         return [
             make("entityAdded", base.changing { $0.extra = "  Extra:\n    fields:\n      id: { type: Int64, autoincrement: true }\n      item: Item" }),
             make(
