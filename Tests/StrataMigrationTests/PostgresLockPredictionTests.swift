@@ -98,6 +98,9 @@ import Testing
                 "entityRemoved", base.changing { $0.extra = Self.extraEntity },
                 base.changing { $0.migration = ["allowDataLoss: [Extra]"] }),
             make(
+                "entityRemoved (with a reference)", base.changing { $0.extra = Self.extraEntity + "\n      item: Item?" },
+                base.changing { $0.migration = ["allowDataLoss: [Extra]"] }),
+            make(
                 "entityRenamed", base.changing { $0.indexes = [] },
                 base.changing { $0.item = "Thing"; $0.itemKeys = ["renamedFrom: Item"]; $0.indexes = [] }),
             make("fieldAdded (optional)", base.with("extra", "String?")),
@@ -107,6 +110,9 @@ import Testing
             make("fieldAdded (enum, default)", base.with("state", "{ type: Status, default: a }")),
             make("fieldAdded (unique)", base.with("serial", "{ type: String?, unique: true }")),
             make("fieldRemoved", base.without("note").changing { $0.migration = ["allowDataLoss: [Item.note]"] }),
+            make(
+                "fieldRemoved (reference)", base.with("boss", "Owner?"),
+                base.changing { $0.migration = ["allowDataLoss: [Item.boss]"] }),
             make("fieldRenamed", base.without("note").with("remark", "{ type: String?, renamedFrom: note }")),
             make("typeChanged (Int32 to Int64)", base.with("qty", "Int64")),
             make("typeChanged (enum to String)", base.with("status", "String")),
@@ -114,12 +120,17 @@ import Testing
                 "typeChanged (String to enum, transform)", base.with("tag", "String"),
                 base.with("tag", #"{ type: Status, transform: "'a'" }"#)),
             make("typeChanged (key to reference)", base.with("owner", "Owner")),
+            // `before` SQL may change the rows: nothing is prepared before the transaction.
+            make(
+                "typeChanged (key to reference, in the transaction)",
+                base.with("owner", "Owner").changing { $0.migration = [#"before: "SELECT 1""#] }),
             make("becameRequired", base.with("note", #"{ type: String, default: "" }"#)),
             make("becameOptional", base.with("name", "String?")),
             make("defaultChanged", base.with("qty", "{ type: Int32, default: 5 }")),
             make("uniqueAdded", base.with("name", "{ type: String, unique: true }")),
             make("uniqueRemoved", base.with("code", "String")),
             make("referenceChanged", base.with("owner", "Owner"), base.with("owner", "{ type: Owner, onDelete: cascade }")),
+            make("typeChanged (reference to key)", base.with("owner", "Owner"), base.with("owner", "Int64")),
             make("primaryKeyChanged", base.with("id", "Int64"), base.with("id", "Int64").changing { $0.itemKeys = ["primaryKey: [id, code]"] }),
             make("indexAdded", base.changing { $0.indexes.append("- { fields: [name] }") }),
             make("indexRemoved", base.changing { $0.indexes = [] }),
