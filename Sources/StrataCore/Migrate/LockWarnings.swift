@@ -2,7 +2,9 @@
 /// N-1 while they read or write its rows (``PostgresLock``: a scan, an update of every row, a
 /// rewrite): every read and write of the table waits until the migration commits, for as long as
 /// the table takes to read. `migration.allowLocks` acknowledges them (`Entity`, `Entity.field`
-/// or `Enum`, names of version N); an item that acknowledges no such step is a warning too.
+/// or `Enum`, names of version N); an item that acknowledges no such step is a warning too. A
+/// step whose line has an error already (a refused type change, a missing default) is not warned
+/// about: it cannot run as written.
 enum LockWarnings {
     /// The warnings for `plan`, at the element of version N each step comes from.
     static func diagnostics(for plan: MigrationPlan) -> [Diagnostic] {
@@ -10,6 +12,7 @@ enum LockWarnings {
         var used: Set<DataLossAllowance> = []
         let to = plan.to
         let fileStart = SourceLocation.file(to.file)
+        let lines = Set(plan.diagnostics.filter { $0.severity == .error }.map { "\($0.location.file):\($0.location.line)" })
         for step in plan.steps {
             // Catalog-only steps and new tables need no renderer: most steps stop here.
             let quick = PostgresLock.of(step.change)
@@ -21,6 +24,7 @@ enum LockWarnings {
                 used.insert(allowance)
                 continue
             }
+            if let location = subject.location, lines.contains("\(location.file):\(location.line)") { continue }
             let tables = subject.tables.map { "'\($0)'" }.joined(separator: ", ")
             let spelled = subject.field.map { "\(subject.entity).\($0)" } ?? subject.entity
             bag.warning(
