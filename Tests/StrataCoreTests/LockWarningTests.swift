@@ -51,12 +51,16 @@ import Testing
     @Test func eachStepThatHoldsTheTableWhileReadingItIsWarnedAtItsElement() throws {
         let lines = try Self.diagnostics(Self.v2())
         #expect(lines.count == 3, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("warning 4: adding cases to enum 'Status' reads every row of table 'post'") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("warning 4: adding cases to enum 'Status' reads every row of table 'post'") },
+            "\(lines)")
         #expect(
             lines.contains(
                 "warning 11: changing the type of 'Post.views' rewrites table 'post' under ACCESS EXCLUSIVE on PostgreSQL (reads and writes wait until the migration commits); acknowledge with migration.allowLocks: [Post.views]"
             ), "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("warning 12: making 'Post.rating' required updates rows of table 'post'") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("warning 12: making 'Post.rating' required updates rows of table 'post'") },
+            "\(lines)")
     }
 
     @Test func allowLocksSilencesThemByFieldEntityOrEnum() throws {

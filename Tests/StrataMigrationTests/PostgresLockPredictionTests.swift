@@ -36,7 +36,8 @@ import Testing
         func yaml(version: Int) -> String {
             var lines = [
                 "model: Locks", "version: \(version)", "enums:", "  Status:", "    type: String", "    \(status)",
-                "    unknown: a", "entities:", "  Owner:", "    fields:", "      id: { type: Int64, autoincrement: true }",
+                "    unknown: a", "entities:", "  Owner:", "    fields:",
+                "      id: { type: Int64, autoincrement: true }",
                 "      name: String", "  \(item):",
             ]
             lines += itemKeys.map { "    \($0)" }
@@ -93,16 +94,23 @@ import Testing
         }
         func make(_ name: String, _ v2: Shape) -> Case { make(name, base, v2) }
         return [
-            make("entityAdded", base.changing { $0.extra = "  Extra:\n    fields:\n      id: { type: Int64, autoincrement: true }\n      item: Item" }),
+            make(
+                "entityAdded",
+                base.changing {
+                    $0.extra = "  Extra:\n    fields:\n      id: { type: Int64, autoincrement: true }\n      item: Item"
+                }),
             make(
                 "entityRemoved", base.changing { $0.extra = Self.extraEntity },
                 base.changing { $0.migration = ["allowDataLoss: [Extra]"] }),
             make(
-                "entityRemoved (with a reference)", base.changing { $0.extra = Self.extraEntity + "\n      item: Item?" },
+                "entityRemoved (with a reference)",
+                base.changing { $0.extra = Self.extraEntity + "\n      item: Item?" },
                 base.changing { $0.migration = ["allowDataLoss: [Extra]"] }),
             make(
                 "entityRenamed", base.changing { $0.indexes = [] },
-                base.changing { $0.item = "Thing"; $0.itemKeys = ["renamedFrom: Item"]; $0.indexes = [] }),
+                base.changing {
+                    $0.item = "Thing"; $0.itemKeys = ["renamedFrom: Item"]; $0.indexes = []
+                }),
             make("fieldAdded (optional)", base.with("extra", "String?")),
             make("fieldAdded (required, default)", base.with("rank", "{ type: Int32, default: 0 }")),
             make("fieldAdded (transform)", base.with("double", #"{ type: Int32, transform: "qty * 2" }"#)),
@@ -129,13 +137,21 @@ import Testing
             make("defaultChanged", base.with("qty", "{ type: Int32, default: 5 }")),
             make("uniqueAdded", base.with("name", "{ type: String, unique: true }")),
             make("uniqueRemoved", base.with("code", "String")),
-            make("referenceChanged", base.with("owner", "Owner"), base.with("owner", "{ type: Owner, onDelete: cascade }")),
+            make(
+                "referenceChanged", base.with("owner", "Owner"),
+                base.with("owner", "{ type: Owner, onDelete: cascade }")),
             make("typeChanged (reference to key)", base.with("owner", "Owner"), base.with("owner", "Int64")),
-            make("primaryKeyChanged", base.with("id", "Int64"), base.with("id", "Int64").changing { $0.itemKeys = ["primaryKey: [id, code]"] }),
+            make(
+                "primaryKeyChanged", base.with("id", "Int64"),
+                base.with("id", "Int64").changing { $0.itemKeys = ["primaryKey: [id, code]"] }),
             make("indexAdded", base.changing { $0.indexes.append("- { fields: [name] }") }),
             make("indexRemoved", base.changing { $0.indexes = [] }),
             make("enumCasesAdded", base.changing { $0.status = "cases: [a, b, c, d]" }),
-            make("enumCasesRemoved", base.changing { $0.status = "cases: [a, b]"; $0.migration = ["allowDataLoss: [Status.c]"] }),
+            make(
+                "enumCasesRemoved",
+                base.changing {
+                    $0.status = "cases: [a, b]"; $0.migration = ["allowDataLoss: [Status.c]"]
+                }),
             make(
                 "enumRawValueChanged", base.changing { $0.status = "cases: { a: a, b: b, c: c }" },
                 base.changing { $0.status = "cases: { a: a, b: bee, c: c }" }),
@@ -173,7 +189,9 @@ import Testing
     /// The granted relation locks of backend `pid` (own backend: `pg_backend_pid()`), strongest per oid.
     static func locks(_ session: PostgresSession, pid: String) async throws -> [String: String] {
         let rows = try await session.textRows(
-            sql: "SELECT relation::oid::text, mode FROM pg_locks WHERE pid = \(pid) AND locktype = 'relation' AND granted")
+            sql:
+                "SELECT relation::oid::text, mode FROM pg_locks WHERE pid = \(pid) AND locktype = 'relation' AND granted"
+        )
         var modes: [String: [String]] = [:]
         for row in rows { if let oid = row[0], let mode = row[1] { modes[oid, default: []].append(mode) } }
         return modes.compactMapValues(strongest)
@@ -182,7 +200,8 @@ import Testing
     /// The scans and updated rows of each table in `oids` that `session`'s backend has counted and
     /// not yet reported (`pg_stat_get_xact_*`: they include earlier transactions until the
     /// backend reports them, so a transaction's own are the difference from its start).
-    static func counts(_ session: PostgresSession, oids: [String]) async throws -> [String: (scans: Int, updates: Int)] {
+    static func counts(_ session: PostgresSession, oids: [String]) async throws -> [String: (scans: Int, updates: Int)]
+    {
         var counts: [String: (scans: Int, updates: Int)] = [:]
         for oid in oids {
             let row = try await session.textRows(
@@ -230,7 +249,8 @@ import Testing
         do {
             var waiting = false
             for _ in 0..<500 {
-                let count = try await blocker.textRows(sql: "SELECT count(*)::text FROM pg_locks WHERE pid = \(pid) AND NOT granted")
+                let count = try await blocker.textRows(
+                    sql: "SELECT count(*)::text FROM pg_locks WHERE pid = \(pid) AND NOT granted")
                 if count.first?.first == "1" {
                     waiting = true
                     break
@@ -267,7 +287,9 @@ import Testing
     /// Table oids and relfilenodes of the user tables.
     static func relfilenodes(_ session: PostgresSession) async throws -> [String: (table: String, node: String)] {
         let rows = try await session.textRows(
-            sql: "SELECT oid::text, relname::text, relfilenode::text FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace")
+            sql:
+                "SELECT oid::text, relname::text, relfilenode::text FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace"
+        )
         var result: [String: (table: String, node: String)] = [:]
         for row in rows { if let oid = row[0], let name = row[1], let node = row[2] { result[oid] = (name, node) } }
         return result
@@ -315,7 +337,8 @@ import Testing
         let predicted = Self.together(plan.steps.map(plan.postgresLock(of:)))
         let sources = MigrationSources.postgres(for: history)
         try #require(sources.count == 2)
-        let (leading, rest) = PostgresLeadingStep.split(try SQLScriptSplitter.statements(sources[1].sql, dialect: .postgres))
+        let (leading, rest) = PostgresLeadingStep.split(
+            try SQLScriptSplitter.statements(sources[1].sql, dialect: .postgres))
         let tableName = try #require(Self.table(of: step.change, in: plan))
 
         try await server.withDatabase { session in
@@ -328,7 +351,8 @@ import Testing
                   (ARRAY['a', 'b', 'c'])[1 + n % 3], 'C' || n, 'T' || (n % 100) FROM generate_series(1, 20000) AS n
                 """)
             if plan.from.entity(named: "Extra") != nil {
-                try await session.execute(#"INSERT INTO "extra" ("label") SELECT 'L' || n FROM generate_series(1, 20000) AS n"#)
+                try await session.execute(
+                    #"INSERT INTO "extra" ("label") SELECT 'L' || n FROM generate_series(1, 20000) AS n"#)
             }
             try await session.execute("ANALYZE")
             let before = try await Self.relfilenodes(session)
@@ -339,9 +363,11 @@ import Testing
                 for step in leading {
                     if case .buildIndex = step.kind {
                         units.append(
-                            try await Self.observeConcurrentBuild(step.statement, session: session, blocker: blocker, table: tableName))
+                            try await Self.observeConcurrentBuild(
+                                step.statement, session: session, blocker: blocker, table: tableName))
                     } else {
-                        units.append(try await Self.observeTransaction([step.statement], session, leading: true, oids: oids))
+                        units.append(
+                            try await Self.observeTransaction([step.statement], session, leading: true, oids: oids))
                     }
                 }
                 units.append(try await Self.observeTransaction(rest, session, leading: false, oids: oids))
@@ -350,17 +376,21 @@ import Testing
                 throw error
             }
             // A table the version creates: its oid, by its name at v2.
-            if let created = try await session.textRows(sql: "SELECT to_regclass('\"\(tableName)\"')::oid::text").first?.first ?? nil,
+            if let created = try await session.textRows(sql: "SELECT to_regclass('\"\(tableName)\"')::oid::text").first?
+                .first ?? nil,
                 before[created] == nil
             {
                 try await blocker.close()
-                return try await compare(testCase, predicted, plan, units, tableOid: created, rewritten: [], before: before)
+                return try await compare(
+                    testCase, predicted, plan, units, tableOid: created, rewritten: [], before: before)
             }
             try await blocker.close()
             let after = try await Self.relfilenodes(session)
             let rewritten = Set(before.keys.filter { after[$0] != nil && after[$0]?.node != before[$0]?.node })
-            let tableOid = try #require(before.first { $0.value.table == tableName }?.key, "no table \(tableName) at v1")
-            try await compare(testCase, predicted, plan, units, tableOid: tableOid, rewritten: rewritten, before: before)
+            let tableOid = try #require(
+                before.first { $0.value.table == tableName }?.key, "no table \(tableName) at v1")
+            try await compare(
+                testCase, predicted, plan, units, tableOid: tableOid, rewritten: rewritten, before: before)
         }
     }
 
@@ -382,14 +412,18 @@ import Testing
         var referenced: [String: String] = [:]
         for (oid, table) in before where oid != tableOid {
             guard let strongest = Self.strongest(units.compactMap { $0.modes[oid] }) else { continue }
-            let entity = plan.from.entities.first { $0.table == table.table }
-                .map { old in plan.to.entities.first { plan.previous(of: $0)?.name == old.name }?.name ?? old.name } ?? table.table
+            let entity =
+                plan.from.entities.first { $0.table == table.table }
+                .map { old in plan.to.entities.first { plan.previous(of: $0)?.name == old.name }?.name ?? old.name }
+                ?? table.table
             referenced[entity] = strongest
         }
         let finding = Finding(
             kind: testCase.name, predicted: predicted, mode: mode, work: work, outside: outside,
             readBeforehand: readBeforehand, referenced: referenced)
-        print("lock prediction | \(testCase.name) | \(plan.steps.map(\.change.summary).joined(separator: "; ")) | plan: \(predicted.summary) | PostgreSQL: \(finding)")
+        print(
+            "lock prediction | \(testCase.name) | \(plan.steps.map(\.change.summary).joined(separator: "; ")) | plan: \(predicted.summary) | PostgreSQL: \(finding)"
+        )
         #expect(mode == predicted.mode.pgLocksMode, "\(testCase.name): \(finding) / plan: \(predicted.summary)")
         #expect(work == predicted.work, "\(testCase.name): \(finding) / plan: \(predicted.summary)")
         #expect(isRewritten == (predicted.work == .rewrite), "\(testCase.name): \(finding)")
@@ -399,9 +433,13 @@ import Testing
         // `FOR KEY SHARE`) on a table the plan does not name.
         for (entity, mode) in referenced {
             if let expected = predicted.referenced[entity] {
-                #expect(mode == expected.pgLocksMode, "\(testCase.name): on \(entity): \(finding) / plan: \(predicted.summary)")
+                #expect(
+                    mode == expected.pgLocksMode,
+                    "\(testCase.name): on \(entity): \(finding) / plan: \(predicted.summary)")
             } else {
-                #expect(Self.rank(mode) <= Self.rank("RowShareLock"), "\(testCase.name): \(mode) on \(entity) / plan: \(predicted.summary)")
+                #expect(
+                    Self.rank(mode) <= Self.rank("RowShareLock"),
+                    "\(testCase.name): \(mode) on \(entity) / plan: \(predicted.summary)")
             }
         }
         for entity in predicted.referenced.keys where referenced[entity] == nil {

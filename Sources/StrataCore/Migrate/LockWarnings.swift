@@ -12,11 +12,13 @@ enum LockWarnings {
         var used: Set<DataLossAllowance> = []
         let to = plan.to
         let fileStart = SourceLocation.file(to.file)
-        let lines = Set(plan.diagnostics.filter { $0.severity == .error }.map { "\($0.location.file):\($0.location.line)" })
+        let lines = Set(
+            plan.diagnostics.filter { $0.severity == .error }.map { "\($0.location.file):\($0.location.line)" })
         for step in plan.steps {
             // Catalog-only steps and new tables need no renderer: most steps stop here.
             let quick = PostgresLock.of(step.change)
-            guard quick.mode == .accessExclusive, quick.work > .catalogOnly, let subject = subject(of: step.change, in: plan)
+            guard quick.mode == .accessExclusive, quick.work > .catalogOnly,
+                let subject = subject(of: step.change, in: plan)
             else { continue }
             let lock = plan.postgresLock(of: step)
             guard lock.mode == .accessExclusive, lock.work > .catalogOnly, !lock.outsideTransaction else { continue }
@@ -57,7 +59,9 @@ enum LockWarnings {
         }
         func field(_ action: String, _ entity: String, _ field: Field) -> Subject? {
             table(entity).map {
-                Subject(action: "\(action) '\(entity).\(field.name)'", entity: entity, field: field.name, tables: $0, location: field.location)
+                Subject(
+                    action: "\(action) '\(entity).\(field.name)'", entity: entity, field: field.name, tables: $0,
+                    location: field.location)
             }
         }
         func enumeration(_ action: String, _ name: String) -> Subject? {
@@ -66,17 +70,21 @@ enum LockWarnings {
                 return plan.previous(of: entity)?.table
             }
             guard !tables.isEmpty else { return nil }
-            return Subject(action: "\(action) enum '\(name)'", entity: name, tables: tables, location: to.enumDecl(named: name)?.location)
+            return Subject(
+                action: "\(action) enum '\(name)'", entity: name, tables: tables,
+                location: to.enumDecl(named: name)?.location)
         }
         switch change {
         case .fieldAdded(let entity, let added): return field("adding", entity, added)
         case .typeChanged(let entity, _, let to): return field("changing the type of", entity, to)
-        case .becameRequired(let entity, let required): return field("making", entity, required).map {
+        case .becameRequired(let entity, let required):
+            return field("making", entity, required).map {
                 var subject = $0
                 subject.action += " required"
                 return subject
             }
-        case .uniqueAdded(let entity, let unique): return field("making", entity, unique).map {
+        case .uniqueAdded(let entity, let unique):
+            return field("making", entity, unique).map {
                 var subject = $0
                 subject.action += " unique"
                 return subject
@@ -84,7 +92,9 @@ enum LockWarnings {
         case .referenceChanged(let entity, _, let to): return field("changing the reference", entity, to)
         case .primaryKeyChanged(let name, _, _):
             return table(name).map {
-                Subject(action: "changing the primary key of '\(name)'", entity: name, tables: $0, location: to.entity(named: name)?.location)
+                Subject(
+                    action: "changing the primary key of '\(name)'", entity: name, tables: $0,
+                    location: to.entity(named: name)?.location)
             }
         case .indexAdded(let name, let index):
             return table(name).map {

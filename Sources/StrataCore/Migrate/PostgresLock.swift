@@ -213,12 +213,19 @@ public struct PostgresLock: Hashable, Sendable {
                     addsForeignKey: isReference || to.referencedEntity != nil)
             // A type that changes under the same storage (an enum and its raw type, a key and a
             // reference to it) leaves the rows where they are: only checks, keys, UPDATEs.
-            let mode: Mode =
-                column.altersType || column.dropsCheck || column.addsCheck || column.dropsForeignKeyTo != nil
-                ? .accessExclusive : column.addsForeignKey ? .shareRowExclusive : column.updatesValues ? .rowExclusive : .accessExclusive
-            let work: Work =
-                column.altersType
-                ? .rewrite : column.updatesValues ? .updatesRows : column.addsCheck || column.addsForeignKey ? .scan : .catalogOnly
+            var mode = Mode.accessExclusive
+            if !column.altersType, !column.dropsCheck, !column.addsCheck, column.dropsForeignKeyTo == nil {
+                // Only a foreign key added (SHARE ROW EXCLUSIVE), or only an UPDATE.
+                if column.addsForeignKey { mode = .shareRowExclusive } else if column.updatesValues { mode = .rowExclusive }
+            }
+            var work = Work.catalogOnly
+            if column.altersType {
+                work = .rewrite
+            } else if column.updatesValues {
+                work = .updatesRows
+            } else if column.addsCheck || column.addsForeignKey {
+                work = .scan
+            }
             var referenced = column.addsForeignKey ? referencedEntities([to], besides: entity) : [:]
             if let dropped = column.dropsForeignKeyTo, dropped != entity { referenced[dropped] = .accessExclusive }
             return PostgresLock(mode: mode, work: work, referenced: referenced)
