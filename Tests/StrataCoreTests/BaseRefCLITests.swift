@@ -5,6 +5,12 @@ import Testing
 /// `strata check --base <ref>` and `strata plan --base <ref>` in real git repositories made in
 /// temporary folders: the repository's MyTODO model committed on `main`, then a branch.
 @Suite struct BaseRefCLITests {
+    /// MyTODO's v3 as a v4 with the same entities: v3's `migration:` block (which acknowledges
+    /// v3's own steps) left out.
+    static func v4(from v3: String) -> String {
+        (v3.components(separatedBy: "\nmigration:\n").first ?? v3).replacingOccurrences(of: "version: 3", with: "version: 4")
+    }
+
     /// A git repository with Schemas/MyTODO and its Generated/ committed on `main`, on a branch `feature`.
     struct Repository {
         let root: URL
@@ -52,8 +58,7 @@ import Testing
 
         /// v4: v3 with an optional `dueDate` (or `field`) and an index on it.
         func addVersion4(field: String = "dueDate: Date?", index: String = "dueDate") throws {
-            let v4 = try read("Schemas/MyTODO/v3.yaml")
-                .replacingOccurrences(of: "version: 3", with: "version: 4")
+            let v4 = BaseRefCLITests.v4(from: try read("Schemas/MyTODO/v3.yaml"))
                 .replacingOccurrences(of: "      priority: { type: Priority, default: middle }\n", with: "      priority: { type: Priority, default: middle }\n      \(field)\n")
                 .replacingOccurrences(of: "      - [priority, title]\n", with: "      - [priority, title]\n      - [\(index)]\n")
             try write("Schemas/MyTODO/v4.yaml", v4)
@@ -155,7 +160,7 @@ import Testing
         try repository.commit("feature: v4 with dueDate")
         try repository.git("checkout", "-q", "main")
         // Main's v4: an index and another default, which pass every guard when undone.
-        let v4 = try repository.read("Schemas/MyTODO/v3.yaml").replacingOccurrences(of: "version: 3", with: "version: 4")
+        let v4 = Self.v4(from: try repository.read("Schemas/MyTODO/v3.yaml"))
             .replacingOccurrences(of: "priority: { type: Priority, default: middle }", with: "priority: { type: Priority, default: high }")
             .replacingOccurrences(of: "      - [priority, title]\n", with: "      - [priority, title]\n      - [isDone]\n")
         try repository.write("Schemas/MyTODO/v4.yaml", v4)

@@ -128,7 +128,9 @@ public enum MigrationPlanner {
         for item in hints.allowDataLoss where !usedAllowances.contains(item) && exists(item) {
             bag.warning("allowDataLoss names '\(item.spelled)', but this version does not remove it", at: item.location)
         }
-        return MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
+        var plan = MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
+        plan.diagnostics += LockWarnings.diagnostics(for: plan)
+        return plan
     }
 
     /// The step detail of an index built `CONCURRENTLY` on a table of N-1, or nil with an error

@@ -11,12 +11,14 @@
 /// - `ALTER TABLE` (add, drop, rename a column; `SET`/`DROP NOT NULL`; `SET DEFAULT`; `ALTER
 ///   TYPE`; add or drop a unique, check or primary key constraint), `DROP TABLE`, `DROP INDEX`,
 ///   `RENAME`: ACCESS EXCLUSIVE (no reads or writes by anyone else).
-/// - adding a foreign key: SHARE ROW EXCLUSIVE on the referenced table too.
+/// - adding a foreign key: SHARE ROW EXCLUSIVE on the referenced table too; dropping one (with
+///   its column or table, or to replace it): ACCESS EXCLUSIVE on the referenced table too.
 /// - `CREATE INDEX`: SHARE (reads go on, writes wait); `CREATE INDEX CONCURRENTLY`: SHARE UPDATE
 ///   EXCLUSIVE (reads and writes go on), run before the transaction.
 /// - `UPDATE` of every row (a computed or filled value): ROW EXCLUSIVE, and every row written.
 ///
-/// What the lock is held for: ``Work``. Issue #33 checks these against `pg_locks` on a live server.
+/// What the lock is held for: ``Work``. `PostgresLockPredictionTests` checks these for every change
+/// kind against `pg_locks` and `pg_class.relfilenode` on a PostgreSQL server.
 public struct PostgresLock: Hashable, Sendable {
     /// A PostgreSQL table lock mode, weakest first (the order of the manual's conflict table).
     public enum Mode: Int, Comparable, Sendable, CaseIterable {
@@ -121,19 +123,56 @@ public struct PostgresLock: Hashable, Sendable {
         return text
     }
 
+    /// What the statements of a type or reference change do to the column, as the plan renders
+    /// them (``MigrationPlan/postgresLock(of:)`` knows; without it, a type change is taken to
+    /// rewrite the table and a reference change to replace its foreign key).
+    public struct ColumnChange: Hashable, Sendable {
+        /// `ALTER COLUMN … TYPE`: the stored type changes, and the table is rewritten.
+        public var altersType: Bool
+        /// The values are rewritten in place by an `UPDATE` (a transform, remapped raw values).
+        public var updatesValues: Bool
+        /// The column's check (an enum's values) is dropped, or added and validated.
+        public var dropsCheck: Bool
+        public var addsCheck: Bool
+        /// The entity (name in N, or in N-1 when it is gone) whose foreign key of N-1 is dropped.
+        public var dropsForeignKeyTo: String?
+        /// True when a foreign key is added (and validated).
+        public var addsForeignKey: Bool
+
+        /// Creates a description.
+        public init(
+            altersType: Bool, updatesValues: Bool = false, dropsCheck: Bool = false, addsCheck: Bool = false,
+            dropsForeignKeyTo: String? = nil, addsForeignKey: Bool = false
+        ) {
+            self.altersType = altersType
+            self.updatesValues = updatesValues
+            self.dropsCheck = dropsCheck
+            self.addsCheck = addsCheck
+            self.dropsForeignKeyTo = dropsForeignKeyTo
+            self.addsForeignKey = addsForeignKey
+        }
+    }
+
     /// The lock the step for `change` takes on PostgreSQL (see the type's documentation);
-    /// `preparedBeforehand` when the lock-safe rendering runs it before the transaction
-    /// (``MigrationPlan/postgresLock(of:)`` knows).
-    public static func of(_ change: SchemaChange, preparedBeforehand: Bool = false) -> PostgresLock {
+    /// `preparedBeforehand` when the lock-safe rendering runs it before the transaction, and
+    /// `column` what a type or reference change does (``MigrationPlan/postgresLock(of:)`` knows both).
+    public static func of(_ change: SchemaChange, preparedBeforehand: Bool = false, column: ColumnChange? = nil) -> PostgresLock {
         switch change {
         case .entityAdded(let entity):
             // CREATE TABLE: the new table is empty and unseen; its foreign keys lock their targets.
             return PostgresLock(
                 mode: .accessExclusive, work: .catalogOnly,
                 referenced: referencedEntities(entity.fields, besides: entity.name))
-        case .entityRemoved, .entityRenamed, .fieldRemoved, .fieldRenamed, .becameOptional, .defaultChanged,
-            .uniqueRemoved,
-            .indexRemoved:
+        case .entityRemoved(let entity):
+            // DROP TABLE drops its foreign keys: their targets are locked as strongly.
+            return PostgresLock(
+                mode: .accessExclusive, work: .catalogOnly,
+                referenced: referencedEntities(entity.fields, besides: entity.name, mode: .accessExclusive))
+        case .fieldRemoved(let entity, let field):
+            return PostgresLock(
+                mode: .accessExclusive, work: .catalogOnly,
+                referenced: referencedEntities([field], besides: entity, mode: .accessExclusive))
+        case .entityRenamed, .fieldRenamed, .becameOptional, .defaultChanged, .uniqueRemoved, .indexRemoved:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly)
         case .fieldAdded(let entity, let field):
             // ADD COLUMN with a constant default is catalog only (PostgreSQL 11 and later), a
@@ -164,11 +203,32 @@ public struct PostgresLock: Hashable, Sendable {
             return PostgresLock(
                 mode: .shareRowExclusive, work: .catalogOnly, referenced: referencedEntities([to], besides: entity),
                 outsideTransaction: true, readBeforehand: true)
-        case .referenceChanged(let entity, _, let to):
-            return PostgresLock(
-                mode: .accessExclusive, work: .scan, referenced: referencedEntities([to], besides: entity))
-        case .typeChanged:
-            return PostgresLock(mode: .accessExclusive, work: .rewrite)
+        case .referenceChanged(let entity, let from, let to), .typeChanged(let entity, let from, let to):
+            var isReference = false
+            if case .referenceChanged = change { isReference = true }
+            let column =
+                column
+                ?? ColumnChange(
+                    altersType: !isReference, dropsForeignKeyTo: from.referencedEntity,
+                    addsForeignKey: isReference || to.referencedEntity != nil)
+            // A type that changes under the same storage (an enum and its raw type, a key and a
+            // reference to it) leaves the rows where they are: only checks, keys, UPDATEs.
+            var mode = Mode.accessExclusive
+            if !column.altersType, !column.dropsCheck, !column.addsCheck, column.dropsForeignKeyTo == nil {
+                // Only a foreign key added (SHARE ROW EXCLUSIVE), or only an UPDATE.
+                if column.addsForeignKey { mode = .shareRowExclusive } else if column.updatesValues { mode = .rowExclusive }
+            }
+            var work = Work.catalogOnly
+            if column.altersType {
+                work = .rewrite
+            } else if column.updatesValues {
+                work = .updatesRows
+            } else if column.addsCheck || column.addsForeignKey {
+                work = .scan
+            }
+            var referenced = column.addsForeignKey ? referencedEntities([to], besides: entity) : [:]
+            if let dropped = column.dropsForeignKeyTo, dropped != entity { referenced[dropped] = .accessExclusive }
+            return PostgresLock(mode: mode, work: work, referenced: referenced)
         case .indexAdded(_, let index):
             return index.isConcurrent || preparedBeforehand
                 ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)
@@ -182,10 +242,10 @@ public struct PostgresLock: Hashable, Sendable {
         }
     }
 
-    private static func referencedEntities(_ fields: [Field], besides own: String) -> [String: Mode] {
+    private static func referencedEntities(_ fields: [Field], besides own: String, mode: Mode = .shareRowExclusive) -> [String: Mode] {
         var locked: [String: Mode] = [:]
         for field in fields {
-            if let target = field.referencedEntity, target != own { locked[target] = .shareRowExclusive }
+            if let target = field.referencedEntity, target != own { locked[target] = mode }
         }
         return locked
     }
@@ -195,6 +255,34 @@ extension MigrationPlan {
     /// The lock `step` takes on PostgreSQL, and the work done under it (``PostgresLock``), as this
     /// plan's migration renders it: lock-safe, some steps are prepared before the transaction.
     public func postgresLock(of step: MigrationStep) -> PostgresLock {
-        PostgresLock.of(step.change, preparedBeforehand: PostgresMigrationRenderer(plan: self).runsBeforehand(step.change))
+        PostgresLock.of(
+            step.change, preparedBeforehand: PostgresMigrationRenderer(plan: self).runsBeforehand(step.change),
+            column: postgresColumnChange(step.change))
+    }
+
+    /// What the PostgreSQL migration does to the column of a type or reference change (as
+    /// `PostgresMigrationRenderer.columnStatements` and `constraintsToAdd` render it).
+    private func postgresColumnChange(_ change: SchemaChange) -> PostgresLock.ColumnChange? {
+        let (name, old, new): (String, Field, Field)
+        switch change {
+        case .typeChanged(let entity, let from, let to), .referenceChanged(let entity, let from, let to): (name, old, new) = (entity, from, to)
+        default: return nil
+        }
+        guard let entity = to.entity(named: name) else { return nil }
+        let renderer = DDLRenderer(dialect: .postgres)
+        let altersType = from.storageType(of: old) != to.storageType(of: new)
+        let checkBefore = renderer.allowedValues(of: old, in: from)
+        let checkAfter = renderer.allowedValues(of: new, in: to)
+        // The target of N-1's foreign key, by its name in N when it is kept.
+        let oldTarget = old.referencedEntity.map { target in
+            to.entities.first { previous(of: $0)?.name == target }?.name ?? target
+        }
+        let replacesKey = oldTarget != nil && (oldTarget != new.referencedEntity || old.onDelete != new.onDelete || altersType)
+        return PostgresLock.ColumnChange(
+            altersType: altersType,
+            updatesValues: !altersType && MigrationValues(plan: self, renderer: renderer).changesValues(source(of: new, in: entity)),
+            dropsCheck: checkBefore != nil && checkBefore != checkAfter, addsCheck: checkAfter != nil && checkAfter != checkBefore,
+            dropsForeignKeyTo: replacesKey || (oldTarget != nil && new.referencedEntity == nil) ? oldTarget : nil,
+            addsForeignKey: new.referencedEntity != nil && (oldTarget == nil || replacesKey))
     }
 }

@@ -1,4 +1,5 @@
-/// An item of `migration.allowDataLoss`: an entity, or a field of one.
+/// An item of `migration.allowDataLoss` (names of version N-1) or `migration.allowLocks` (names
+/// of version N): an entity or an enum, or a field (a case) of one.
 public struct DataLossAllowance: Hashable, Sendable {
     /// The entity name (in the previous version).
     public var entity: String
@@ -15,6 +16,9 @@ public struct DataLossAllowance: Hashable, Sendable {
 public struct MigrationHints: Hashable, Sendable {
     /// Destructive steps the author acknowledges.
     public var allowDataLoss: [DataLossAllowance] = []
+    /// Steps that hold ACCESS EXCLUSIVE on an existing PostgreSQL table while they read or write
+    /// its rows, which the author acknowledges (`Entity`, `Entity.field` or `Enum`, names of N).
+    public var allowLocks: [DataLossAllowance] = []
     /// Custom SQL run before the derived steps.
     public var before: DialectSQL?
     /// Custom SQL run after the derived steps.
@@ -25,6 +29,11 @@ public struct MigrationHints: Hashable, Sendable {
     /// True when `entity` (or its field `field`) may be dropped.
     public func allows(entity: String, field: String? = nil) -> DataLossAllowance? {
         allowDataLoss.first { $0.entity == entity && ($0.field == nil || $0.field == field) }
+    }
+
+    /// The `allowLocks` item that acknowledges a lock on `entity` (or its field `field`), if any.
+    public func allowsLock(entity: String, field: String? = nil) -> DataLossAllowance? {
+        allowLocks.first { $0.entity == entity && ($0.field == nil || $0.field == field) }
     }
 }
 

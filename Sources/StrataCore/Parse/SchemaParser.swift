@@ -190,22 +190,27 @@ struct SchemaParser {
         reader.checkKeys(entries, allowed: Self.migrationKeys, in: "'migration'")
         for entry in entries {
             switch entry.key {
-            case "allowDataLoss":
-                for (text, where_) in reader.stringList(entry.value, "'allowDataLoss'") ?? [] {
-                    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
-                        reader.diagnostics.error(
-                            "'allowDataLoss' items are 'Entity' or 'Entity.field', found '\(text)'", at: where_)
-                        continue
-                    }
-                    hints.allowDataLoss.append(
-                        DataLossAllowance(entity: parts[0], field: parts.count == 2 ? parts[1] : nil, location: where_))
-                }
+            case "allowDataLoss": hints.allowDataLoss = names(entry.value, "allowDataLoss")
+            case "allowLocks": hints.allowLocks = names(entry.value, "allowLocks")
             case "before": hints.before = reader.dialectSQL(entry.value, "'before'")
             case "after": hints.after = reader.dialectSQL(entry.value, "'after'")
             default: break
             }
         }
         return hints
+    }
+
+    /// The items of a list of `Entity` or `Entity.field` names (`allowDataLoss`, `allowLocks`).
+    private mutating func names(_ node: YAMLNode, _ key: String) -> [DataLossAllowance] {
+        var items: [DataLossAllowance] = []
+        for (text, where_) in reader.stringList(node, "'\(key)'") ?? [] {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
+                reader.diagnostics.error("'\(key)' items are 'Entity' or 'Entity.field', found '\(text)'", at: where_)
+                continue
+            }
+            items.append(DataLossAllowance(entity: parts[0], field: parts.count == 2 ? parts[1] : nil, location: where_))
+        }
+        return items
     }
 }

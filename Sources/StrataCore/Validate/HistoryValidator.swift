@@ -1,4 +1,5 @@
-/// Checks across versions: `renamedFrom` and `allowDataLoss` must name things of the previous version.
+/// Checks across versions: `renamedFrom` and `allowDataLoss` must name things of the previous
+/// version; `allowLocks`, which speaks of the migration into a version, things of that version.
 enum HistoryValidator {
     static func validate(_ history: SchemaHistory) -> [Diagnostic] {
         var bag = DiagnosticBag()
@@ -24,10 +25,40 @@ enum HistoryValidator {
         for item in schema.migration.allowDataLoss {
             bag.error("'allowDataLoss' names '\(item.spelled)': \(note) to lose data from", at: item.location)
         }
+        for item in schema.migration.allowLocks {
+            bag.error("'allowLocks' names '\(item.spelled)': \(note), so no migration takes locks into it", at: item.location)
+        }
+    }
+
+    /// `allowLocks` items must name an entity, a field of one, or an enum of the version itself.
+    private static func checkLockAllowances(_ schema: Schema, _ bag: inout DiagnosticBag) {
+        for item in schema.migration.allowLocks {
+            if let decl = schema.enumDecl(named: item.entity) {
+                if item.field != nil {
+                    bag.error(
+                        "'allowLocks' names '\(item.spelled)': an enum's changes lock every table that stores it; name the enum, '\(decl.name)'",
+                        at: item.location)
+                }
+                continue
+            }
+            guard let entity = schema.entity(named: item.entity) else {
+                bag.error(
+                    "'allowLocks' names '\(item.entity)', which is not an entity or enum of \(schema.fileName)"
+                        + Suggestion.didYouMean(item.entity, in: schema.entities.map(\.name) + schema.enums.map(\.name)),
+                    at: item.location)
+                continue
+            }
+            if let field = item.field, entity.field(named: field) == nil {
+                bag.error(
+                    "'allowLocks' names '\(item.spelled)', but '\(entity.name)' has no field '\(field)' in \(schema.fileName)"
+                        + Suggestion.didYouMean(field, in: entity.fields.map(\.name)), at: item.location)
+            }
+        }
     }
 
     private static func checkAgainstPrevious(_ schema: Schema, previous: Schema, _ bag: inout DiagnosticBag) {
         checkDeclaredColumnsUnchanged(schema, previous: previous, &bag)
+        checkLockAllowances(schema, &bag)
         // Only for messages: most versions have none.
         func previousNames() -> [String] { previous.entities.map(\.name) }
         var renamedSources: [String: String] = [:]
