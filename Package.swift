@@ -262,6 +262,8 @@ let package = Package(
                 "StrataSQLite",
                 "StrataCoreDataStore",
                 "StrataRepositoryBenchmark",
+                "StrataPostgres",
+                "StrataDatabase",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

@@ -55,6 +55,9 @@ public struct Suite: Sendable {
     public var rebaseEntities: Int { quick ? 100 : 1_000 }
     public var rebaseRepetitions: Int { quick ? 1 : 3 }
 
+    /// The stalls section's rows (the table the writer updates while each migration runs).
+    public var stallRows: Int { quick ? 20_000 : 1_000_000 }
+
     /// The compile section's model size.
     public var compileEntities: Int { quick ? 20 : 100 }
     /// Builds per compile figure (the fastest counts): three, since one of them often shares the
@@ -85,6 +88,8 @@ public struct Suite: Sendable {
                 settings["coredata"] = "\(Format.count(coreDataRows)) rows, fastest of \(coreDataRepetitions)"
             case .rebase:
                 settings["rebase"] = "\(Format.count(rebaseEntities)) entities, fastest of \(rebaseRepetitions)"
+            case .stalls:
+                settings["stalls"] = "\(Format.count(stallRows)) rows, \(WriterStallModel.changes.count) migrations, target <= 100 ms"
             case .postgres:
                 settings["postgres"] =
                     "\(Format.count(repositoryRows)) rows, migration over \(Format.count(migrationRows)) items, fastest of \(postgresRepetitions)"
@@ -146,6 +151,8 @@ public struct Suite: Sendable {
                 root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch,
                 migrationRows: migrationRows)
                 .run(progress: progress)
+        case .stalls:
+            figures += try WriterStallBenchmark(rows: stallRows, root: root, scratch: scratch).run(progress: progress)
         case .rebase:
             figures += try RebaseBenchmark(entities: rebaseEntities, repetitions: rebaseRepetitions, workDirectory: scratch)
                 .run(progress: progress)
