@@ -31,14 +31,20 @@ public struct WriterStallBenchmark: Sendable {
     public var url: String?
     /// Whether to measure the SQL as rendered before lock-safety too.
     public var beforeLockSafety: Bool
+    /// The migrator's lock budget (the default, as `strata migrate` has it).
+    public var lockBudget: PostgresLockBudget
 
     /// A section over `rows` rows.
-    public init(rows: Int, root: String, scratch: String, url: String? = nil, beforeLockSafety: Bool = true) {
+    public init(
+        rows: Int, root: String, scratch: String, url: String? = nil, beforeLockSafety: Bool = true,
+        lockBudget: PostgresLockBudget = .default
+    ) {
         self.rows = rows
         self.root = root
         self.scratch = scratch
         self.url = url
         self.beforeLockSafety = beforeLockSafety
+        self.lockBudget = lockBudget
     }
 
     /// Why a run could not be measured.
@@ -108,13 +114,14 @@ public struct WriterStallBenchmark: Sendable {
                 guard let run = measured[version] else { continue }
                 figures.append(
                     Figure(
-                        section: .stalls, name: "v\(version) \(change.kind): longest write", value: run.stall,
+                        section: .stalls, name: "v\(version) \(change.kind): longest write\(run.failedName)", value: run.stall,
                         baselineName: "same writer, no migration", baseline: run.baselineStall, unit: .seconds,
                         target: .valueAtMost(Self.target), detail: run.detail(change.source)))
                 if let old = befores[version] {
                     figures.append(
                         Figure(
-                            section: .stalls, name: "v\(version) \(change.kind): longest write, SQL before lock-safety",
+                            section: .stalls,
+                            name: "v\(version) \(change.kind): longest write, SQL before lock-safety\(old.failedName)",
                             value: old.stall, baselineName: "same writer, no migration", baseline: old.baselineStall,
                             unit: .seconds, detail: old.detail(change.source)))
                 }
@@ -126,7 +133,8 @@ public struct WriterStallBenchmark: Sendable {
                     section: .stalls, name: "all \(runs.count) migrations: longest write", value: runs.map(\.stall).max() ?? 0,
                     baselineName: "same writer, no migration", baseline: runs.map(\.baselineStall).max() ?? 0, unit: .seconds,
                     target: .valueAtMost(Self.target),
-                    detail: "\(Format.count(rows)) posts; load average (1, 5, 15 min) at start \(loadAtStart), at end \(loadAtEnd); "
+                    detail: "\(Format.count(rows)) posts; "
+                        + "\(runs.filter { $0.migrationFailure != nil }.count) migrations failed under the writer; load average (1, 5, 15 min) at start \(loadAtStart), at end \(loadAtEnd); "
                         + "section \(Format.value(Stopwatch.seconds(ContinuousClock.now - sectionStart), .seconds)) wall, "
                         + "\(Format.value(Stopwatch.processCPUSeconds() - cpuAtStart, .seconds)) CPU in this process"))
             await drop(created, admin)
@@ -193,9 +201,17 @@ public struct WriterStallBenchmark: Sendable {
         var firstFailure: String?
         var baselineStall: Double
         var baselineWrites: Int
+        /// Why the migration failed under the writer (it was then applied with the writer stopped).
+        var migrationFailure: String?
+
+        var failedName: String { migrationFailure == nil ? "" : " (migration FAILED under the writer)" }
 
         func detail(_ source: String) -> String {
             var text = "\(source); migration \(Format.value(wall, .seconds)) wall"
+            if let migrationFailure {
+                text = "\(source); the migration FAILED under the writer after \(Format.value(wall, .seconds)) "
+                    + "(\(migrationFailure)) and was applied again with the writer stopped"
+            }
             if let backendCPU { text += ", \(Format.value(backendCPU, .seconds)) CPU in its server process" }
             text += ", \(Format.value(processCPU, .seconds)) CPU in this process; \(writes) writes during it"
             if failedWrites > 0 { text += " (\(failedWrites) failed: \(firstFailure ?? "?"))" }
@@ -235,7 +251,7 @@ public struct WriterStallBenchmark: Sendable {
         _ session: PostgresSession, _ writer: PostgresSession, migrations: [StrataMigration], label: String,
         progress: @Sendable (String) -> Void, measuring: Set<Int>?
     ) async throws -> [Int: Run] {
-        let migrator = StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations)
+        let migrator = StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations, lockBudget: lockBudget)
         let backendText = try await session.textRows(sql: "SELECT pg_backend_pid()::text").first?.first ?? nil
         let backend = backendText.flatMap { Int32($0) }
         var runs: [Int: Run] = [:]
@@ -252,12 +268,11 @@ public struct WriterStallBenchmark: Sendable {
             let cpuStart = Stopwatch.processCPUSeconds()
             let backendStart = backend.flatMap(Self.cpuSeconds(ofProcess:))
             let start = ContinuousClock.now
+            var migrationFailure: String?
             do {
                 try await migrator.migrate(session.connection, to: version)
             } catch {
-                log.stop()
-                await writing.value
-                throw Failure(description: "v\(version) (\(change.kind), \(label)) failed: \(error)")
+                migrationFailure = String(describing: error).replacingOccurrences(of: "\n", with: " ")
             }
             let end = ContinuousClock.now
             let backendEnd = backend.flatMap(Self.cpuSeconds(ofProcess:))
@@ -266,6 +281,14 @@ public struct WriterStallBenchmark: Sendable {
             await writing.value
             let during = log.summary(from: start, to: end)
             let wall = Stopwatch.seconds(end - start)
+            if migrationFailure != nil {
+                progress("stalls (\(label)): v\(version) failed under the writer; applying it with the writer stopped")
+                do {
+                    try await migrator.migrate(session.connection, to: version)
+                } catch {
+                    throw Failure(description: "v\(version) (\(change.kind), \(label)) failed: \(error)")
+                }
+            }
 
             // The writer alone, for as long (at least 200 ms, at most 60 s).
             let alone = WriteLog()
@@ -282,7 +305,7 @@ public struct WriterStallBenchmark: Sendable {
                 stall: during.longest, wall: wall, processCPU: cpu,
                 backendCPU: backendStart.flatMap { start in backendEnd.map { $0 - start } }, writes: during.count,
                 failedWrites: during.failed, firstFailure: during.firstFailure, baselineStall: baseline.longest,
-                baselineWrites: baseline.count)
+                baselineWrites: baseline.count, migrationFailure: migrationFailure)
         }
         return runs
     }
