@@ -262,6 +262,8 @@ let package = Package(
                 "StrataSQLite",
                 "StrataCoreDataStore",
                 "StrataRepositoryBenchmark",
+                "StrataPostgres",
+                "StrataDatabase",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -272,7 +274,7 @@ let package = Package(
         // The benchmark's synthetic models are valid and change the way they claim (no timing here).
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataCore", "StrataTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StrataBench", "StrataCore", "StrataTestSupport", "StrataPostgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -10,7 +10,7 @@ public struct Figure: Codable, Sendable, Equatable {
         case factor
     }
 
-    /// The section: `generator`, `repository`, `migration`, `plugin`, `memory`, `compile`, `postgres`, `coredata` or `rebase`.
+    /// The section: `generator`, `repository`, `migration`, `plugin`, `memory`, `compile`, `postgres`, `coredata`, `rebase` or `stalls`.
     public var section: Section
     /// What was measured.
     public var name: String
@@ -57,6 +57,8 @@ public struct Target: Codable, Sendable, Equatable {
         case ratioAtMost
         /// The value must be below `limit` (in the figure's unit).
         case valueBelow
+        /// The value must be at most `limit` (in the figure's unit).
+        case valueAtMost
     }
 
     /// What is held to the limit.
@@ -68,12 +70,15 @@ public struct Target: Codable, Sendable, Equatable {
     public static func ratioAtMost(_ limit: Double) -> Target { Target(kind: .ratioAtMost, limit: limit) }
     /// The value must be below `limit`.
     public static func valueBelow(_ limit: Double) -> Target { Target(kind: .valueBelow, limit: limit) }
+    /// The value must be at most `limit`.
+    public static func valueAtMost(_ limit: Double) -> Target { Target(kind: .valueAtMost, limit: limit) }
 
     /// True when `figure` meets the target.
     public func isMet(by figure: Figure) -> Bool {
         switch kind {
         case .ratioAtMost: figure.ratio <= limit
         case .valueBelow: figure.value < limit
+        case .valueAtMost: figure.value <= limit
         }
     }
 }
@@ -98,4 +103,6 @@ public enum Section: String, Codable, Sendable, CaseIterable {
     case coredata
     /// `strata rebase` of parallel versions, against `strata generate` of the rebased model.
     case rebase
+    /// A writer's longest stall while each change kind's PostgreSQL migration runs, against the writer alone.
+    case stalls
 }

@@ -19,26 +19,9 @@ public struct PostgresSection {
 
     /// Builds and runs the benchmark package; returns its figures.
     public func run(progress: (String) -> Void) throws -> [Figure] {
-        let script = (root as NSString).appendingPathComponent("Scripts/postgres-server.sh")
-        var started: String?
-        let url: String
-        if let given = ProcessInfo.processInfo.environment["STRATA_BENCH_POSTGRES_URL"], !given.isEmpty {
-            url = given
-        } else {
-            progress("postgres: starting a PostgreSQL server")
-            let folderFile = (scratch as NSString).appendingPathComponent("postgres-folder")
-            let urlFile = (scratch as NSString).appendingPathComponent("postgres-url")
-            let outcome = try Subprocess.run(
-                "/bin/sh", ["-c", "STRATA_PG_FOLDER_FILE=\"$0\" \"$1\" start > \"$2\"", folderFile, script, urlFile])
-            guard outcome.status == 0, let text = try? String(contentsOfFile: urlFile, encoding: .utf8) else {
-                throw Subprocess.Failure(description: "could not start a PostgreSQL server with \(script)")
-            }
-            url = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            started = try? String(contentsOfFile: folderFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        defer {
-            if let started { _ = try? Subprocess.run(script, ["stop", started]) }
-        }
+        let server = try BenchPostgresServer.start(root: root, scratch: scratch, progress: progress)
+        defer { server.stop() }
+        let url = server.url
         let package = (root as NSString).appendingPathComponent("Benchmarks/PostgresBench")
         let log = (scratch as NSString).appendingPathComponent("postgres-bench.log")
         progress("postgres: building Benchmarks/PostgresBench (release; Fluent's first build takes minutes)")

@@ -71,6 +71,7 @@ public struct Report: Sendable {
         switch target.kind {
         case .ratioAtMost: return "<= \(Format.ratio(target.limit)) \(verdict)"
         case .valueBelow: return "< \(Format.value(target.limit, figure.unit)) \(verdict)"
+        case .valueAtMost: return "<= \(Format.value(target.limit, figure.unit)) \(verdict)"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataPostgres
 
 /// The whole performance suite: which sections run, at which scale, where.
 public struct Suite: Sendable {
@@ -55,6 +56,9 @@ public struct Suite: Sendable {
     public var rebaseEntities: Int { quick ? 100 : 1_000 }
     public var rebaseRepetitions: Int { quick ? 1 : 3 }
 
+    /// The stalls section's rows (the table the writer updates while each migration runs).
+    public var stallRows: Int { quick ? 20_000 : 1_000_000 }
+
     /// The compile section's model size.
     public var compileEntities: Int { quick ? 20 : 100 }
     /// Builds per compile figure (the fastest counts): three, since one of them often shares the
@@ -85,6 +89,9 @@ public struct Suite: Sendable {
                 settings["coredata"] = "\(Format.count(coreDataRows)) rows, fastest of \(coreDataRepetitions)"
             case .rebase:
                 settings["rebase"] = "\(Format.count(rebaseEntities)) entities, fastest of \(rebaseRepetitions)"
+            case .stalls:
+                settings["stalls"] =
+                    "\(Format.count(stallRows)) rows, \(WriterStallModel.changes.count) migrations, lock timeout 300 ms, 10 s of retries"
             case .postgres:
                 settings["postgres"] =
                     "\(Format.count(repositoryRows)) rows, migration over \(Format.count(migrationRows)) items, fastest of \(postgresRepetitions)"
@@ -146,6 +153,13 @@ public struct Suite: Sendable {
                 root: root, rows: repositoryRows, repetitions: postgresRepetitions, scratch: scratch,
                 migrationRows: migrationRows)
                 .run(progress: progress)
+        case .stalls:
+            // The default lock timeout, but 10 s of retries rather than 60 s: a version that cannot
+            // get its locks under the writer retries its whole backfill at each attempt.
+            figures += try WriterStallBenchmark(
+                rows: stallRows, root: root, scratch: scratch,
+                lockBudget: PostgresLockBudget(totalWait: .seconds(10))
+            ).run(progress: progress)
         case .rebase:
             figures += try RebaseBenchmark(entities: rebaseEntities, repetitions: rebaseRepetitions, workDirectory: scratch)
                 .run(progress: progress)

@@ -7,7 +7,7 @@ import StrataBench
 struct StrataBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
-        abstract: "Strata's performance suite: generator scale, repository throughput, migration cost, plugin overhead, memory, Core Data store import.",
+        abstract: "Strata's performance suite: generator scale, repository throughput, migration cost, plugin overhead, memory, Core Data store import, writer stalls under PostgreSQL migrations.",
         discussion: """
             Every figure is printed with a baseline measured in the same run and the ratio between them, \
             so a regression shows on any machine. Run it in release mode:

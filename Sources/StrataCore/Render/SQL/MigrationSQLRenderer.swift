@@ -28,8 +28,9 @@ public enum MigrationSQLRenderer {
 
     /// The PostgreSQL `migrations/vN.sql` as Strata 0.6.0 and earlier wrote it, with every
     /// statement in the version's transaction but the indexes marked `concurrently: true`; nil
-    /// when it is the current text. Databases that applied it recorded its checksum.
-    static func postgresFileBeforeLockSafety(for plan: MigrationPlan) -> String? {
+    /// when it is the current text. Databases that applied it recorded its checksum. Package-wide
+    /// for `strata-bench`, which measures it against the current text.
+    package static func postgresFileBeforeLockSafety(for plan: MigrationPlan) -> String? {
         let old = PostgresMigrationRenderer(plan: plan, lockSafe: false).statements()
         guard old != statements(for: plan, dialect: .postgres) else { return nil }
         return file(for: plan, dialect: .postgres, statements: old)
