@@ -182,4 +182,58 @@ import Testing
             #expect(edited.status == 1, "\(edited.stderr)")
         }
     }
+
+    @Test("a version that fills rows then alters their table applies while the application keeps writing them")
+    func aBackfillThenAlterDoesNotDeadlockWithWriters() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let v1 = """
+            model: Shop
+            version: 1
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String?
+                  visits: Int64
+            """
+        // email becomes required: NULLs filled (an UPDATE), then the default and NOT NULL (ALTERs).
+        let v2 = """
+            model: Shop
+            version: 2
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: { type: String, default: "unknown@example.com" }
+                  visits: Int64
+            """
+        let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
+        let plan = try CLI.strata(["plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", folder])
+        #expect(plan.stdout.contains(#"LOCK TABLE "customer" IN ACCESS EXCLUSIVE MODE;"#), "\(plan.stdout)")
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try PostgresMigrateTests.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
+            try await session.execute(
+                #"INSERT INTO "customer" ("email", "visits") SELECT CASE WHEN n % 2 = 0 THEN NULL ELSE 'c' || n END, 0 FROM generate_series(1, 20000) AS n"#
+            )
+            // The application updates rows the migration fills, one by one, all along.
+            let writer = try await PostgresSession.connect(to: session.url)
+            let writing = Task {
+                var id = 0
+                while !Task.isCancelled {
+                    id = id % 20000 + 2
+                    try? await writer.execute(#"UPDATE "customer" SET "visits" = "visits" + 1 WHERE "id" = \#(id)"#)
+                }
+            }
+            let result = try PostgresMigrateTests.migrate(url, schemas: folder, ["--lock-wait-limit", "20s"])
+            writing.cancel()
+            _ = await writing.value
+            try await writer.close()
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try await PostgresMigrateTests.ledger(session).map { $0[1] } == ["1", "2"])
+            #expect(
+                try await session.textRows(sql: #"SELECT count(*)::text FROM "customer" WHERE "email" = 'unknown@example.com'"#)
+                    == [["10000"]])
+        }
+    }
 }

@@ -109,6 +109,13 @@ extension DDLRenderer {
         SQLStatement(kind: .addConstraintNotValid(name: name, table: table), sql: add.sql + " NOT VALID")
     }
 
+    /// `LOCK TABLE "a", "b" IN ACCESS EXCLUSIVE MODE`, with a comment saying why it comes first.
+    public func lockTables(_ tables: [String], because reason: [String]) -> SQLStatement {
+        SQLStatement(
+            kind: .lockTables(tables), comments: reason.flatMap { dialect.comment($0) },
+            sql: "LOCK TABLE \(tables.map(dialect.quoted).joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE")
+    }
+
     /// `ALTER TABLE … VALIDATE CONSTRAINT "name"`: the existing rows checked under a lock that lets
     /// reads and writes go on.
     public func validateConstraint(_ name: String, onTable table: String) -> SQLStatement {

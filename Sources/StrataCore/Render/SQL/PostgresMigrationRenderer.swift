@@ -75,7 +75,63 @@ struct PostgresMigrationRenderer {
                 }
             }
         }
-        return leading + statements + values.custom(to.migration.after, "after")
+        let transaction = statements + values.custom(to.migration.after, "after")
+        return leading + lockedFirst(transaction) + transaction
+    }
+
+    /// The statement that takes, first, the locks a transaction needs on tables of N-1 that it
+    /// alters after it has written their rows (an `UPDATE`, or any table after the author's SQL),
+    /// or none. Otherwise an application's write waiting for one of those rows would hold the
+    /// lock the `ALTER` waits for: a deadlock, which the lock timeout ends before PostgreSQL sees
+    /// it, on every retry.
+    private func lockedFirst(_ transaction: [SQLStatement]) -> [SQLStatement] {
+        guard lockSafe,
+            let firstWrite = transaction.firstIndex(where: {
+                if case .update = $0.kind { return true }
+                if case .custom = $0.kind { return true }
+                return false
+            })
+        else { return [] }
+        // The tables written before they are altered: those an `UPDATE` names, or every one when
+        // the author's SQL writes (which tables it writes is not known).
+        var written: Set<String> = []
+        var authorWrites = false
+        var tables: [String] = []
+        let existing = Set(plan.from.entities.map(\.table))
+        for statement in transaction[firstWrite...] {
+            switch statement.kind {
+            case .update(let table, _): written.insert(table)
+            case .custom: authorWrites = true
+            default:
+                guard let table = Self.alteredTable(statement.kind), existing.contains(table),
+                    authorWrites || written.contains(table), !tables.contains(table)
+                else { continue }
+                tables.append(table)
+            }
+        }
+        guard !tables.isEmpty else { return [] }
+        return [
+            renderer.lockTables(
+                tables,
+                because: [
+                    "Taken first: this version writes rows before it alters their table, and an application's",
+                    "write waiting for one of those rows would otherwise hold the lock the ALTER needs.",
+                ])
+        ]
+    }
+
+    /// The table of N-1 a statement takes a lock stronger than an `UPDATE`'s on, when it names one.
+    private static func alteredTable(_ kind: SQLStatement.Kind) -> String? {
+        switch kind {
+        case .alterColumn(let table, _), .addColumn(let table, _), .dropColumn(let table, _),
+            .renameColumn(let table, _, _), .renameConstraint(let table, _, _), .addConstraint(_, let table),
+            .dropConstraint(_, let table), .addForeignKey(_, let table), .createIndex(_, let table),
+            .dropTable(let table), .renameTable(let table, _), .addConstraintNotValid(_, let table),
+            .validateConstraint(_, let table):
+            return table
+        default:
+            return nil
+        }
     }
 
     /// True when the lock-safe rendering runs the statements of `change` before the version's

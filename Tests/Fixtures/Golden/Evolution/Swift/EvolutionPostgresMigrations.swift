@@ -70,6 +70,10 @@ public enum EvolutionPostgresMigrations {
                 -- - add field Writer.bio
                 -- - DESTRUCTIVE: remove field Writer.legacyCode (column legacy_code and its values); allowed by allowDataLoss 'Author.legacyCode' in v2.yaml:40
 
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "author" IN ACCESS EXCLUSIVE MODE;
+
                 -- before (written in v2.yaml)
                 UPDATE author SET email = lower(email);
 
@@ -98,7 +102,8 @@ public enum EvolutionPostgresMigrations {
                 ALTER TABLE "writer" RENAME COLUMN "name" TO "display_name";
 
                 """#,
-            checksum: "bc81db411d6c791c4a6f06b194c29a030e31f1163f8cc3b83c1f8ed9fbaa70b5"
+            checksum: "e50d3a16922f2c72a0f7036d168c55c7d6094843ba1c98015d0ea54890664da4",
+            legacyChecksum: "bc81db411d6c791c4a6f06b194c29a030e31f1163f8cc3b83c1f8ed9fbaa70b5"
         ),
         StrataMigration(
             version: 3,
@@ -124,6 +129,10 @@ public enum EvolutionPostgresMigrations {
 
                 CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "post_title_key" ON "post" ("title");
 
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
+
                 ALTER TABLE "post" DROP CONSTRAINT "post_status_check";
 
                 ALTER TABLE "post" ALTER COLUMN "body" SET DEFAULT '(empty)';
@@ -145,7 +154,7 @@ public enum EvolutionPostgresMigrations {
                 ALTER TABLE "post" ADD CONSTRAINT "post_status_check" CHECK ("status" IN ('draft', 'open', 'closed'));
 
                 """#,
-            checksum: "0604e9d23147494c57262d7c3a394084c377754152a7d8786e1b5cd37e3dd40c",
+            checksum: "d40c9aecbbfac6d6044c1306022741802aa69ca2da91bd33a749863af90cef15",
             legacyChecksum: "2739ac43771977a5df2c23964b1b9a380420cf4cf60b83dfb8b5a2bbe3df2aca"
         ),
         StrataMigration(
@@ -174,6 +183,10 @@ public enum EvolutionPostgresMigrations {
 
                 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "writer" IN ACCESS EXCLUSIVE MODE;
+
                 DROP INDEX "post_author_title_idx";
 
                 ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
@@ -195,7 +208,7 @@ public enum EvolutionPostgresMigrations {
                 ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
 
                 """#,
-            checksum: "bbc93ea26c195f41e30d2aefea21276232626ee5ac785802a5afaa95622a0657",
+            checksum: "8ebda5355637ad456185c22c06581de8133e1b01a2a5f87c8a2c93aa1b1fe792",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5"
         ),
         StrataMigration(
@@ -212,6 +225,10 @@ public enum EvolutionPostgresMigrations {
                 -- - rename field Post.body to content (column body -> content)
                 -- - change the default of Post.content from "(empty)" to ""
                 -- - add entity Comment (table comment)
+
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
 
                 ALTER TABLE "post" DROP CONSTRAINT "post_level_check";
 
@@ -238,7 +255,8 @@ public enum EvolutionPostgresMigrations {
                 UPDATE post SET content = '(empty)' WHERE content = '';
 
                 """#,
-            checksum: "8be10914787eb8b2280c19f3bdb9ee785014be57ffab7f2f9b063f63e7329010"
+            checksum: "755bc9a02e05191778598b65fe3ff0667b0728ebb64223cf06a6aa50cd77338c",
+            legacyChecksum: "8be10914787eb8b2280c19f3bdb9ee785014be57ffab7f2f9b063f63e7329010"
         ),
     ]
 }

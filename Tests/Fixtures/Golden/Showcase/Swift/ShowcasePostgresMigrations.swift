@@ -80,6 +80,10 @@ public enum ShowcasePostgresMigrations {
                 -- - DESTRUCTIVE: remove field OrderLine.ratio (column ratio and its values); allowed by allowDataLoss 'OrderLine.ratio' in v2.yaml:62
                 -- - add entity Keywords (table keywords)
 
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "order" IN ACCESS EXCLUSIVE MODE;
+
                 ALTER TABLE "order" DROP CONSTRAINT "order_status_check";
 
                 ALTER TABLE "customer" ADD COLUMN "vip" BOOLEAN NOT NULL DEFAULT FALSE;
@@ -116,7 +120,7 @@ public enum ShowcasePostgresMigrations {
                 UPDATE customer SET vip = false WHERE vip IS NULL;
 
                 """#,
-            checksum: "8ac8ddcbcc0c2c1a6e644e11b9e967f2f3b990706b0a23036581fd406f48a03c",
+            checksum: "21bab565c8a55a12284bc3f420da2c238866dd661604530347c92c72c5bc87f7",
             legacyChecksum: "aaab9c6ec832886c212dab6c57cc4078e470d7d5aaa7441844ad3cc220e93699"
         ),
     ]

@@ -11,6 +11,10 @@
 -- - add field Writer.bio
 -- - DESTRUCTIVE: remove field Writer.legacyCode (column legacy_code and its values); allowed by allowDataLoss 'Author.legacyCode' in v2.yaml:40
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "author" IN ACCESS EXCLUSIVE MODE;
+
 -- before (written in v2.yaml)
 UPDATE author SET email = lower(email);
 

@@ -19,6 +19,10 @@
 
 CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "post_title_key" ON "post" ("title");
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
+
 ALTER TABLE "post" DROP CONSTRAINT "post_status_check";
 
 ALTER TABLE "post" ALTER COLUMN "body" SET DEFAULT '(empty)';

@@ -21,6 +21,10 @@
 
 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "writer" IN ACCESS EXCLUSIVE MODE;
+
 DROP INDEX "post_author_title_idx";
 
 ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";

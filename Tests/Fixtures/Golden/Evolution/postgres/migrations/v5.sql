@@ -10,6 +10,10 @@
 -- - change the default of Post.content from "(empty)" to ""
 -- - add entity Comment (table comment)
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
+
 ALTER TABLE "post" DROP CONSTRAINT "post_level_check";
 
 ALTER TABLE "post" ALTER COLUMN "body" SET DEFAULT '';

@@ -13,6 +13,10 @@
 -- - DESTRUCTIVE: remove field OrderLine.ratio (column ratio and its values); allowed by allowDataLoss 'OrderLine.ratio' in v2.yaml:62
 -- - add entity Keywords (table keywords)
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "order" IN ACCESS EXCLUSIVE MODE;
+
 ALTER TABLE "order" DROP CONSTRAINT "order_status_check";
 
 ALTER TABLE "customer" ADD COLUMN "vip" BOOLEAN NOT NULL DEFAULT FALSE;
