@@ -60,11 +60,11 @@ struct BaseReport {
     private func json(_ report: PullRequestReport) -> JSONValue {
         let models = report.models.map { model -> JSONValue in
             let migrations = model.plans.map { plan -> JSONValue in
-                let steps = plan.steps.map { step -> JSONValue in
+                let steps = zip(plan.steps, plan.postgresLocks()).map { step, lock -> JSONValue in
                     .object([
                         ("description", .string(step.line)), ("destructive", .bool(step.isDestructive)),
                         ("allowedBy", .string(step.allowedBy?.spelled)),
-                        ("postgresLock", .string(plan.postgresLock(of: step).summary)),
+                        ("postgresLock", .string(lock.summary)),
                     ])
                 }
                 return .object([

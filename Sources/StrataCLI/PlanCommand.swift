@@ -95,8 +95,8 @@ package struct Plan: ParsableCommand {
             migrations.append(
                 Shown(
                     from: plan.from.version, to: plan.to.version,
-                    steps: plan.steps.map {
-                        ($0.line, $0.isDestructive, $0.allowedBy?.spelled, plan.postgresLock(of: $0).summary)
+                    steps: zip(plan.steps, plan.postgresLocks()).map { step, lock in
+                        (step.line, step.isDestructive, step.allowedBy?.spelled, lock.summary)
                     },
                     sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
         }

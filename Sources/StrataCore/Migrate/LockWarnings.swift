@@ -14,13 +14,16 @@ enum LockWarnings {
         let fileStart = SourceLocation.file(to.file)
         let lines = Set(
             plan.diagnostics.filter { $0.severity == .error }.map { "\($0.location.file):\($0.location.line)" })
+        var lockedFirst: Set<String>?
         for step in plan.steps {
             // Catalog-only steps and new tables need no renderer: most steps stop here.
             let quick = PostgresLock.of(step.change)
             guard quick.mode == .accessExclusive, quick.work > .catalogOnly,
                 let subject = subject(of: step.change, in: plan)
             else { continue }
-            let lock = plan.postgresLock(of: step)
+            let locked = lockedFirst ?? PostgresMigrationRenderer(plan: plan).tablesLockedFirst()
+            lockedFirst = locked
+            let lock = plan.postgresLock(of: step, tablesLockedFirst: locked)
             guard lock.mode == .accessExclusive, lock.work > .catalogOnly, !lock.outsideTransaction else { continue }
             if let allowance = to.migration.allowsLock(entity: subject.entity, field: subject.field) {
                 used.insert(allowance)

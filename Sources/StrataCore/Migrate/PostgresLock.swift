@@ -255,9 +255,32 @@ extension MigrationPlan {
     /// The lock `step` takes on PostgreSQL, and the work done under it (``PostgresLock``), as this
     /// plan's migration renders it: lock-safe, some steps are prepared before the transaction.
     public func postgresLock(of step: MigrationStep) -> PostgresLock {
-        PostgresLock.of(
+        postgresLock(of: step, tablesLockedFirst: PostgresMigrationRenderer(plan: self).tablesLockedFirst())
+    }
+
+    /// ``postgresLock(of:)`` of every step, in order (the migration rendered once for all).
+    public func postgresLocks() -> [PostgresLock] {
+        let lockedFirst = PostgresMigrationRenderer(plan: self).tablesLockedFirst()
+        return steps.map { postgresLock(of: $0, tablesLockedFirst: lockedFirst) }
+    }
+
+    /// The lock of `step`; `tablesLockedFirst` are the tables (N-1 names) the version's
+    /// transaction locks in ACCESS EXCLUSIVE mode before anything else, so every step on them in
+    /// the transaction holds that lock.
+    func postgresLock(of step: MigrationStep, tablesLockedFirst: Set<String>) -> PostgresLock {
+        var lock = PostgresLock.of(
             step.change, preparedBeforehand: PostgresMigrationRenderer(plan: self).runsBeforehand(step.change),
             column: postgresColumnChange(step.change))
+        if !lock.outsideTransaction, let table = tableAtStart(of: step.change), tablesLockedFirst.contains(table) {
+            lock.mode = max(lock.mode, .accessExclusive)
+        }
+        return lock
+    }
+
+    /// The N-1 name of the table a change concerns, when it concerns one that exists there.
+    private func tableAtStart(of change: SchemaChange) -> String? {
+        if case .entityRemoved(let entity) = change { return entity.table }
+        return change.entityName.flatMap(to.entity(named:)).flatMap(previous(of:))?.table
     }
 
     /// What the PostgreSQL migration does to the column of a type or reference change (as

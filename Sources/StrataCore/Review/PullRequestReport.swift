@@ -120,10 +120,10 @@ public struct PullRequestReport: Sendable {
             let rebuilt = Set(MigrationSQLRenderer.sqliteRebuiltEntities(for: plan))
             lines.append("| Step | Data loss | PostgreSQL lock | SQLite |")
             lines.append("|---|---|---|---|")
-            for step in plan.steps {
+            for (step, lock) in zip(plan.steps, plan.postgresLocks()) {
                 lines.append(
                     "| \(cell(step.change.summary + (step.detail.map { " (\($0))" } ?? ""))) | \(cell(dataLoss(step))) "
-                        + "| \(cell(plan.postgresLock(of: step).summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |"
+                        + "| \(cell(lock.summary)) | \(cell(sqlite(step, plan: plan, rebuilt: rebuilt))) |"
                 )
             }
             lines.append("")

@@ -120,6 +120,15 @@ struct PostgresMigrationRenderer {
         ]
     }
 
+    /// The tables the version's transaction locks before anything else (``lockedFirst(_:)``).
+    func tablesLockedFirst() -> Set<String> {
+        var tables: Set<String> = []
+        for statement in statements() {
+            if case .lockTables(let locked) = statement.kind { tables.formUnion(locked) }
+        }
+        return tables
+    }
+
     /// The table of N-1 a statement takes a lock stronger than an `UPDATE`'s on, when it names one.
     private static func alteredTable(_ kind: SQLStatement.Kind) -> String? {
         switch kind {
