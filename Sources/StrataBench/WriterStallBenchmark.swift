@@ -252,13 +252,18 @@ public struct WriterStallBenchmark: Sendable {
         progress: @Sendable (String) -> Void, measuring: Set<Int>?
     ) async throws -> [Int: Run] {
         let migrator = StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations, lockBudget: lockBudget)
+        // Versions applied with no writer wait longer than deadlock_timeout (1 s), after which
+        // PostgreSQL cancels an autovacuum that holds the table (the big updates start one).
+        let unhurried = StrataPostgresMigrator(
+            model: WriterStallModel.name, migrations: migrations,
+            lockBudget: PostgresLockBudget(lockTimeout: .seconds(2), totalWait: .seconds(120)))
         let backendText = try await session.textRows(sql: "SELECT pg_backend_pid()::text").first?.first ?? nil
         let backend = backendText.flatMap { Int32($0) }
         var runs: [Int: Run] = [:]
         for (offset, change) in WriterStallModel.changes.enumerated() {
             let version = offset + 2
             guard measuring?.contains(version) ?? true else {
-                try await migrator.migrate(session.connection, to: version)
+                try await unhurried.migrate(session.connection, to: version)
                 continue
             }
             progress("stalls (\(label)): v\(version) \(change.kind)")
@@ -284,9 +289,7 @@ public struct WriterStallBenchmark: Sendable {
             if migrationFailure != nil {
                 progress("stalls (\(label)): v\(version) failed under the writer; applying it with the writer stopped")
                 do {
-                    // With the default budget: only autovacuum may still hold the table.
-                    try await StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations)
-                        .migrate(session.connection, to: version)
+                    try await unhurried.migrate(session.connection, to: version)
                 } catch {
                     throw Failure(description: "v\(version) (\(change.kind), \(label)) failed: \(error)")
                 }
