@@ -256,7 +256,7 @@ public struct WriterStallBenchmark: Sendable {
         // PostgreSQL cancels an autovacuum that holds the table (the big updates start one).
         let unhurried = StrataPostgresMigrator(
             model: WriterStallModel.name, migrations: migrations,
-            lockBudget: PostgresLockBudget(lockTimeout: .seconds(2), totalWait: .seconds(120)))
+            lockBudget: PostgresLockBudget(lockTimeout: .seconds(2), totalWait: .seconds(120), holdLimit: nil))
         let backendText = try await session.textRows(sql: "SELECT pg_backend_pid()::text").first?.first ?? nil
         let backend = backendText.flatMap { Int32($0) }
         var runs: [Int: Run] = [:]

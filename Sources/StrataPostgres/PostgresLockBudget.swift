@@ -12,19 +12,33 @@ public struct PostgresLockBudget: Sendable, Equatable {
     public var lockTimeout: Duration
     /// The longest one version spends waiting for locks, across its attempts.
     public var totalWait: Duration
+    /// The longest one statement may run inside a transaction of a migration, where it holds
+    /// locks that make the application's writes (and, for most `ALTER TABLE`s, reads) wait:
+    /// PostgreSQL cancels it (`SET LOCAL statement_timeout`) and the version is rolled back. Nil:
+    /// no limit. Concurrent index builds, validations and backfill batches hold no such lock and
+    /// are not limited.
+    public var holdLimit: Duration?
 
     /// 300 ms per statement: an application's requests stall at most that long behind a
     /// migration that waits.
     public static let defaultLockTimeout: Duration = .milliseconds(300)
     /// 60 s of waiting in all before a version gives up.
     public static let defaultTotalWait: Duration = .seconds(60)
-    /// The defaults: ``defaultLockTimeout`` and ``defaultTotalWait``.
+    /// 10 s: a statement that would hold a table longer (an `ALTER COLUMN … TYPE` rewriting a large
+    /// table, an `UPDATE` of every row in the version's transaction) is cancelled rather than
+    /// stall the application; raise it in a maintenance window.
+    public static let defaultHoldLimit: Duration = .seconds(10)
+    /// The defaults: ``defaultLockTimeout``, ``defaultTotalWait`` and ``defaultHoldLimit``.
     public static let `default` = PostgresLockBudget()
 
     /// Creates a budget.
-    public init(lockTimeout: Duration = defaultLockTimeout, totalWait: Duration = defaultTotalWait) {
+    public init(
+        lockTimeout: Duration = defaultLockTimeout, totalWait: Duration = defaultTotalWait,
+        holdLimit: Duration? = defaultHoldLimit
+    ) {
         self.lockTimeout = lockTimeout
         self.totalWait = totalWait
+        self.holdLimit = holdLimit
     }
 
     /// The pause after the `attempt`-th timeout (1-based): 200 ms doubled at each attempt up to 5 s,
@@ -37,6 +51,11 @@ public struct PostgresLockBudget: Sendable, Equatable {
 
     /// `lock_timeout` as PostgreSQL reads it, in whole milliseconds (`'300ms'`); 0 means no limit.
     var setting: String { "'\(Self.milliseconds(lockTimeout))ms'" }
+
+    /// The `SET LOCAL statement_timeout` that starts a transaction of the migration, or nil.
+    var holdLimitStatement: String? {
+        holdLimit.map { "SET LOCAL statement_timeout = '\(Self.milliseconds($0))ms'" }
+    }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000

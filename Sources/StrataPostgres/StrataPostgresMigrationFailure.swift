@@ -19,6 +19,9 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
     /// What the version's leading steps made that could not be removed again (another session
     /// held the table): left for the next run, which takes it as done.
     public var leftBehind: [String]
+    /// When a statement in a transaction was cancelled for holding its locks longer than the
+    /// budget allows (``PostgresLockBudget/holdLimit``): that limit.
+    public var holdLimit: Duration?
 
     /// Creates the failure.
     public init(
@@ -44,6 +47,11 @@ public struct StrataPostgresMigrationFailure: Error, CustomStringConvertible, Se
                 "gave up waiting for locks after \($0.attempt) attempt\($0.attempt == 1 ? "" : "s") and \($0.waitedDescription) in all, "
                     + $0.holdersDescription
             } ?? message.description.replacingOccurrences(of: "\n", with: "; ")
+                + (holdLimit.map {
+                    "; the statement held locks that block the application's writes longer than the hold limit ("
+                        + "\(PostgresLockBudget.milliseconds($0)) ms, `--lock-hold-limit`): run it in a quieter moment "
+                        + "with a higher limit"
+                } ?? "")
         let left =
             leftBehind.isEmpty
             ? "" : "; left for the next run, which takes it as done: " + leftBehind.joined(separator: ", ")

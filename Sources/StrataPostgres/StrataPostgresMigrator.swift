@@ -35,6 +35,8 @@ public struct StrataPostgresMigrator: Sendable {
     public let plan: StrataMigrationPlan
     /// How long statements may wait for locks, and how long a version keeps retrying.
     public let lockBudget: PostgresLockBudget
+    /// How many rows one batch of a backfill updates (each batch is committed on its own).
+    public let batchSize: Int
     let logger: Logger
 
     /// The model the migrations belong to (recorded in the ledger).
@@ -45,11 +47,14 @@ public struct StrataPostgresMigrator: Sendable {
     public var latestVersion: Int { plan.latestVersion }
 
     /// Creates a migrator for `model`; `migrations` (PostgreSQL SQL) may be given in any order.
-    /// `lockBudget` bounds the waits for locks; `logger` receives PostgresNIO's logging of the
-    /// migrator's queries (none by default).
+    /// `lockBudget` bounds the waits for locks and how long a statement may hold them;
+    /// `batchSize` (1,000 by default) is the rows of one backfill batch; `logger` receives
+    /// PostgresNIO's logging of the migrator's queries (none by default).
     public init(
-        model: String, migrations: [StrataMigration], lockBudget: PostgresLockBudget = .default, logger: Logger? = nil
+        model: String, migrations: [StrataMigration], lockBudget: PostgresLockBudget = .default,
+        batchSize: Int = 1_000, logger: Logger? = nil
     ) {
+        self.batchSize = max(batchSize, 1)
         // Any version may have recorded the checksum of Strata 0.5's SQL (every statement in the transaction).
         plan = StrataMigrationPlan(model: model, migrations: migrations, acceptsLegacyChecksums: true)
         self.lockBudget = lockBudget
@@ -156,7 +161,7 @@ public struct StrataPostgresMigrator: Sendable {
     private func applyWithinBudget(
         _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
-        var made: [PostgresLeadingStep] = []
+        var made: [Made] = []
         var waited = Duration.zero
         var attempt = 0
         while true {
@@ -181,25 +186,25 @@ public struct StrataPostgresMigrator: Sendable {
                 try progress(.waitingForLock(migration, wait))
                 try await Task.sleep(for: pause)
             } catch var failure as StrataPostgresMigrationFailure {
-                let undone = await undo(made, connection)
+                let undone = await undo(made, of: migration.version, connection)
                 failure.rolledBack = !undone.connectionLost
-                failure.leftBehind = undone.left.compactMap(\.made)
+                failure.leftBehind = undone.left.compactMap(\.description)
                 throw failure
             } catch {
-                _ = await undo(made, connection)
+                _ = await undo(made, of: migration.version, connection)
                 throw error
             }
             waited += pause
         }
     }
 
-    /// Runs one migration: its leading steps (``PostgresLeadingStep``) each on its own, then the
-    /// rest in a transaction with its ledger row. Returns false when the ledger already records
-    /// it. A failure undoes what its leading steps made (`made`), so that the database is left at
-    /// the previous version, except a lock timeout (``LockTimedOut``), after which it is kept for
-    /// the next attempt.
+    /// Runs one migration (``PostgresMigrationScript``): the steps before its transaction, each
+    /// on its own (skipping those a stopped run recorded, or left, as done), then the version's
+    /// transaction with its ledger row. Returns false when the ledger already records it. A
+    /// failure undoes what the steps made (`made`), so that the database is left at the previous
+    /// version, except a lock timeout (``LockTimedOut``), after which it is kept for the next attempt.
     private func apply(
-        _ migration: StrataMigration, _ connection: PostgresConnection, made: inout [PostgresLeadingStep],
+        _ migration: StrataMigration, _ connection: PostgresConnection, made: inout [Made],
         progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
         /// An error `progress` threw, rethrown as it is once the version is rolled back.
@@ -209,50 +214,106 @@ public struct StrataPostgresMigrator: Sendable {
         func tell(_ statement: String) throws {
             do { try progress(.willRun(migration, statement: statement)) } catch { throw Stopped(error: error) }
         }
-        let statements: [String]
+        let script: PostgresMigrationScript
+        var recorded: [Int: PostgresMigrationProgress.Recorded] = [:]
+        let multiStep: Bool
         do {
-            statements = try SQLScriptSplitter.statements(migration.sql, dialect: .postgres)
+            script = try PostgresMigrationScript(SQLScriptSplitter.statements(migration.sql, dialect: .postgres))
+            multiStep = script.steps.contains { if case .own = $0 { false } else { true } }
+            if multiStep {
+                recorded = try await PostgresMigrationProgress.recorded(
+                    model: model, version: migration.version, checksum: migration.checksum, connection, logger: logger)
+            }
         } catch {
+            let undone = await undo(made, of: migration.version, connection)
             throw StrataPostgresMigrationFailure(
                 model: model, version: migration.version, statement: nil, message: PostgresServerMessage(error),
-                rolledBack: true)
+                rolledBack: !undone.connectionLost, leftBehind: undone.left.compactMap(\.description))
         }
-        let (leading, rest) = PostgresLeadingStep.split(statements)
-        for step in leading {
-            do {
-                switch step.kind {
-                case .buildIndex(let name):
-                    switch try await indexState(name, connection) {
-                    case .valid:
-                        // Built beforehand (by hand ahead of the deploy, or by an earlier attempt or run).
-                        continue
-                    case .invalid:
-                        // Left by a build that was interrupted: PostgreSQL never uses it.
-                        let drop = "DROP INDEX CONCURRENTLY IF EXISTS \(quoted(name))"
-                        try tell(drop)
-                        try await run(drop, connection)
-                    case .absent:
+        /// The failure of `statement` (nil: of the step as a whole), after undoing what was made;
+        /// a lock timeout is thrown as ``LockTimedOut`` instead, keeping it.
+        func failure(_ error: any Error, in statement: String?, rolledBack: Bool = true) async -> any Error {
+            let message = PostgresServerMessage(error)
+            if rolledBack, let statement, message.sqlState == Self.lockNotAvailable {
+                return LockTimedOut(statement: statement, message: message)
+            }
+            let undone = await undo(made, of: migration.version, connection)
+            if let stopped = error as? Stopped, rolledBack, undone.complete { return stopped.error }
+            if error is StrataMigrationError, rolledBack, undone.complete { return error }
+            var failure = StrataPostgresMigrationFailure(
+                model: model, version: migration.version, statement: statement, message: message,
+                rolledBack: rolledBack && !undone.connectionLost, leftBehind: undone.left.compactMap(\.description))
+            if message.sqlState == Self.queryCanceled { failure.holdLimit = lockBudget.holdLimit }
+            return failure
+        }
+        for (number, step) in script.numbered {
+            switch step {
+            case .own(let step):
+                do {
+                    switch step.kind {
+                    case .buildIndex(let name):
+                        switch try await indexState(name, connection) {
+                        case .valid:
+                            // Built beforehand (by hand ahead of the deploy, or by an earlier attempt or run).
+                            continue
+                        case .invalid:
+                            // Left by a build that was interrupted: PostgreSQL never uses it.
+                            let drop = "DROP INDEX CONCURRENTLY IF EXISTS \(quoted(name))"
+                            try tell(drop)
+                            try await run(drop, connection)
+                        case .absent:
+                            break
+                        }
+                    case .addConstraint(let table, let name):
+                        if try await constraintExists(name, on: table, connection) { continue }
+                    case .validateConstraint:
                         break
                     }
-                case .addConstraint(let table, let name):
-                    if try await constraintExists(name, on: table, connection) { continue }
-                case .validateConstraint:
-                    break
+                    try tell(step.statement)
+                    if step.undo != nil, !made.contains(.own(step)) { made.append(.own(step)) }
+                    try await run(step.statement, connection)
+                } catch {
+                    // A failed concurrent build leaves an invalid index behind: dropped with the rest.
+                    throw await failure(error, in: step.statement)
                 }
-                try tell(step.statement)
-                if step.undo != nil, !made.contains(step) { made.append(step) }
-                try await run(step.statement, connection)
-            } catch {
-                if PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
-                    throw LockTimedOut(statement: step.statement, message: PostgresServerMessage(error))
+            case .transaction(let statements):
+                let undo = statements.compactMap(PostgresMigrationScript.undo(of:)).reversed()
+                let step = Made.transaction(number: number, undo: Array(undo))
+                if recorded[number]?.done == true {
+                    if !made.contains(step) { made.append(step) }
+                    continue
                 }
-                // A failed concurrent build leaves an invalid index behind: dropped with the rest.
-                let undone = await undo(made, connection)
-                if let stopped = error as? Stopped, undone.complete { throw stopped.error }
-                throw StrataPostgresMigrationFailure(
-                    model: model, version: migration.version, statement: step.statement,
-                    message: PostgresServerMessage(error), rolledBack: !undone.connectionLost,
-                    leftBehind: undone.left.compactMap(\.made))
+                var current: String?
+                do {
+                    try await run("BEGIN", connection)
+                    if let limit = lockBudget.holdLimitStatement { try await run(limit, connection) }
+                    for statement in statements {
+                        current = statement
+                        try tell(statement)
+                        try await run(statement, connection)
+                    }
+                    current = nil
+                    try await PostgresMigrationProgress.record(
+                        model: model, version: migration.version, checksum: migration.checksum, step: number,
+                        .init(done: true), connection, logger: logger)
+                    try await run("COMMIT", connection)
+                    if !made.contains(step) { made.append(step) }
+                } catch {
+                    let rolledBack = (try? await run("ROLLBACK", connection)) != nil
+                    throw await failure(error, in: current, rolledBack: rolledBack)
+                }
+            case .backfill(let backfill):
+                let done = recorded[number]
+                if done?.done == true { continue }
+                do {
+                    try await fill(
+                        backfill, step: number, of: migration, after: done?.resumeAfter, connection, tell: tell,
+                        progress: progress)
+                } catch let error as BatchFailed {
+                    throw await failure(error.error, in: error.statement, rolledBack: error.rolledBack)
+                } catch {
+                    throw await failure(error, in: backfill.statement)
+                }
             }
         }
         try await run("BEGIN", connection)
@@ -265,32 +326,95 @@ public struct StrataPostgresMigrator: Sendable {
                 try await run("COMMIT", connection)
                 return false
             }
+            if let limit = lockBudget.holdLimitStatement { try await run(limit, connection) }
             try await PostgresMigrationLedger.create(connection, logger: logger)
-            for statement in rest {
+            for statement in script.transaction {
                 current = statement
                 try tell(statement)
                 try await run(statement, connection)
             }
             current = nil
             try await PostgresMigrationLedger.record(migration, model: model, connection, logger: logger)
+            if multiStep {
+                try await PostgresMigrationProgress.clear(model: model, version: migration.version, connection, logger: logger)
+            }
             try await run("COMMIT", connection)
             return true
         } catch {
             let rolledBack = (try? await run("ROLLBACK", connection)) != nil
-            if rolledBack, let current, PostgresServerMessage(error).sqlState == Self.lockNotAvailable {
-                throw LockTimedOut(statement: current, message: PostgresServerMessage(error))
+            throw await failure(error, in: current, rolledBack: rolledBack)
+        }
+    }
+
+    /// A batch of a backfill that failed: the statement, and whether its transaction was rolled back.
+    struct BatchFailed: Error {
+        var error: any Error
+        var statement: String
+        var rolledBack: Bool
+    }
+
+    /// Runs `backfill` in batches of ``batchSize`` rows by primary key, from after the key
+    /// `after` (a stopped run's last committed batch), each batch committed with the key it
+    /// reached, then records the step done. A table without a primary key is filled in one
+    /// transaction.
+    private func fill(
+        _ backfill: PostgresBackfill, step: Int, of migration: StrataMigration, after: [String]?,
+        _ connection: PostgresConnection, tell: (String) throws -> Void,
+        progress: (StrataMigrationProgress) throws -> Void
+    ) async throws {
+        let key = try await connection.strataRows(PostgresQuery(unsafeSQL: backfill.keyQuery), logger: logger).map {
+            let (name, type) = try $0.decode((String, String).self)
+            return PostgresBackfill.KeyColumn(name: name, type: type)
+        }
+        var last = after
+        var rows = 0
+        while true {
+            let statement = key.isEmpty ? backfill.statement : backfill.batch(key: key, after: last, size: batchSize)
+            try tell(statement)
+            let reached: [String]?
+            do {
+                try await run("BEGIN", connection)
+                let result = try await connection.strataRows(PostgresQuery(unsafeSQL: statement), logger: logger)
+                reached = try result.first.map { row in try Array(row).map { try $0.decode(String.self) } }
+                try await PostgresMigrationProgress.record(
+                    model: model, version: migration.version, checksum: migration.checksum, step: step,
+                    .init(done: key.isEmpty || reached == nil, resumeAfter: reached ?? last), connection, logger: logger)
+                try await run("COMMIT", connection)
+            } catch {
+                let rolledBack = (try? await run("ROLLBACK", connection)) != nil
+                throw BatchFailed(error: error, statement: backfill.statement, rolledBack: rolledBack)
             }
-            let undone = await undo(made, connection)
-            if error is StrataMigrationError, rolledBack, undone.complete { throw error }
-            if let stopped = error as? Stopped, rolledBack, undone.complete { throw stopped.error }
-            throw StrataPostgresMigrationFailure(
-                model: model, version: migration.version, statement: current, message: PostgresServerMessage(error),
-                rolledBack: rolledBack && !undone.connectionLost, leftBehind: undone.left.compactMap(\.made))
+            guard let reached, !key.isEmpty else { return }
+            rows += batchSize
+            last = reached
+            do {
+                try progress(.filledRows(migration, table: backfill.table, rows: rows))
+            } catch {
+                throw BatchFailed(error: error, statement: backfill.statement, rolledBack: true)
+            }
+        }
+    }
+
+    /// What a step of a version made before its transaction, undone when the version fails.
+    enum Made: Hashable {
+        /// A statement run on its own (an index, a constraint `NOT VALID`).
+        case own(PostgresLeadingStep)
+        /// A transaction step (numbered as in the script) and the statements that undo it.
+        case transaction(number: Int, undo: [String])
+
+        /// What it made, for a failure's ``StrataPostgresMigrationFailure/leftBehind``.
+        var description: String? {
+            switch self {
+            case .own(let step): step.made
+            case .transaction(let number, let undo): "step \(number) (undone by: \(undo.joined(separator: "; ")))"
+            }
         }
     }
 
     /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.
     static let lockNotAvailable = "55P03"
+    /// PostgreSQL's SQLSTATE for a statement cancelled (by `statement_timeout`, here).
+    static let queryCanceled = "57014"
 
     /// Whether an index of that name exists, and whether PostgreSQL may use it.
     enum IndexState { case absent, valid, invalid }
@@ -314,20 +438,36 @@ public struct StrataPostgresMigrator: Sendable {
 
     /// What ``undo(_:_:)`` could not remove, and whether the connection was lost meanwhile.
     struct Undone {
-        var left: [PostgresLeadingStep] = []
+        var left: [Made] = []
         var connectionLost = false
         var complete: Bool { left.isEmpty }
     }
 
-    /// Removes what leading steps of this run made, last first. What cannot be removed within
-    /// the lock timeout (another session still holds the table) is left, for the next run to take
-    /// as done; an INVALID index is not used by PostgreSQL (nor dumped by `pg_dump`).
-    private func undo(_ steps: [PostgresLeadingStep], _ connection: PostgresConnection) async -> Undone {
+    /// Removes what the steps of this run made, last first: a statement run on its own by its
+    /// undo statement, a transaction step by its undo statements in one transaction, which also
+    /// forgets the version's recorded steps. What cannot be removed within the lock timeout
+    /// (another session still holds the table) is left, for the next run to take as done; an
+    /// INVALID index is not used by PostgreSQL (nor dumped by `pg_dump`).
+    private func undo(_ steps: [Made], of version: Int, _ connection: PostgresConnection) async -> Undone {
         var undone = Undone()
         for step in steps.reversed() {
-            guard let undo = step.undo else { continue }
             do {
-                try await run(undo, connection)
+                switch step {
+                case .own(let own):
+                    guard let undo = own.undo else { continue }
+                    try await run(undo, connection)
+                case .transaction(_, let statements):
+                    do {
+                        try await run("BEGIN", connection)
+                        for statement in statements { try await run(statement, connection) }
+                        try await PostgresMigrationProgress.clear(
+                            model: model, version: version, connection, logger: logger)
+                        try await run("COMMIT", connection)
+                    } catch {
+                        _ = try? await run("ROLLBACK", connection)
+                        throw error
+                    }
+                }
             } catch {
                 undone.left.append(step)
                 if PostgresServerMessage(error).isConnectionLost { undone.connectionLost = true }

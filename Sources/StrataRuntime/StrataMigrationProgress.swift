@@ -14,4 +14,7 @@ public enum StrataMigrationProgress: Sendable {
     /// A statement of the migration waited longer than the lock timeout for a lock other sessions
     /// hold (PostgreSQL): the version was rolled back and is tried again after `wait.retryIn`.
     case waitingForLock(StrataMigration, StrataLockWait)
+    /// A batch of a backfill was committed (PostgreSQL): about `rows` rows of `table` filled so
+    /// far by this run.
+    case filledRows(StrataMigration, table: String, rows: Int)
 }

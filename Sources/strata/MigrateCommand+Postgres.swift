@@ -14,7 +14,7 @@ extension Migrate {
             model: history.model,
             migrations: MigrationSources.postgres(for: history).map {
                 StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum)
-            }, lockBudget: lockBudget)
+            }, lockBudget: lockBudget, batchSize: batchSize ?? 1_000)
         var outcome = Outcome()
         let session: PostgresSession
         do {
@@ -61,7 +61,8 @@ extension Migrate {
     var lockBudget: PostgresLockBudget {
         PostgresLockBudget(
             lockTimeout: lockTimeout?.duration ?? PostgresLockBudget.defaultLockTimeout,
-            totalWait: lockWaitLimit?.duration ?? PostgresLockBudget.defaultTotalWait)
+            totalWait: lockWaitLimit?.duration ?? PostgresLockBudget.defaultTotalWait,
+            holdLimit: lockHoldLimit.map { $0.duration == .zero ? nil : $0.duration } ?? PostgresLockBudget.defaultHoldLimit)
     }
 
     /// `--lock-wait-limit` in whole seconds, at least 1 unless 0 (no limit) was asked for.

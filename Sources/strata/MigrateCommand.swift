@@ -86,6 +86,16 @@ struct Migrate: AsyncParsableCommand {
             "PostgreSQL: the longest a version keeps waiting for locks across its retries, and the longest wait for another strata migrate, e.g. 60s, 10m (default: 60s).",
             valueName: "duration"))
     var lockWaitLimit: DurationArgument?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the longest one statement of a migration's transaction may hold locks that block the application, e.g. 30s, 5m; 0: no limit (default: 10s).",
+            valueName: "duration"))
+    var lockHoldLimit: DurationArgument?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the rows one batch of a backfill updates, each batch committed on its own (default: 1000).",
+            valueName: "rows"))
+    var batchSize: Int?
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var formatOptions: FormatOptions
@@ -124,9 +134,14 @@ struct Migrate: AsyncParsableCommand {
         }
         try lockTimeout?.check("--lock-timeout")
         try lockWaitLimit?.check("--lock-wait-limit")
+        try lockHoldLimit?.check("--lock-hold-limit")
+        if let batchSize, batchSize < 1 || batchSize > 10_000_000 {
+            throw ValidationError("--batch-size must be from 1 to 10000000 rows, not \(batchSize)")
+        }
         let postgresOnly = [
             ("--statement-timeout", statementTimeout != nil), ("--lock-timeout", lockTimeout != nil),
-            ("--lock-wait-limit", lockWaitLimit != nil),
+            ("--lock-wait-limit", lockWaitLimit != nil), ("--lock-hold-limit", lockHoldLimit != nil),
+            ("--batch-size", batchSize != nil),
         ]
         for (name, given) in postgresOnly where given && postgresURL == nil {
             throw ValidationError("\(name) applies to PostgreSQL only (--postgres)")
@@ -200,6 +215,10 @@ struct Migrate: AsyncParsableCommand {
                         + "rolled back, trying again in \(Self.seconds(wait.retryIn)) (attempt \(wait.attempt + 1), "
                         + "\(wait.waitedDescription) waited)…",
                     to: &stream)
+            case .filledRows(let migration, let table, let rows):
+                if rows % 100_000 == 0 {
+                    print("\(model): v\(migration.version): filled \(rows) rows of \(table)…", to: &stream)
+                }
             case .didConvertDates(let conversion, let duration):
                 print(
                     "\(model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "

@@ -46,7 +46,17 @@ public enum MigrationSQLRenderer {
             header += plan.steps.flatMap { dialect.comment("- " + $0.line) }
         }
         let leading = statements.prefix(while: \.runsBeforeTheTransaction).count
-        if leading > 0 {
+        if statements.contains(where: { $0.kind == .beginTransaction }) {
+            header += dialect.comment("")
+            header += [
+                "This version runs in several transactions, so that no lock that blocks writers is held while a",
+                "table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then",
+                "validated, each on its own; columns filled in batches of rows, each committed on its own, while a",
+                "trigger keeps the rows the application writes in step. `strata migrate` records each step as it",
+                "completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.",
+                "The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.",
+            ].flatMap { dialect.comment($0) }
+        } else if leading > 0 {
             header += dialect.comment("")
             header += [
                 "The first \(leading == 1 ? "statement runs" : "\(leading) statements run") before the version's transaction, \(leading == 1 ? "on its own" : "each on its own"), so that",

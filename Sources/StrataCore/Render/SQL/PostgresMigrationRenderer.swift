@@ -44,8 +44,9 @@ struct PostgresMigrationRenderer {
             }
         }
         // 2. Columns: added, converted, filled, relaxed, dropped, on the old names.
+        var leading: [SQLStatement] = []
         for table in tables {
-            statements += columnStatements(table)
+            statements += columnStatements(table, leading: &leading)
         }
         for entity in values.removedEntities { statements.append(renderer.dropTable(named: entity.table)) }
         // 3. Renames, with the constraints and sequences named after them.
@@ -58,7 +59,6 @@ struct PostgresMigrationRenderer {
         statements += created.filter { if case .addForeignKey = $0.kind { false } else { true } }
         // 5. Constraints and indexes under the names of version N; what can be is prepared
         // before the transaction (`leading`).
-        var leading: [SQLStatement] = []
         for table in tables {
             statements += constraintsToAdd(table, leading: &leading)
         }
@@ -76,7 +76,100 @@ struct PostgresMigrationRenderer {
             }
         }
         let transaction = statements + values.custom(to.migration.after, "after")
-        return leading + lockedFirst(transaction) + transaction
+        let backfills = tables.flatMap(backfills(of:))
+        guard !backfills.isEmpty else { return leading + lockedFirst(transaction) + transaction }
+        // Columns filled in batches: added with their trigger in a first transaction, filled,
+        // proved NOT NULL by a check validated without blocking writes, then the version's.
+        var expand = [
+            renderer.beginTransaction(["The columns to fill, with the trigger that fills the rows written meanwhile."])
+        ]
+        for table in tables {
+            let filled = backfills.filter { $0.table.entity.name == table.entity.name }
+            guard !filled.isEmpty else { continue }
+            let name = SQLConstraintName.backfillTrigger(table: table.old.table)
+            for backfill in filled where backfill.isNew {
+                expand.append(renderer.addBareColumn(backfill.field, of: table.entity, in: plan.to, onTable: table.old.table))
+            }
+            expand.append(
+                renderer.createBackfillFunction(
+                    name, table: table.old.table,
+                    assignments: filled.map { ($0.column, $0.expression, $0.onlyNull) }))
+            expand.append(renderer.createBackfillTrigger(name, table: table.old.table))
+        }
+        expand.append(renderer.commitTransaction())
+        var fill: [SQLStatement] = []
+        var validate: [SQLStatement] = []
+        for backfill in backfills {
+            let table = backfill.table.old.table
+            fill.append(
+                renderer.backfill(
+                    table, set: backfill.column, to: backfill.expression,
+                    where: backfill.onlyNull ? renderer.isNull(backfill.column) : nil))
+            if backfill.required {
+                let check = SQLConstraintName.notNull(table: table, column: backfill.column)
+                validate.append(renderer.addNotNullCheck(check, table: table, column: backfill.column))
+                validate.append(renderer.validateConstraint(check, onTable: table))
+            }
+        }
+        let version =
+            [renderer.beginTransaction(["The version's transaction, recorded in the ledger with it."])]
+            + lockedFirst(transaction) + transaction + [renderer.commitTransaction()]
+        return leading + expand + fill + validate + version
+    }
+
+    /// A column of a continued table that the lock-safe rendering fills in batches, outside the
+    /// version's transaction (``backfills(of:)``).
+    struct Backfill {
+        let table: ContinuedTable
+        let field: Field
+        /// True for a column new in the version (its values computed by its transform).
+        let isNew: Bool
+        /// The column, under its name in N-1.
+        let column: String
+        /// The value of a row, over its N-1 columns.
+        let expression: String
+        /// True when only NULLs are replaced (an optional field made required, filled).
+        let onlyNull: Bool
+        /// True when the column ends `NOT NULL`.
+        var required: Bool { !field.isOptional }
+    }
+
+    /// The columns of `continued` filled in batches: a new field computed by its transform, and
+    /// an optional field made required whose NULLs are filled, on a table that keeps its key and
+    /// where nothing else of the version changes the values or types its expressions may read
+    /// (no `before` SQL, no type change, no other value rewritten in place).
+    func backfills(of continued: ContinuedTable) -> [Backfill] {
+        guard lockSafe, plan.to.migration.before == nil,
+            !plan.changes(of: continued.entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } })
+        else { return [] }
+        var candidates: [Backfill] = []
+        for (field, previous) in continued.fields {
+            guard let previous else {
+                if field.transform != nil, !field.isAutoincrement {
+                    candidates.append(
+                        Backfill(
+                            table: continued, field: field, isNew: true, column: field.column,
+                            expression: values.expression(for: field, in: continued.entity), onlyNull: false))
+                }
+                continue
+            }
+            let source = plan.source(of: field, in: continued.entity)
+            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) { return [] }
+            guard values.changesValues(source) else { continue }
+            // NULLs filled: the only in-place change that may run twice on a row and mean the same.
+            guard previous.isOptional, !field.isOptional, source.fill != nil, source.remap.isEmpty, field.transform == nil
+            else { return [] }
+            candidates.append(
+                Backfill(
+                    table: continued, field: field, isNew: false, column: previous.column,
+                    expression: values.expression(for: field, from: source), onlyNull: true))
+        }
+        return candidates
+    }
+
+    /// The names of the fields of `continued` that ``backfills(of:)`` fills.
+    private func backfilledFields(_ continued: ContinuedTable) -> Set<String> {
+        Set(backfills(of: continued).map(\.field.name))
     }
 
     /// The statement that takes, first, the locks a transaction needs on tables of N-1 that it
@@ -136,7 +229,7 @@ struct PostgresMigrationRenderer {
             .renameColumn(let table, _, _), .renameConstraint(let table, _, _), .addConstraint(_, let table),
             .dropConstraint(_, let table), .addForeignKey(_, let table), .createIndex(_, let table),
             .dropTable(let table), .renameTable(let table, _), .addConstraintNotValid(_, let table),
-            .validateConstraint(_, let table):
+            .validateConstraint(_, let table), .createTrigger(_, let table), .dropTrigger(_, let table):
             return table
         default:
             return nil
@@ -214,11 +307,26 @@ struct PostgresMigrationRenderer {
             || plan.from.storageType(of: previous) != plan.to.storageType(of: field)
     }
 
-    private func columnStatements(_ continued: ContinuedTable) -> [SQLStatement] {
+    /// The column statements of `continued`, in the transaction; a `NOT NULL` over a settled
+    /// column is proved beforehand (`leading`) by a check validated without blocking writes.
+    private func columnStatements(_ continued: ContinuedTable, leading: inout [SQLStatement]) -> [SQLStatement] {
         var statements: [SQLStatement] = []
         let (entity, old) = (continued.entity, continued.old)
         let table = old.table
+        let backfilled = backfilledFields(continued)
         for (field, previous) in continued.fields {
+            if backfilled.contains(field.name) {
+                // Added and filled before this transaction; proved NOT NULL by a validated check.
+                let column = previous?.column ?? field.column
+                if !field.isOptional {
+                    statements.append(renderer.setNotNull(table, column))
+                    statements.append(renderer.dropConstraint(SQLConstraintName.notNull(table: table, column: column), onTable: table))
+                }
+                if let previous, renderer.defaultValue(of: previous, in: plan.from) != renderer.defaultValue(of: field, in: plan.to) {
+                    statements.append(renderer.setDefault(table, column, to: renderer.defaultValue(of: field, in: plan.to)))
+                }
+                continue
+            }
             guard let previous else {
                 // A required column with a default: in one statement, without a scan.
                 if lockSafe, !field.isOptional, !field.isAutoincrement, field.transform == nil,
@@ -252,8 +360,23 @@ struct PostgresMigrationRenderer {
                 }
                 if oldDefault != newDefault { statements.append(renderer.setDefault(table, column, to: newDefault)) }
             }
-            if previous.isOptional && !field.isOptional { statements.append(renderer.setNotNull(table, column)) }
+            if previous.isOptional && !field.isOptional {
+                if isSettled(field, in: continued) {
+                    let check = SQLConstraintName.notNull(table: table, column: column)
+                    leading.append(renderer.addNotNullCheck(check, table: table, column: column))
+                    leading.append(renderer.validateConstraint(check, onTable: table))
+                    statements.append(renderer.setNotNull(table, column))
+                    statements.append(renderer.dropConstraint(check, onTable: table))
+                } else {
+                    statements.append(renderer.setNotNull(table, column))
+                }
+            }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
+        }
+        if !backfilled.isEmpty {
+            let trigger = SQLConstraintName.backfillTrigger(table: table)
+            statements.append(renderer.dropTrigger(trigger, onTable: table))
+            statements.append(renderer.dropFunction(trigger))
         }
         for previous in old.fields where !continued.keptFields.contains(previous.name) {
             statements.append(renderer.dropColumn(previous.column, fromTable: table))

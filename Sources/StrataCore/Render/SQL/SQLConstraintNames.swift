@@ -28,6 +28,18 @@ public enum SQLConstraintName {
         fitted(base: "\(table)_\(column)", suffix: "check")
     }
 
+    /// The check that stands for `NOT NULL` while a backfilled column is validated
+    /// (PostgreSQL): `<table>_<column>_not_null`, dropped once the column is `NOT NULL`.
+    public static func notNull(table: String, column: String) -> String {
+        fitted(base: "\(table)_\(column)", suffix: "not_null")
+    }
+
+    /// The trigger, and its function, that keeps a table's backfilled columns in step while
+    /// their batches run (PostgreSQL): `<table>_strata_backfill`.
+    public static func backfillTrigger(table: String) -> String {
+        fitted(base: table, suffix: "strata_backfill")
+    }
+
     /// `<base>_<suffix>`, or when that exceeds ``maximumBytes``, the longest prefix of `base`
     /// that fits (cut at a character boundary) followed by 8 hex digits of the SHA-256 of
     /// `base`, so that distinct long names stay distinct and the result is deterministic.

@@ -29,6 +29,19 @@ public struct SQLStatement: Hashable, Sendable {
         case lockTables([String])
         /// SQL written by the schema's author (`migration.before` / `after`).
         case custom
+        /// `BEGIN` and `COMMIT` (PostgreSQL): the bounds of a transaction in a migration run in
+        /// several (``PostgresMigrationScript``), the last one the version's.
+        case beginTransaction
+        case commitTransaction
+        /// `UPDATE` of a column that migrators run in batches of rows, each committed on its own
+        /// (PostgreSQL), outside any transaction of the file.
+        case backfill(table: String, column: String)
+        /// The trigger function, and its trigger, that keeps a column being backfilled in step
+        /// with the rows the application writes meanwhile (PostgreSQL).
+        case createFunction(name: String)
+        case createTrigger(name: String, table: String)
+        case dropTrigger(name: String, table: String)
+        case dropFunction(name: String)
     }
 
     /// What the statement does.
@@ -39,7 +52,7 @@ public struct SQLStatement: Hashable, Sendable {
     /// then validated (so that no lock that blocks writes is held while the table is scanned).
     public var runsBeforeTheTransaction: Bool {
         switch kind {
-        case .createIndexConcurrently, .addConstraintNotValid, .validateConstraint: true
+        case .createIndexConcurrently, .addConstraintNotValid, .validateConstraint, .backfill: true
         default: false
         }
     }

@@ -1,0 +1,76 @@
+import StrataStorage
+
+/// The statements of a PostgreSQL backfill (``PostgresBackfillPlan``): a column filled in batches
+/// of rows, each committed on its own, while a trigger keeps the rows the application writes
+/// meanwhile in step, so that no lock that blocks writers is held while every row is written.
+extension DDLRenderer {
+    /// `BEGIN`: a transaction of a migration run in several.
+    public func beginTransaction(_ reason: [String]) -> SQLStatement {
+        SQLStatement(kind: .beginTransaction, comments: reason.flatMap { dialect.comment($0) }, sql: "BEGIN")
+    }
+
+    /// `COMMIT`.
+    public func commitTransaction() -> SQLStatement { SQLStatement(kind: .commitTransaction, sql: "COMMIT") }
+
+    /// `UPDATE "table" SET "column" = expression [WHERE condition]`, which migrators run in
+    /// batches of rows by primary key, each committed on its own.
+    public func backfill(_ table: String, set column: String, to expression: String, where condition: String? = nil)
+        -> SQLStatement
+    {
+        var statement = update(table, set: column, to: expression, where: condition)
+        statement.kind = .backfill(table: table, column: column)
+        statement.comments = dialect.comment(
+            "Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).")
+        return statement
+    }
+
+    /// The trigger function that computes `assignments` (column, expression over the row's
+    /// columns by their names, and whether only a NULL is replaced) on every row written to
+    /// `table`: `NEW."c" := (SELECT expression FROM (SELECT NEW.*) AS "table")`, so that an
+    /// expression written for an `UPDATE` of the table means the same for the row being written.
+    public func createBackfillFunction(
+        _ name: String, table: String, assignments: [(column: String, expression: String, onlyNull: Bool)]
+    ) -> SQLStatement {
+        var body: [String] = []
+        for assignment in assignments {
+            let set =
+                "NEW.\(dialect.quoted(assignment.column)) := (SELECT \(assignment.expression) FROM (SELECT NEW.*) AS \(dialect.quoted(table)));"
+            body.append(assignment.onlyNull ? "  IF NEW.\(dialect.quoted(assignment.column)) IS NULL THEN \(set) END IF;" : "  " + set)
+        }
+        let sql = (["CREATE FUNCTION \(dialect.quoted(name))() RETURNS trigger LANGUAGE plpgsql AS $strata$", "BEGIN"] + body
+            + ["  RETURN NEW;", "END", "$strata$"]).joined(separator: "\n")
+        return SQLStatement(
+            kind: .createFunction(name: name),
+            comments: dialect.comment("Keeps the rows written while the backfill runs in step; dropped at the end."),
+            sql: sql)
+    }
+
+    /// `CREATE TRIGGER "name" BEFORE INSERT OR UPDATE ON "table" FOR EACH ROW EXECUTE FUNCTION "name"()`.
+    public func createBackfillTrigger(_ name: String, table: String) -> SQLStatement {
+        SQLStatement(
+            kind: .createTrigger(name: name, table: table),
+            sql:
+                "CREATE TRIGGER \(dialect.quoted(name)) BEFORE INSERT OR UPDATE ON \(dialect.quoted(table)) FOR EACH ROW EXECUTE FUNCTION \(dialect.quoted(name))()"
+        )
+    }
+
+    /// `DROP TRIGGER "name" ON "table"`.
+    public func dropTrigger(_ name: String, onTable table: String) -> SQLStatement {
+        SQLStatement(kind: .dropTrigger(name: name, table: table), sql: "DROP TRIGGER \(dialect.quoted(name)) ON \(dialect.quoted(table))")
+    }
+
+    /// `DROP FUNCTION "name"()`.
+    public func dropFunction(_ name: String) -> SQLStatement {
+        SQLStatement(kind: .dropFunction(name: name), sql: "DROP FUNCTION \(dialect.quoted(name))()")
+    }
+
+    /// `CHECK ("column" IS NOT NULL)` added `NOT VALID` under `name`: validated without blocking
+    /// writes, it lets `SET NOT NULL` skip its scan of the table.
+    public func addNotNullCheck(_ name: String, table: String, column: String) -> SQLStatement {
+        SQLStatement(
+            kind: .addConstraintNotValid(name: name, table: table),
+            sql:
+                "ALTER TABLE \(dialect.quoted(table)) ADD CONSTRAINT \(dialect.quoted(name)) CHECK (\(dialect.quoted(column)) IS NOT NULL) NOT VALID"
+        )
+    }
+}
