@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// PostgreSQL statements for a migration: every change as `ALTER TABLE` on the existing tables
 /// (`USING` for type changes), in an order where each statement sees the names it needs:
 /// values are computed while tables and columns have their old names, renames come after,
@@ -134,7 +136,8 @@ struct PostgresMigrationRenderer {
         var required: Bool { !field.isOptional }
     }
 
-    /// The columns of `continued` filled in batches: a new field computed by its transform, and
+    /// The columns of `continued` filled in batches: a new field computed by its transform (one
+    /// that reads only its own row), and
     /// an optional field made required whose NULLs are filled, on a table that keeps its key and
     /// where nothing else of the version changes the values or types its expressions may read
     /// (no `before` SQL, no type change, no other value rewritten in place).
@@ -145,7 +148,7 @@ struct PostgresMigrationRenderer {
         var candidates: [Backfill] = []
         for (field, previous) in continued.fields {
             guard let previous else {
-                if field.transform != nil, !field.isAutoincrement {
+                if let transform = field.transform, !field.isAutoincrement, !readsOtherRows(transform) {
                     candidates.append(
                         Backfill(
                             table: continued, field: field, isNew: true, column: field.column,
@@ -165,6 +168,15 @@ struct PostgresMigrationRenderer {
                     expression: values.expression(for: field, from: source), onlyNull: true))
         }
         return candidates
+    }
+
+    /// True when the author's SQL may read other rows than the one it computes a value of (it
+    /// has a subquery): a trigger on the row's table would not see those rows change, so such a
+    /// value is computed in the version's transaction instead.
+    private func readsOtherRows(_ fragment: DialectSQL) -> Bool {
+        guard let sql = values.sql(fragment), let tokens = try? SQLLexer(dialect: .postgres).significantTokens(sql)
+        else { return true }
+        return tokens.contains { $0.isKeyword("SELECT") }
     }
 
     /// The names of the fields of `continued` that ``backfills(of:)`` fills.

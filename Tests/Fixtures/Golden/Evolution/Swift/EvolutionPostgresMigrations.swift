@@ -175,17 +175,39 @@ public enum EvolutionPostgresMigrations {
                 -- - add index post_status_views_idx on Post(status, views)
                 -- - DESTRUCTIVE: remove entity Tag (table tag and its rows); allowed by allowDataLoss 'Tag' in v4.yaml:39
                 --
-                -- The first statement runs before the version's transaction, on its own, so that
-                -- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
-                -- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
-                -- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
-                -- Do not apply this file with psql -1.
+                -- This version runs in several transactions, so that no lock that blocks writers is held while a
+                -- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+                -- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+                -- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+                -- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+                -- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
 
                 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
-                -- Taken first: this version writes rows before it alters their table, and an application's
-                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
-                LOCK TABLE "writer" IN ACCESS EXCLUSIVE MODE;
+                -- The columns to fill, with the trigger that fills the rows written meanwhile.
+                BEGIN;
+
+                -- Keeps the rows written while the backfill runs in step; dropped at the end.
+                CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  IF NEW."bio" IS NULL THEN NEW."bio" := (SELECT COALESCE("bio", '') FROM (SELECT NEW.*) AS "writer"); END IF;
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "writer_strata_backfill" BEFORE INSERT OR UPDATE ON "writer" FOR EACH ROW EXECUTE FUNCTION "writer_strata_backfill"();
+
+                COMMIT;
+
+                -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+                UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+
+                ALTER TABLE "writer" ADD CONSTRAINT "writer_bio_not_null" CHECK ("bio" IS NOT NULL) NOT VALID;
+
+                ALTER TABLE "writer" VALIDATE CONSTRAINT "writer_bio_not_null";
+
+                -- The version's transaction, recorded in the ledger with it.
+                BEGIN;
 
                 DROP INDEX "post_author_title_idx";
 
@@ -193,11 +215,15 @@ public enum EvolutionPostgresMigrations {
 
                 ALTER TABLE "post" DROP CONSTRAINT "post_title_key";
 
-                UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+                ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+
+                ALTER TABLE "writer" DROP CONSTRAINT "writer_bio_not_null";
 
                 ALTER TABLE "writer" ALTER COLUMN "bio" SET DEFAULT '';
 
-                ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+                DROP TRIGGER "writer_strata_backfill" ON "writer";
+
+                DROP FUNCTION "writer_strata_backfill"();
 
                 ALTER TABLE "post" ALTER COLUMN "title" DROP NOT NULL;
 
@@ -207,8 +233,10 @@ public enum EvolutionPostgresMigrations {
 
                 ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
 
+                COMMIT;
+
                 """#,
-            checksum: "8ebda5355637ad456185c22c06581de8133e1b01a2a5f87c8a2c93aa1b1fe792",
+            checksum: "dfc740e7f1215730e574076d1bd0b1b61aca359004016b57b225bd2ebe67c27e",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5"
         ),
         StrataMigration(

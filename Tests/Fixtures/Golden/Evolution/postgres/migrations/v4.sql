@@ -13,17 +13,39 @@
 -- - add index post_status_views_idx on Post(status, views)
 -- - DESTRUCTIVE: remove entity Tag (table tag and its rows); allowed by allowDataLoss 'Tag' in v4.yaml:39
 --
--- The first statement runs before the version's transaction, on its own, so that
--- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
--- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
--- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
--- Do not apply this file with psql -1.
+-- This version runs in several transactions, so that no lock that blocks writers is held while a
+-- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+-- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+-- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+-- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+-- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
 
 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
--- Taken first: this version writes rows before it alters their table, and an application's
--- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
-LOCK TABLE "writer" IN ACCESS EXCLUSIVE MODE;
+-- The columns to fill, with the trigger that fills the rows written meanwhile.
+BEGIN;
+
+-- Keeps the rows written while the backfill runs in step; dropped at the end.
+CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  IF NEW."bio" IS NULL THEN NEW."bio" := (SELECT COALESCE("bio", '') FROM (SELECT NEW.*) AS "writer"); END IF;
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "writer_strata_backfill" BEFORE INSERT OR UPDATE ON "writer" FOR EACH ROW EXECUTE FUNCTION "writer_strata_backfill"();
+
+COMMIT;
+
+-- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+
+ALTER TABLE "writer" ADD CONSTRAINT "writer_bio_not_null" CHECK ("bio" IS NOT NULL) NOT VALID;
+
+ALTER TABLE "writer" VALIDATE CONSTRAINT "writer_bio_not_null";
+
+-- The version's transaction, recorded in the ledger with it.
+BEGIN;
 
 DROP INDEX "post_author_title_idx";
 
@@ -31,11 +53,15 @@ ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
 
 ALTER TABLE "post" DROP CONSTRAINT "post_title_key";
 
-UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+
+ALTER TABLE "writer" DROP CONSTRAINT "writer_bio_not_null";
 
 ALTER TABLE "writer" ALTER COLUMN "bio" SET DEFAULT '';
 
-ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+DROP TRIGGER "writer_strata_backfill" ON "writer";
+
+DROP FUNCTION "writer_strata_backfill"();
 
 ALTER TABLE "post" ALTER COLUMN "title" DROP NOT NULL;
 
@@ -44,3 +70,5 @@ ALTER TABLE "post" ALTER COLUMN "rating" TYPE SMALLINT USING (round(rating)::sma
 DROP TABLE "tag";
 
 ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
+
+COMMIT;
