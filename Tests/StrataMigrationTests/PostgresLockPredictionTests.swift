@@ -174,6 +174,8 @@ import Testing
     /// it held on each table (by oid), and whether it scanned or updated the table.
     struct Unit {
         var leading: Bool
+        /// A batch of a backfill (rows written under ROW EXCLUSIVE, committed on their own).
+        var batched = false
         var modes: [String: String] = [:]
         var scanned: Set<String> = []
         var updated: Set<String> = []
@@ -337,8 +339,7 @@ import Testing
         let predicted = Self.together(plan.steps.map(plan.postgresLock(of:)))
         let sources = MigrationSources.postgres(for: history)
         try #require(sources.count == 2)
-        let (leading, rest) = PostgresLeadingStep.split(
-            try SQLScriptSplitter.statements(sources[1].sql, dialect: .postgres))
+        let script = try PostgresMigrationScript(SQLScriptSplitter.statements(sources[1].sql, dialect: .postgres))
         let tableName = try #require(Self.table(of: step.change, in: plan))
 
         try await server.withDatabase { session in
@@ -360,17 +361,31 @@ import Testing
             let blocker = try await PostgresSession.connect(to: session.url)
             var units: [Unit] = []
             do {
-                for step in leading {
-                    if case .buildIndex = step.kind {
-                        units.append(
-                            try await Self.observeConcurrentBuild(
-                                step.statement, session: session, blocker: blocker, table: tableName))
-                    } else {
-                        units.append(
-                            try await Self.observeTransaction([step.statement], session, leading: true, oids: oids))
+                for step in script.steps {
+                    switch step {
+                    case .own(let step):
+                        if case .buildIndex = step.kind {
+                            units.append(
+                                try await Self.observeConcurrentBuild(
+                                    step.statement, session: session, blocker: blocker, table: tableName))
+                        } else {
+                            units.append(
+                                try await Self.observeTransaction([step.statement], session, leading: true, oids: oids))
+                        }
+                    case .transaction(let statements):
+                        units.append(try await Self.observeTransaction(statements, session, leading: true, oids: oids))
+                    case .backfill(let backfill):
+                        // In one batch, as the migrator would in batches of at least the table's rows.
+                        let key = try await session.textRows(sql: backfill.keyQuery).map {
+                            PostgresBackfill.KeyColumn(name: $0[0] ?? "", type: $0[1] ?? "")
+                        }
+                        var unit = try await Self.observeTransaction(
+                            [backfill.batch(key: key, after: nil, size: 1_000_000)], session, leading: true, oids: oids)
+                        unit.batched = true
+                        units.append(unit)
                     }
                 }
-                units.append(try await Self.observeTransaction(rest, session, leading: false, oids: oids))
+                units.append(try await Self.observeTransaction(script.transaction, session, leading: false, oids: oids))
             } catch {
                 try? await blocker.close()
                 throw error
@@ -399,7 +414,8 @@ import Testing
         rewritten: Set<String>, before: [String: (table: String, node: String)]
     ) async throws {
         let isRewritten = rewritten.contains(tableOid)
-        let onTable = units.filter { $0.modes[tableOid] != nil }
+        let filledInBatches = units.contains { $0.batched && $0.updated.contains(tableOid) }
+        let onTable = units.filter { $0.modes[tableOid] != nil && !$0.batched }
         let mode = Self.strongest(onTable.compactMap { $0.modes[tableOid] })
         let sue = Self.rank("ShareUpdateExclusiveLock")
         let readUnderSUE = onTable.contains { Self.rank($0.modes[tableOid]) <= sue && $0.scanned.contains(tableOid) }
@@ -408,6 +424,9 @@ import Testing
         let counted = readBeforehand ? stronger : onTable
         let work = counted.compactMap { $0.work(on: tableOid, rewritten: isRewritten) }.max() ?? .catalogOnly
         let outside = !onTable.isEmpty && onTable.allSatisfy(\.leading)
+        #expect(
+            filledInBatches == predicted.filledInBatches,
+            "\(testCase.name): filled in batches: \(filledInBatches) / plan: \(predicted.summary)")
         // Other tables of v1: the strongest lock any unit took on them.
         var referenced: [String: String] = [:]
         for (oid, table) in before where oid != tableOid {

@@ -196,7 +196,7 @@ import Testing
                   email: String?
                   visits: Int64
             """
-        // email becomes required: NULLs filled (an UPDATE), then the default and NOT NULL (ALTERs).
+        // email becomes required: NULLs filled in batches beforehand, then the default and NOT NULL (ALTERs).
         let v2 = """
             model: Shop
             version: 2
@@ -209,7 +209,8 @@ import Testing
             """
         let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
         let plan = try CLI.strata(["plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", folder])
-        #expect(plan.stdout.contains(#"LOCK TABLE "customer" IN ACCESS EXCLUSIVE MODE;"#), "\(plan.stdout)")
+        #expect(plan.stdout.contains("Filled in batches of rows, each committed on its own"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("LOCK TABLE"), "\(plan.stdout)")
         try await server.withDatabase { session in
             let url = session.url.description
             #expect(try PostgresMigrateTests.migrate(url, schemas: folder, ["--to", "1"]).status == 0)

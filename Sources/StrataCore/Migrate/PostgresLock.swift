@@ -99,23 +99,30 @@ public struct PostgresLock: Hashable, Sendable {
     /// EXCLUSIVE (reads and writes go on): a unique index built concurrently, a constraint added
     /// `NOT VALID` then validated; ``mode`` and ``work`` are then the rest of the step's.
     public var readBeforehand: Bool
+    /// True when the rows are written in batches before the migration's transaction, each
+    /// committed on its own under ROW EXCLUSIVE (reads and writes of other rows go on) while a
+    /// trigger keeps the application's writes in step; ``mode`` and ``work`` are then the rest
+    /// of the step's.
+    public var filledInBatches: Bool
 
     /// Creates a classification.
     public init(
         mode: Mode, work: Work, referenced: [String: Mode] = [:], outsideTransaction: Bool = false,
-        readBeforehand: Bool = false
+        readBeforehand: Bool = false, filledInBatches: Bool = false
     ) {
         self.mode = mode
         self.work = work
         self.referenced = referenced
         self.outsideTransaction = outsideTransaction
         self.readBeforehand = readBeforehand
+        self.filledInBatches = filledInBatches
     }
 
     /// The classification in words: `ACCESS EXCLUSIVE, scans every row; SHARE ROW EXCLUSIVE on Owner`.
     public var summary: String {
         var text = "\(mode.name), \(work.summary)"
         if outsideTransaction { text += ", outside the transaction" }
+        if filledInBatches { text += ", rows filled beforehand in batches under ROW EXCLUSIVE" }
         if readBeforehand { text += ", rows read beforehand under SHARE UPDATE EXCLUSIVE" }
         for (entity, mode) in referenced.sorted(by: { $0.key < $1.key }) {
             text += "; \(mode.name) on \(entity)"
@@ -156,8 +163,23 @@ public struct PostgresLock: Hashable, Sendable {
     /// The lock the step for `change` takes on PostgreSQL (see the type's documentation);
     /// `preparedBeforehand` when the lock-safe rendering runs it before the transaction, and
     /// `column` what a type or reference change does (``MigrationPlan/postgresLock(of:)`` knows both).
-    public static func of(_ change: SchemaChange, preparedBeforehand: Bool = false, column: ColumnChange? = nil) -> PostgresLock {
+    public static func of(
+        _ change: SchemaChange, preparedBeforehand: Bool = false, column: ColumnChange? = nil, filledInBatches: Bool = false
+    ) -> PostgresLock {
         switch change {
+        case .fieldAdded(let entity, let field) where filledInBatches:
+            // ADD COLUMN and its trigger, the batches, then NOT NULL over a check validated beforehand.
+            var lock = of(change)
+            lock.work = field.isUnique || field.check != nil || field.referencedEntity != nil ? .scan : .catalogOnly
+            lock.filledInBatches = true
+            lock.readBeforehand = !field.isOptional
+            lock.referenced = referencedEntities([field], besides: entity)
+            return lock
+        case .becameRequired where filledInBatches:
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
+        case .becameRequired where preparedBeforehand:
+            // A check proving NOT NULL, validated beforehand: SET NOT NULL does not scan.
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true)
         case .entityAdded(let entity):
             // CREATE TABLE: the new table is empty and unseen; its foreign keys lock their targets.
             return PostgresLock(
@@ -268,9 +290,10 @@ extension MigrationPlan {
     /// transaction locks in ACCESS EXCLUSIVE mode before anything else, so every step on them in
     /// the transaction holds that lock.
     func postgresLock(of step: MigrationStep, tablesLockedFirst: Set<String>) -> PostgresLock {
+        let renderer = PostgresMigrationRenderer(plan: self)
         var lock = PostgresLock.of(
-            step.change, preparedBeforehand: PostgresMigrationRenderer(plan: self).runsBeforehand(step.change),
-            column: postgresColumnChange(step.change))
+            step.change, preparedBeforehand: renderer.runsBeforehand(step.change),
+            column: postgresColumnChange(step.change), filledInBatches: renderer.fillsInBatches(step.change))
         if !lock.outsideTransaction, let table = tableAtStart(of: step.change), tablesLockedFirst.contains(table) {
             lock.mode = max(lock.mode, .accessExclusive)
         }

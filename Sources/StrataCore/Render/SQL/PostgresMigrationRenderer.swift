@@ -167,7 +167,8 @@ struct PostgresMigrationRenderer {
                     table: continued, field: field, isNew: false, column: previous.column,
                     expression: values.expression(for: field, from: source), onlyNull: true))
         }
-        return candidates
+        // Computed columns first: a failing transform is undone with nothing filled in place yet.
+        return candidates.filter(\.isNew) + candidates.filter { !$0.isNew }
     }
 
     /// True when the author's SQL may read other rows than the one it computes a value of (it
@@ -256,6 +257,10 @@ struct PostgresMigrationRenderer {
             return ContinuedTable(entity, old: old, stableEnums: ContinuedTable.stableEnums(of: plan))
         }
         switch change {
+        case .becameRequired(let name, let field):
+            // NOT NULL proved by a check validated beforehand.
+            guard let table = continued(name), SchemaDiff.previous(of: field, in: table.old) != nil else { return false }
+            return isSettled(field, in: table)
         case .indexAdded(let name, let index):
             return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) } ?? false
         case .uniqueAdded(let name, let field):
@@ -267,6 +272,20 @@ struct PostgresMigrationRenderer {
         default:
             return false
         }
+    }
+
+    /// True when the lock-safe rendering fills the column of `change` in batches before the
+    /// version's transaction (``backfills(of:)``).
+    func fillsInBatches(_ change: SchemaChange) -> Bool {
+        let (name, field): (String, Field)
+        switch change {
+        case .fieldAdded(let entity, let added): (name, field) = (entity, added)
+        case .becameRequired(let entity, let required): (name, field) = (entity, required)
+        default: return false
+        }
+        guard let entity = plan.to.entity(named: name), let old = plan.previous(of: entity) else { return false }
+        let table = ContinuedTable(entity, old: old, stableEnums: ContinuedTable.stableEnums(of: plan))
+        return backfills(of: table).contains { $0.field.name == field.name }
     }
 
     /// True when statements on `field` can run before the version's transaction: lock-safe
