@@ -259,7 +259,9 @@ import Testing
             // The NULLs filled before the version's transaction stay filled (with v2's default);
             // all else is as it was.
             try await session.execute(#"UPDATE "customer" SET "nickname" = NULL WHERE "id" % 2 = 1"#)
-            #expect(try server.dump(database: session.url.database) == dump)
+            #expect(
+                PostgresMigrateTests.significantLines(try server.dump(database: session.url.database))
+                    == PostgresMigrateTests.significantLines(dump))
             let allowed = try Self.migrate(url, folder, ["--lock-hold-limit", "0"])
             #expect(allowed.status == 0, "\(allowed.stderr)")
         }
