@@ -158,8 +158,8 @@ import Testing
         try await Self.withShopAtV1(rows: 3_000) { _, session, folder in
             let url = session.url.description
             let writer = try await PostgresSession.connect(to: session.url)
-            // v1's code keeps inserting and updating while v2 is applied in batches of 50 rows.
-            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "50"])
+            // v1's code keeps inserting and updating while v2 is applied in batches of 5 rows.
+            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "5"])
             var written = 0
             while running.process.isRunning {
                 do {
