@@ -95,10 +95,15 @@ public struct PostgresMigrationScript: Hashable, Sendable {
         steps.enumerated().map { ($0.offset + 1, $0.element) }
     }
 
-    /// The statement that removes what `statement` of a transaction step made, when it is one
-    /// the generator writes there (a column added, a trigger function, a trigger), else nil.
+    /// The statement that removes what `statement` of a transaction step made: its `-- undo:`
+    /// comment, else derived when it is one the generator writes there (a column added, a trigger
+    /// function, a trigger), else nil.
     /// Migrators run these, last first, when a version fails after the step committed.
     public static func undo(of statement: String) -> String? {
+        // The generator says it where it cannot be derived (a constraint put back).
+        for line in statement.split(separator: "\n") where line.hasPrefix("-- undo: ") {
+            return String(line.dropFirst("-- undo: ".count))
+        }
         guard let tokens = try? SQLLexer(dialect: .postgres).significantTokens(statement), tokens.count >= 3 else {
             return nil
         }

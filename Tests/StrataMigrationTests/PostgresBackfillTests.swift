@@ -248,6 +248,56 @@ import Testing
         }
     }
 
+    @Test("a version that fails after replacing a check (a case added) puts the old check back, validated")
+    func aFailureAfterAConstraintSwapPutsTheOldOneBack() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let v1 = """
+            model: Shop
+            version: 1
+            enums:
+              Tier: { cases: [bronze, silver] }
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  name: String
+                  tier: { type: Tier, default: bronze }
+            """
+        let v2 = """
+            model: Shop
+            version: 2
+            enums:
+              Tier: { cases: [bronze, silver, gold] }
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  name: String
+                  tier: { type: Tier, default: bronze }
+                  score: { type: Int64, transform: "100 / (length(name) - 4)" }
+            """
+        let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
+        let sql = try CLI.strata(["plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", folder]).stdout
+        #expect(sql.contains(#"ADD CONSTRAINT "customer_tier_check" CHECK ("tier" IN ('bronze', 'silver', 'gold')) NOT VALID"#), "\(sql)")
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url, folder, ["--to", "1"]).status == 0)
+            try await session.execute(
+                #"INSERT INTO "customer" ("name", "tier") SELECT repeat('n', 1 + g % 7), 'silver' FROM generate_series(1, 100) g"#)
+            let dump = try server.dump(database: session.url.database)
+            let failed = try Self.migrate(url, folder, ["--batch-size", "10"])
+            #expect(failed.status == 4, "\(failed.stderr)")
+            #expect(failed.stderr.contains("division by zero"), "\(failed.stderr)")
+            #expect(
+                PostgresMigrateTests.significantLines(try server.dump(database: session.url.database))
+                    == PostgresMigrateTests.significantLines(dump))
+            // The old check is back and enforced.
+            await #expect(throws: (any Error).self) {
+                try await session.execute(#"INSERT INTO "customer" ("name", "tier") VALUES ('x', 'gold')"#)
+            }
+        }
+    }
+
     @Test("a statement that holds its locks longer than --lock-hold-limit is cancelled and its version rolled back")
     func theHoldLimitCancelsALongStatement() async throws {
         try await Self.withShopAtV1(rows: 10, v2: Self.v2(after: "SELECT pg_sleep(2)")) { server, session, folder in

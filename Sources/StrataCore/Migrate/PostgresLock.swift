@@ -164,9 +164,20 @@ public struct PostgresLock: Hashable, Sendable {
     /// `preparedBeforehand` when the lock-safe rendering runs it before the transaction, and
     /// `column` what a type or reference change does (``MigrationPlan/postgresLock(of:)`` knows both).
     public static func of(
-        _ change: SchemaChange, preparedBeforehand: Bool = false, column: ColumnChange? = nil, filledInBatches: Bool = false
+        _ change: SchemaChange, preparedBeforehand: Bool = false, column: ColumnChange? = nil, filledInBatches: Bool = false,
+        swapsConstraints: Bool = false
     ) -> PostgresLock {
         switch change {
+        case .enumCasesAdded where swapsConstraints:
+            // The check dropped and added NOT VALID in a short transaction, then validated.
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, outsideTransaction: true, readBeforehand: true)
+        case .referenceChanged(let entity, let from, _) where swapsConstraints:
+            // Dropping the foreign key locks its target as strongly; the new one is validated beforehand.
+            var referenced: [String: Mode] = [:]
+            if let target = from.referencedEntity, target != entity { referenced[target] = .accessExclusive }
+            return PostgresLock(
+                mode: .accessExclusive, work: .catalogOnly, referenced: referenced, outsideTransaction: true,
+                readBeforehand: true)
         case .fieldAdded(let entity, let field) where filledInBatches:
             // ADD COLUMN and its trigger, the batches, then NOT NULL over a check validated beforehand.
             var lock = of(change)
@@ -293,7 +304,8 @@ extension MigrationPlan {
         let renderer = PostgresMigrationRenderer(plan: self)
         var lock = PostgresLock.of(
             step.change, preparedBeforehand: renderer.runsBeforehand(step.change),
-            column: postgresColumnChange(step.change), filledInBatches: renderer.fillsInBatches(step.change))
+            column: postgresColumnChange(step.change), filledInBatches: renderer.fillsInBatches(step.change),
+            swapsConstraints: renderer.swapsConstraints(step.change))
         if !lock.outsideTransaction, let table = tableAtStart(of: step.change), tablesLockedFirst.contains(table) {
             lock.mode = max(lock.mode, .accessExclusive)
         }

@@ -79,13 +79,19 @@ struct PostgresMigrationRenderer {
         }
         let transaction = statements + values.custom(to.migration.after, "after")
         let backfills = tables.flatMap(backfills(of:))
-        guard !backfills.isEmpty else { return leading + lockedFirst(transaction) + transaction }
+        let swapped = tables.flatMap(constraintSwaps(of:))
+        guard !backfills.isEmpty || !swapped.isEmpty else { return leading + lockedFirst(transaction) + transaction }
         // Columns filled in batches: added with their trigger in a first transaction, filled,
         // proved NOT NULL by a check validated without blocking writes, then the version's.
         var expand = [
-            renderer.beginTransaction(["The columns to fill, with the trigger that fills the rows written meanwhile."])
+            renderer.beginTransaction([
+                swapped.isEmpty
+                    ? "The columns to fill, with the trigger that fills the rows written meanwhile."
+                    : "Constraints replaced by ones that accept every stored row, validated next without blocking writes\(backfills.isEmpty ? "." : ";")",
+            ] + (backfills.isEmpty || swapped.isEmpty ? [] : ["the columns to fill, with the trigger that fills the rows written meanwhile."]))
         ]
-        for table in tables {
+        expand += swapped.flatMap { [$0.drop, $0.add] }
+        for table in tables where !backfills.isEmpty {
             let filled = backfills.filter { $0.table.entity.name == table.entity.name }
             guard !filled.isEmpty else { continue }
             let name = SQLConstraintName.backfillTrigger(table: table.old.table)
@@ -116,7 +122,93 @@ struct PostgresMigrationRenderer {
         let version =
             [renderer.beginTransaction(["The version's transaction, recorded in the ledger with it."])]
             + lockedFirst(transaction) + transaction + [renderer.commitTransaction()]
-        return leading + expand + fill + validate + version
+        return leading + expand + swapped.map(\.validate) + fill + validate + version
+    }
+
+    /// A constraint of a settled column replaced by one that accepts every row the old one did
+    /// (an enum's check when cases are only added, a foreign key whose `onDelete` changes): dropped
+    /// and added `NOT VALID` in one short transaction before the version's, then validated without
+    /// blocking writes. Each statement names, in a `-- undo:` comment, what puts the old one back.
+    struct ConstraintSwap {
+        let drop: SQLStatement
+        let add: SQLStatement
+        let validate: SQLStatement
+    }
+
+    /// Which constraints of `field` (continuing `previous`) are swapped (``ConstraintSwap``).
+    private func swaps(_ field: Field, previous: Field, entity: Entity, old: Entity) -> (check: Bool, foreignKey: Bool) {
+        guard lockSafe, let table = continuedTable(entity), isSettled(field, in: table) else { return (false, false) }
+        var check = false
+        if let before = renderer.allowedValues(of: previous, in: plan.from), let after = renderer.allowedValues(of: field, in: plan.to),
+            before != after, previous.check == nil, field.check == nil
+        {
+            check = Set(before).isSubset(of: Set(after))
+        }
+        var foreignKey = false
+        if let target = field.referencedEntity, let targetEntity = plan.to.entity(named: target),
+            plan.previous(of: targetEntity)?.name == previous.referencedEntity, field.onDelete != previous.onDelete,
+            referencesSettledTable(field)
+        {
+            foreignKey = true
+        }
+        return (check, foreignKey)
+    }
+
+    private func continuedTable(_ entity: Entity) -> ContinuedTable? {
+        guard let old = plan.previous(of: entity) else { return nil }
+        return ContinuedTable(entity, old: old, stableEnums: ContinuedTable.stableEnums(of: plan))
+    }
+
+    /// The constraint swaps of `continued`, in field order.
+    func constraintSwaps(of continued: ContinuedTable) -> [ConstraintSwap] {
+        var swaps: [ConstraintSwap] = []
+        let (entity, old) = (continued.entity, continued.old)
+        for (field, previous) in continued.fields {
+            guard let previous else { continue }
+            let swapped = self.swaps(field, previous: previous, entity: entity, old: old)
+            if swapped.check, let oldCheck = renderer.addCheck(previous, of: old, in: plan.from),
+                let newCheck = renderer.addCheck(field, of: entity, in: plan.to)
+            {
+                swaps.append(swap(SQLConstraintName.check(table: entity.table, column: field.column), on: entity.table, old: oldCheck, new: newCheck))
+            }
+            if swapped.foreignKey, let oldKey = renderer.addForeignKey(previous, of: old, in: plan.from),
+                let newKey = renderer.addForeignKey(field, of: entity, in: plan.to)
+            {
+                swaps.append(swap(SQLConstraintName.foreignKey(table: entity.table, column: field.column), on: entity.table, old: oldKey, new: newKey))
+            }
+        }
+        return swaps
+    }
+
+    private func swap(_ name: String, on table: String, old: SQLStatement, new: SQLStatement) -> ConstraintSwap {
+        var drop = renderer.dropConstraint(name, onTable: table)
+        drop.comments = renderer.dialect.comment("undo: " + old.sql)
+        var add = renderer.notValid(new, name: name, table: table)
+        add.comments = renderer.dialect.comment("undo: " + renderer.dropConstraint(name, onTable: table).sql + "")
+        return ConstraintSwap(drop: drop, add: add, validate: renderer.validateConstraint(name, onTable: table))
+    }
+
+    /// True when the lock-safe rendering replaces the constraints of `change` before the version's
+    /// transaction (``ConstraintSwap``): enum cases added, a reference's `onDelete` changed.
+    func swapsConstraints(_ change: SchemaChange) -> Bool {
+        switch change {
+        case .enumCasesAdded(let name, _):
+            var columns = 0
+            for entity in plan.to.entities {
+                for field in entity.fields where field.type == .enumeration(name) {
+                    guard let old = plan.previous(of: entity), let previous = SchemaDiff.previous(of: field, in: old),
+                        swaps(field, previous: previous, entity: entity, old: old).check
+                    else { return false }
+                    columns += 1
+                }
+            }
+            return columns > 0
+        case .referenceChanged(let name, let from, let to):
+            guard let entity = plan.to.entity(named: name), let old = plan.previous(of: entity) else { return false }
+            return swaps(to, previous: from, entity: entity, old: old).foreignKey
+        default:
+            return false
+        }
     }
 
     /// A column of a continued table that the lock-safe rendering fills in batches, outside the
@@ -319,13 +411,14 @@ struct PostgresMigrationRenderer {
         var names: [String] = []
         let checkBefore = renderer.allowedValues(of: previous, in: plan.from)
         let checkAfter = renderer.allowedValues(of: field, in: plan.to)
-        if checkBefore != nil && checkBefore != checkAfter {
+        let swapped = swaps(field, previous: previous, entity: entity, old: old)
+        if checkBefore != nil && checkBefore != checkAfter && !swapped.check {
             names.append(SQLConstraintName.check(table: old.table, column: previous.column))
         }
         if previous.isUnique && !field.isUnique {
             names.append(SQLConstraintName.unique(table: old.table, column: previous.column))
         }
-        if previous.referencedEntity != nil && referenceChanges(field, previous: previous) {
+        if previous.referencedEntity != nil && referenceChanges(field, previous: previous) && !swapped.foreignKey {
             names.append(SQLConstraintName.foreignKey(table: old.table, column: previous.column))
         }
         return names
@@ -474,7 +567,8 @@ struct PostgresMigrationRenderer {
             // A field's own check is added with the field (it cannot change between versions).
             let addsOwnCheck = field.check != nil && previous == nil
             let settled = previous != nil && isSettled(field, in: continued)
-            if addsOwnCheck
+            let swapped = previous.map { swaps(field, previous: $0, entity: entity, old: continued.old) } ?? (check: false, foreignKey: false)
+            if !swapped.check, addsOwnCheck
                 || renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
                 let check = renderer.addCheck(field, of: entity, in: plan.to)
             {
@@ -491,7 +585,7 @@ struct PostgresMigrationRenderer {
                     statements.append(renderer.addUnique(field, of: entity))
                 }
             }
-            if field.referencedEntity != nil && (previous == nil || previous?.referencedEntity == nil || referenceChanges(field, previous: previous!)),
+            if !swapped.foreignKey, field.referencedEntity != nil && (previous == nil || previous?.referencedEntity == nil || referenceChanges(field, previous: previous!)),
                 let foreignKey = renderer.addForeignKey(field, of: entity, in: plan.to)
             {
                 add(

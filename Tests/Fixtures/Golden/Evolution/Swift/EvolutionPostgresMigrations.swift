@@ -184,8 +184,15 @@ public enum EvolutionPostgresMigrations {
 
                 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
-                -- The columns to fill, with the trigger that fills the rows written meanwhile.
+                -- Constraints replaced by ones that accept every stored row, validated next without blocking writes;
+                -- the columns to fill, with the trigger that fills the rows written meanwhile.
                 BEGIN;
+
+                -- undo: ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE CASCADE
+                ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
+
+                -- undo: ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey"
+                ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT NOT VALID;
 
                 -- Keeps the rows written while the backfill runs in step; dropped at the end.
                 CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
@@ -199,6 +206,8 @@ public enum EvolutionPostgresMigrations {
 
                 COMMIT;
 
+                ALTER TABLE "post" VALIDATE CONSTRAINT "post_author_fkey";
+
                 -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
                 UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
 
@@ -210,8 +219,6 @@ public enum EvolutionPostgresMigrations {
                 BEGIN;
 
                 DROP INDEX "post_author_title_idx";
-
-                ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
 
                 ALTER TABLE "post" DROP CONSTRAINT "post_title_key";
 
@@ -231,12 +238,10 @@ public enum EvolutionPostgresMigrations {
 
                 DROP TABLE "tag";
 
-                ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
-
                 COMMIT;
 
                 """#,
-            checksum: "dfc740e7f1215730e574076d1bd0b1b61aca359004016b57b225bd2ebe67c27e",
+            checksum: "cf44f98f02a5dabd0bbc80d1401298df127b68f8b7ffb41afcf5dcc31bdb8487",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5"
         ),
         StrataMigration(

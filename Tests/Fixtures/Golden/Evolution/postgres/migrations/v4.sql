@@ -22,8 +22,15 @@
 
 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
--- The columns to fill, with the trigger that fills the rows written meanwhile.
+-- Constraints replaced by ones that accept every stored row, validated next without blocking writes;
+-- the columns to fill, with the trigger that fills the rows written meanwhile.
 BEGIN;
+
+-- undo: ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE CASCADE
+ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
+
+-- undo: ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey"
+ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT NOT VALID;
 
 -- Keeps the rows written while the backfill runs in step; dropped at the end.
 CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
@@ -37,6 +44,8 @@ CREATE TRIGGER "writer_strata_backfill" BEFORE INSERT OR UPDATE ON "writer" FOR 
 
 COMMIT;
 
+ALTER TABLE "post" VALIDATE CONSTRAINT "post_author_fkey";
+
 -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
 UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
 
@@ -48,8 +57,6 @@ ALTER TABLE "writer" VALIDATE CONSTRAINT "writer_bio_not_null";
 BEGIN;
 
 DROP INDEX "post_author_title_idx";
-
-ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
 
 ALTER TABLE "post" DROP CONSTRAINT "post_title_key";
 
@@ -68,7 +75,5 @@ ALTER TABLE "post" ALTER COLUMN "title" DROP NOT NULL;
 ALTER TABLE "post" ALTER COLUMN "rating" TYPE SMALLINT USING (round(rating)::smallint);
 
 DROP TABLE "tag";
-
-ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
 
 COMMIT;
