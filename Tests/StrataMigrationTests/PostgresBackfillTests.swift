@@ -255,7 +255,7 @@ import Testing
             model: Shop
             version: 1
             enums:
-              Tier: { cases: [bronze, silver] }
+              Tier: { type: String, cases: [bronze, silver] }
             entities:
               Customer:
                 fields:
@@ -267,7 +267,7 @@ import Testing
             model: Shop
             version: 2
             enums:
-              Tier: { cases: [bronze, silver, gold] }
+              Tier: { type: String, cases: [bronze, silver, gold] }
             entities:
               Customer:
                 fields:
