@@ -186,6 +186,9 @@ public struct PostgresLock: Hashable, Sendable {
             lock.readBeforehand = !field.isOptional
             lock.referenced = referencedEntities([field], besides: entity)
             return lock
+        case .enumCasesRemoved where filledInBatches, .enumRawValueChanged where filledInBatches:
+            // The check dropped, the rows remapped in batches, the new check validated beforehand.
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
         case .becameRequired where filledInBatches:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
         case .becameRequired where preparedBeforehand:

@@ -25,17 +25,18 @@ extension DDLRenderer {
     }
 
     /// The trigger function that computes `assignments` (column, expression over the row's
-    /// columns by their names, and whether only a NULL is replaced) on every row written to
-    /// `table`: `NEW."c" := (SELECT expression FROM (SELECT NEW.*) AS "table")`, so that an
-    /// expression written for an `UPDATE` of the table means the same for the row being written.
+    /// columns by their names, and the condition, over them too, of the rows it applies to) on
+    /// every row written to `table`: `NEW."c" := (SELECT expression FROM (SELECT NEW.*) AS
+    /// "table")`, so that SQL written for an `UPDATE` of the table means the same for the row
+    /// being written.
     public func createBackfillFunction(
-        _ name: String, table: String, assignments: [(column: String, expression: String, onlyNull: Bool)]
+        _ name: String, table: String, assignments: [(column: String, expression: String, condition: String?)]
     ) -> SQLStatement {
         var body: [String] = []
+        let row = "FROM (SELECT NEW.*) AS \(dialect.quoted(table))"
         for assignment in assignments {
-            let set =
-                "NEW.\(dialect.quoted(assignment.column)) := (SELECT \(assignment.expression) FROM (SELECT NEW.*) AS \(dialect.quoted(table)));"
-            body.append(assignment.onlyNull ? "  IF NEW.\(dialect.quoted(assignment.column)) IS NULL THEN \(set) END IF;" : "  " + set)
+            let set = "NEW.\(dialect.quoted(assignment.column)) := (SELECT \(assignment.expression) \(row));"
+            body.append(assignment.condition.map { "  IF (SELECT \($0) \(row)) THEN \(set) END IF;" } ?? "  " + set)
         }
         let sql = (["CREATE FUNCTION \(dialect.quoted(name))() RETURNS trigger LANGUAGE plpgsql AS $strata$", "BEGIN"] + body
             + ["  RETURN NEW;", "END", "$strata$"]).joined(separator: "\n")

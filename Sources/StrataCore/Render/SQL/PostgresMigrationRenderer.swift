@@ -95,13 +95,24 @@ struct PostgresMigrationRenderer {
             let filled = backfills.filter { $0.table.entity.name == table.entity.name }
             guard !filled.isEmpty else { continue }
             let name = SQLConstraintName.backfillTrigger(table: table.old.table)
+            for backfill in filled where backfill.replacesCheck {
+                let name = SQLConstraintName.check(table: table.old.table, column: backfill.column)
+                var drop = renderer.dropConstraint(name, onTable: table.old.table)
+                if let previous = SchemaDiff.previous(of: backfill.field, in: table.old),
+                    let oldCheck = renderer.addCheck(previous, of: table.old, in: plan.from)
+                {
+                    // NOT VALID: rows remapped before a failure no longer pass the old check.
+                    drop.comments = renderer.dialect.comment("undo: " + renderer.notValid(oldCheck, name: name, table: table.old.table).sql)
+                }
+                expand.append(drop)
+            }
             for backfill in filled where backfill.isNew {
                 expand.append(renderer.addBareColumn(backfill.field, of: table.entity, in: plan.to, onTable: table.old.table))
             }
             expand.append(
                 renderer.createBackfillFunction(
                     name, table: table.old.table,
-                    assignments: filled.map { ($0.column, $0.expression, $0.onlyNull) }))
+                    assignments: filled.map { ($0.column, $0.expression, $0.condition) }))
             expand.append(renderer.createBackfillTrigger(name, table: table.old.table))
         }
         expand.append(renderer.commitTransaction())
@@ -109,10 +120,12 @@ struct PostgresMigrationRenderer {
         var validate: [SQLStatement] = []
         for backfill in backfills {
             let table = backfill.table.old.table
-            fill.append(
-                renderer.backfill(
-                    table, set: backfill.column, to: backfill.expression,
-                    where: backfill.onlyNull ? renderer.isNull(backfill.column) : nil))
+            fill.append(renderer.backfill(table, set: backfill.column, to: backfill.expression, where: backfill.condition))
+            if backfill.replacesCheck, let check = renderer.addCheck(backfill.field, of: backfill.table.entity, in: plan.to) {
+                let name = SQLConstraintName.check(table: table, column: backfill.column)
+                validate.append(renderer.notValid(check, name: name, table: table))
+                validate.append(renderer.validateConstraint(name, onTable: table))
+            }
             if backfill.required {
                 let check = SQLConstraintName.notNull(table: table, column: backfill.column)
                 validate.append(renderer.addNotNullCheck(check, table: table, column: backfill.column))
@@ -222,10 +235,13 @@ struct PostgresMigrationRenderer {
         let column: String
         /// The value of a row, over its N-1 columns.
         let expression: String
-        /// True when only NULLs are replaced (an optional field made required, filled).
-        let onlyNull: Bool
-        /// True when the column ends `NOT NULL`.
-        var required: Bool { !field.isOptional }
+        /// The rows to write, over N-1 columns (NULLs to fill, raw values to remap), or nil for all.
+        let condition: String?
+        /// True when the column's check is replaced around the batches (raw values remapped):
+        /// dropped before them, added `NOT VALID` and validated after them.
+        var replacesCheck = false
+        /// True when the column becomes `NOT NULL` (a new required field, NULLs filled).
+        var required: Bool { !field.isOptional && !replacesCheck }
     }
 
     /// The columns of `continued` filled in batches: a new field computed by its transform (one
@@ -244,23 +260,47 @@ struct PostgresMigrationRenderer {
                     candidates.append(
                         Backfill(
                             table: continued, field: field, isNew: true, column: field.column,
-                            expression: values.expression(for: field, in: continued.entity), onlyNull: false))
+                            expression: values.expression(for: field, in: continued.entity), condition: nil))
                 }
                 continue
             }
             let source = plan.source(of: field, in: continued.entity)
             if plan.from.storageType(of: previous) != plan.to.storageType(of: field) { return [] }
             guard values.changesValues(source) else { continue }
-            // NULLs filled: the only in-place change that may run twice on a row and mean the same.
+            if let remapped = remapCondition(field, previous: previous, source: source) {
+                var backfill = Backfill(
+                    table: continued, field: field, isNew: false, column: previous.column,
+                    expression: values.expression(for: field, from: source), condition: remapped)
+                backfill.replacesCheck = true
+                candidates.append(backfill)
+                continue
+            }
+            // NULLs filled, raw values remapped: the in-place changes that may run twice on a row
+            // and mean the same.
             guard previous.isOptional, !field.isOptional, source.fill != nil, source.remap.isEmpty, field.transform == nil
             else { return [] }
             candidates.append(
                 Backfill(
                     table: continued, field: field, isNew: false, column: previous.column,
-                    expression: values.expression(for: field, from: source), onlyNull: true))
+                    expression: values.expression(for: field, from: source), condition: renderer.isNull(previous.column)))
         }
         // Computed columns first: a failing transform is undone with nothing filled in place yet.
         return candidates.filter(\.isNew) + candidates.filter { !$0.isNew }
+    }
+
+    /// `"column" IN (old raw values)` when `field` only has enum raw values remapped (cases
+    /// removed, raw values changed) and no new value is also an old one remapped (so that a row
+    /// remapped twice holds the same value), else nil.
+    private func remapCondition(_ field: Field, previous: Field, source: ValueSource) -> String? {
+        guard !source.remap.isEmpty, source.fill == nil, field.transform == nil, field.isOptional == previous.isOptional,
+            case .keep = source.conversion, previous.check == nil, field.check == nil
+        else { return nil }
+        let encoding = plan.to.columnEncoding(of: field)
+        let from = source.remap.compactMap { renderer.dialect.storedValue(of: $0.from, as: encoding) }
+        let to = source.remap.compactMap { renderer.dialect.storedValue(of: $0.to, as: encoding) }
+        guard from.count == source.remap.count, to.count == source.remap.count, Set(from).isDisjoint(with: Set(to))
+        else { return nil }
+        return "\(renderer.column(previous.column)) IN (\(from.map(renderer.literal).joined(separator: ", ")))"
     }
 
     /// True when the author's SQL may read other rows than the one it computes a value of (it
@@ -272,10 +312,13 @@ struct PostgresMigrationRenderer {
         return tokens.contains { $0.isKeyword("SELECT") }
     }
 
-    /// The names of the fields of `continued` that ``backfills(of:)`` fills.
-    private func backfilledFields(_ continued: ContinuedTable) -> Set<String> {
-        Set(backfills(of: continued).map(\.field.name))
+    /// True when the raw values of `field` of `entity` are remapped in batches (its check
+    /// replaced around them).
+    private func remapsInBatches(_ field: Field, of entity: Entity) -> Bool {
+        guard let table = continuedTable(entity) else { return false }
+        return backfills(of: table).contains { $0.field.name == field.name && $0.replacesCheck }
     }
+
 
     /// The statement that takes, first, the locks a transaction needs on tables of N-1 that it
     /// alters after it has written their rows (an `UPDATE`, or any table after the author's SQL),
@@ -373,6 +416,16 @@ struct PostgresMigrationRenderer {
         switch change {
         case .fieldAdded(let entity, let added): (name, field) = (entity, added)
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
+        case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
+            // Every column of the enum on a kept table remapped in batches.
+            var columns = 0
+            for entity in plan.to.entities {
+                for field in entity.fields where field.type == .enumeration(enumName) {
+                    guard plan.previous(of: entity) != nil, remapsInBatches(field, of: entity) else { return false }
+                    columns += 1
+                }
+            }
+            return columns > 0
         default: return false
         }
         guard let entity = plan.to.entity(named: name), let old = plan.previous(of: entity) else { return false }
@@ -412,7 +465,7 @@ struct PostgresMigrationRenderer {
         let checkBefore = renderer.allowedValues(of: previous, in: plan.from)
         let checkAfter = renderer.allowedValues(of: field, in: plan.to)
         let swapped = swaps(field, previous: previous, entity: entity, old: old)
-        if checkBefore != nil && checkBefore != checkAfter && !swapped.check {
+        if checkBefore != nil && checkBefore != checkAfter && !swapped.check && !remapsInBatches(field, of: entity) {
             names.append(SQLConstraintName.check(table: old.table, column: previous.column))
         }
         if previous.isUnique && !field.isUnique {
@@ -437,12 +490,13 @@ struct PostgresMigrationRenderer {
         var statements: [SQLStatement] = []
         let (entity, old) = (continued.entity, continued.old)
         let table = old.table
-        let backfilled = backfilledFields(continued)
+        let backfills = backfills(of: continued)
+        let backfilled = Set(backfills.map(\.field.name))
         for (field, previous) in continued.fields {
-            if backfilled.contains(field.name) {
+            if let backfill = backfills.first(where: { $0.field.name == field.name }) {
                 // Added and filled before this transaction; proved NOT NULL by a validated check.
                 let column = previous?.column ?? field.column
-                if !field.isOptional {
+                if backfill.required {
                     statements.append(renderer.setNotNull(table, column))
                     statements.append(renderer.dropConstraint(SQLConstraintName.notNull(table: table, column: column), onTable: table))
                 }
@@ -568,7 +622,7 @@ struct PostgresMigrationRenderer {
             let addsOwnCheck = field.check != nil && previous == nil
             let settled = previous != nil && isSettled(field, in: continued)
             let swapped = previous.map { swaps(field, previous: $0, entity: entity, old: continued.old) } ?? (check: false, foreignKey: false)
-            if !swapped.check, addsOwnCheck
+            if !swapped.check, !remapsInBatches(field, of: entity), addsOwnCheck
                 || renderer.allowedValues(of: field, in: plan.to) != nil && (previous == nil || oldCheck != renderer.allowedValues(of: field, in: plan.to)),
                 let check = renderer.addCheck(field, of: entity, in: plan.to)
             {

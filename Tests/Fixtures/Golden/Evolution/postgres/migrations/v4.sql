@@ -35,7 +35,7 @@ ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFE
 -- Keeps the rows written while the backfill runs in step; dropped at the end.
 CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
 BEGIN
-  IF NEW."bio" IS NULL THEN NEW."bio" := (SELECT COALESCE("bio", '') FROM (SELECT NEW.*) AS "writer"); END IF;
+  IF (SELECT "bio" IS NULL FROM (SELECT NEW.*) AS "writer") THEN NEW."bio" := (SELECT COALESCE("bio", '') FROM (SELECT NEW.*) AS "writer"); END IF;
   RETURN NEW;
 END
 $strata$;

@@ -9,18 +9,49 @@
 -- - rename field Post.body to content (column body -> content)
 -- - change the default of Post.content from "(empty)" to ""
 -- - add entity Comment (table comment)
+--
+-- This version runs in several transactions, so that no lock that blocks writers is held while a
+-- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+-- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+-- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+-- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+-- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
 
--- Taken first: this version writes rows before it alters their table, and an application's
--- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
-LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
+-- The columns to fill, with the trigger that fills the rows written meanwhile.
+BEGIN;
 
+-- undo: ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (1, 2)) NOT VALID
 ALTER TABLE "post" DROP CONSTRAINT "post_level_check";
+
+-- Keeps the rows written while the backfill runs in step; dropped at the end.
+CREATE FUNCTION "post_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  IF (SELECT "level" IN (1, 2) FROM (SELECT NEW.*) AS "post") THEN NEW."level" := (SELECT CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END FROM (SELECT NEW.*) AS "post"); END IF;
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "post_strata_backfill" BEFORE INSERT OR UPDATE ON "post" FOR EACH ROW EXECUTE FUNCTION "post_strata_backfill"();
+
+COMMIT;
+
+-- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+UPDATE "post" SET "level" = CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END WHERE "level" IN (1, 2);
+
+ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (10, 20, 30)) NOT VALID;
+
+ALTER TABLE "post" VALIDATE CONSTRAINT "post_level_check";
+
+-- The version's transaction, recorded in the ledger with it.
+BEGIN;
 
 ALTER TABLE "post" ALTER COLUMN "body" SET DEFAULT '';
 
-UPDATE "post" SET "level" = CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END;
-
 ALTER TABLE "post" ALTER COLUMN "level" SET DEFAULT 10;
+
+DROP TRIGGER "post_strata_backfill" ON "post";
+
+DROP FUNCTION "post_strata_backfill"();
 
 ALTER TABLE "post" RENAME COLUMN "body" TO "content";
 
@@ -33,7 +64,7 @@ CREATE TABLE "comment" (
     CONSTRAINT "comment_post_fkey" FOREIGN KEY ("post") REFERENCES "post" ("id") ON DELETE CASCADE
 );
 
-ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (10, 20, 30));
-
 -- after (written in v5.yaml)
 UPDATE post SET content = '(empty)' WHERE content = '';
+
+COMMIT;
