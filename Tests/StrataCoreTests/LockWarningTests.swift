@@ -22,7 +22,8 @@ import Testing
               status: Status
         """
 
-    /// v2: views widened (a rewrite), rating made required (an UPDATE), a case added (a check validated).
+    /// v2: views widened (a rewrite), rating made required (an UPDATE, in the transaction since the
+    /// table's type changes), a case added (a check replaced `NOT VALID` beforehand: no warning).
     static func v2(migration: String = "") -> String {
         """
         model: M
@@ -50,10 +51,8 @@ import Testing
 
     @Test func eachStepThatHoldsTheTableWhileReadingItIsWarnedAtItsElement() throws {
         let lines = try Self.diagnostics(Self.v2())
-        #expect(lines.count == 3, "\(lines)")
-        #expect(
-            lines.contains { $0.hasPrefix("warning 4: adding cases to enum 'Status' reads every row of table 'post'") },
-            "\(lines)")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(!lines.contains { $0.contains("adding cases to enum 'Status'") }, "\(lines)")
         #expect(
             lines.contains(
                 "warning 11: changing the type of 'Post.views' rewrites table 'post' under ACCESS EXCLUSIVE on PostgreSQL (reads and writes wait until the migration commits); acknowledge with migration.allowLocks: [Post.views]"
@@ -64,9 +63,12 @@ import Testing
     }
 
     @Test func allowLocksSilencesThemByFieldEntityOrEnum() throws {
-        #expect(try Self.diagnostics(Self.v2(migration: "migration:\n  allowLocks: [Post, Status]")) == [])
+        #expect(try Self.diagnostics(Self.v2(migration: "migration:\n  allowLocks: [Post]")) == [])
+        // Adding cases holds no lock to acknowledge any more: naming the enum is flagged.
+        let unused = try Self.diagnostics(Self.v2(migration: "migration:\n  allowLocks: [Post, Status]"))
+        #expect(unused.count == 1 && unused[0].contains("allowLocks names 'Status'"), "\(unused)")
         let lines = try Self.diagnostics(Self.v2(migration: "migration:\n  allowLocks: [Post.views]"))
-        #expect(lines.count == 2 && !lines.contains { $0.contains("Post.views") }, "\(lines)")
+        #expect(lines.count == 1 && !lines.contains { $0.contains("Post.views") }, "\(lines)")
     }
 
     @Test func aTypeChangeUnderTheSameStorageIsNotARewrite() throws {
