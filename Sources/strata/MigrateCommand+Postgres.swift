@@ -12,9 +12,7 @@ extension Migrate {
     func migratePostgres(_ history: SchemaHistory, url: PostgresURL) async -> (Outcome, StrataExitCode) {
         let migrator = StrataPostgresMigrator(
             model: history.model,
-            migrations: MigrationSources.postgres(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum)
-            }, lockBudget: lockBudget)
+            migrations: MigrationSources.postgres(for: history).map(StrataMigration.init), lockBudget: lockBudget)
         var outcome = Outcome()
         let session: PostgresSession
         do {

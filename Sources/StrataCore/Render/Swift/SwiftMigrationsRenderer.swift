@@ -90,8 +90,9 @@ struct SwiftMigrationsRenderer {
     }
 
     /// The arguments after the checksum, each as its lines: the checksum Strata 0.5 recorded, when
-    /// it differs, and the columns holding Dates (converted in a database Strata 0.5 wrote), listed
-    /// as ``SQLiteDateColumn/list(_:)`` writes them.
+    /// it differs, the columns holding Dates (converted in a database Strata 0.5 wrote), listed
+    /// as ``SQLiteDateColumn/list(_:)`` writes them, and the version's compatibility with older
+    /// code, which the ledger records.
     private func storageArguments(_ migration: MigrationSource) -> [[String]] {
         var arguments: [[String]] = []
         if let legacy = migration.legacyChecksum {
@@ -105,6 +106,12 @@ struct SwiftMigrationsRenderer {
             literal.forEachLine(in: literal.text.startIndex..<literal.text.endIndex) { lines.append("    " + $0) }
             lines.append("    " + literal.closingDelimiter)
             arguments.append(lines)
+        }
+        if let oldest = migration.compatibleFrom {
+            arguments.append(["compatibleFrom: \(oldest)"])
+        }
+        if let reason = migration.incompatibility {
+            arguments.append(["incompatibility: \(SwiftNames.stringLiteral(reason))"])
         }
         return arguments
     }
