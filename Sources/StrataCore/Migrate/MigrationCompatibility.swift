@@ -137,37 +137,14 @@ public struct MigrationCompatibility: Hashable, Sendable {
         }
     }
 
-    /// What the typed changes do not tell about the fields of a continued entity: a check added
-    /// or changed, a column's declared SQL type or Date text format changed, a transform rewriting
-    /// a kept field's values, a table check added.
+    /// What the typed changes do not tell about the fields of a continued entity: a transform
+    /// rewriting a kept field's values. (A column's check, declared SQL type or a table's checks
+    /// cannot change between versions: the validator refuses it.)
     private static func fieldReasons(_ entity: Entity, old: Entity, plan: MigrationPlan) -> [String] {
-        var reasons: [String] = []
-        for field in entity.fields {
-            guard let previous = SchemaDiff.previous(of: field, in: old) else { continue }
-            let name = "\(entity.name).\(field.name)"
-            if let check = field.check, !sameSQL(check, previous.check) {
-                reasons.append("adds a check on \(name)")
-            }
-            if !sameSQL(field.sqlType, previous.sqlType) || field.dateText != previous.dateText {
-                reasons.append("changes how \(name) is stored")
-            }
-            if field.transform != nil {
-                reasons.append("rewrites \(name) by a transform, which rows code of v\(plan.from.version) writes do not get")
-            }
+        entity.fields.compactMap { field in
+            guard SchemaDiff.previous(of: field, in: old) != nil, field.transform != nil else { return nil }
+            return "rewrites \(entity.name).\(field.name) by a transform, which rows code of v\(plan.from.version) "
+                + "writes do not get"
         }
-        for check in entity.checks {
-            guard let previous = old.checks.first(where: { $0.name == check.name }),
-                sameSQL(previous.condition, check.condition)
-            else {
-                reasons.append("adds the check \(check.name) on \(entity.name)")
-                continue
-            }
-        }
-        return reasons
-    }
-
-    /// Whether two dialect SQL texts are the same, wherever they are written.
-    private static func sameSQL(_ a: DialectSQL?, _ b: DialectSQL?) -> Bool {
-        a?.sqlite == b?.sqlite && a?.postgres == b?.postgres
     }
 }
