@@ -228,4 +228,43 @@ import Testing
             ) { try await v1.currentVersion(connection) }
         }
     }
+
+    // MARK: verify --compat
+
+    @Test func verifyCompatListsTheStatementsOfV1ThatARenameBreaksAndPassesAnAdditiveVersion() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let url = server.url.description
+        for (second, compatible) in [(Self.additive, true), (Self.renaming, false)] {
+            let (_, _, folders) = try Self.sqliteMigrators(second)
+            let text = try CLI.strata(["verify", "--compat", "--schemas", folders[1], "--postgres", url])
+            let json = try CLI.strata(["verify", "--compat", "--schemas", folders[1], "--postgres", url, "--format", "json"])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+            let reports = try #require(object["compat"] as? [[String: Any]])
+            #expect(reports.compactMap { $0["dialect"] as? String } == ["sqlite", "postgres"])
+            #expect(reports.allSatisfy { $0["codeVersion"] as? Int == 1 && $0["databaseVersion"] as? Int == 2 })
+            #expect(reports.allSatisfy { ($0["prepared"] as? Int ?? 0) >= 12 }, "\(reports)")
+            if compatible {
+                #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+                #expect(text.stdout.contains("Blog on SQLite: code of v1 against a database at v2: "), "\(text.stdout)")
+                #expect(text.stdout.contains("all run"), "\(text.stdout)")
+                #expect(object["passed"] as? Bool == true)
+            } else {
+                #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
+                #expect(text.stdout.contains("fails: Post insert: table post has no column named title"), "\(text.stdout)")
+                #expect(
+                    text.stdout.contains(#"fails: Post find: ERROR: column "title" does not exist"#), "\(text.stdout)")
+                #expect(text.stdout.contains("generator: Compatible with code of version 1: no (\(Self.renameReason))"))
+                #expect(object["passed"] as? Bool == false)
+                for report in reports {
+                    let failures = try #require(report["failures"] as? [[String: Any]])
+                    let kinds = Set(failures.compactMap { $0["kind"] as? String })
+                    // Every statement naming the column fails, and only those.
+                    #expect(kinds.isSuperset(of: ["insert", "upsert", "find", "update", "fetch", "aggregate by title"]), "\(kinds)")
+                    #expect(!kinds.contains("count") && !kinds.contains("exists"), "\(kinds)")
+                    #expect(failures.allSatisfy { ($0["sql"] as? String)?.contains("title") == true })
+                }
+            }
+        }
+    }
 }
