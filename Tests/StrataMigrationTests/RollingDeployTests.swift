@@ -163,6 +163,10 @@ import Testing
                 let json = try CLI.strata(["migrate", "--database", database, "--schemas", folders[0], "--format", "json"])
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
                 #expect(object["aheadOfSchemas"] as? Bool == true && object["from"] as? Int == 2)
+                // drift has no v2 to compare it with.
+                let drift = try CLI.strata(["drift", "--database", database, "--schemas", folders[0]])
+                #expect(drift.status == 2, "\(drift.stdout)\(drift.stderr)")
+                #expect(drift.stderr.contains("ahead of these schemas (v1)"), "\(drift.stderr)")
             } else {
                 #expect(older.status == 1, "\(older.stdout)")
                 #expect(older.stderr.contains("it \(Self.renameReason)"), "\(older.stderr)")

@@ -140,7 +140,12 @@ public enum EvolutionMigrations {
 
                 """#,
             checksum: "06e0c390c397a8f45d779f0ff090bf571b8f50b3f42503b5d79155ad4f6e3cd6",
-            incompatibility: "renames Author to Writer (table author -> writer); renames Writer.name to displayName (column name -> display_name); makes Writer.email required; fills the new Writer.slug by a transform, which rows code of v1 inserts do not get; removes Writer.legacyCode (column legacy_code); runs its own SQL (migration.before), which Strata cannot classify"
+            incompatibility: #"""
+                renames Author to Writer (table author -> writer); renames Writer.name to displayName (column name\#
+                 -> display_name); makes Writer.email required; fills the new Writer.slug by a transform, which rows\#
+                 code of v1 inserts do not get; removes Writer.legacyCode (column legacy_code); runs its own SQL\#
+                 (migration.before), which Strata cannot classify
+                """#
         ),
         StrataMigration(
             version: 3,
@@ -208,7 +213,12 @@ public enum EvolutionMigrations {
 
                 """#,
             checksum: "24eac59ecbe84afb00c90a9ebe4dce92fb6acdefb88e67601428e8bf0dc4de94",
-            incompatibility: "adds the case draft to Status: code of v2 cannot read a row holding it; removes the case archived from Status; makes Post.title unique; changes the type of Post.views from Int32 to Int64; changes the type of Post.rating from Int16? to Double?; fills the new Post.score by a transform, which rows code of v2 inserts do not get"
+            incompatibility: #"""
+                adds the case draft to Status: code of v2 cannot read a row holding it; removes the case archived\#
+                 from Status; makes Post.title unique; changes the type of Post.views from Int32 to Int64; changes\#
+                 the type of Post.rating from Int16? to Double?; fills the new Post.score by a transform, which rows\#
+                 code of v2 inserts do not get
+                """#
         ),
         StrataMigration(
             version: 4,
@@ -300,7 +310,11 @@ public enum EvolutionMigrations {
 
                 """#,
             checksum: "302c4358cd38fb95d85ba66cd36d15b12dbd679bd66a27326de51ebeba34403b",
-            incompatibility: "makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3 cannot read a row without it; changes the type of Post.rating from Double? to Int16?; removes Tag (table tag); rewrites Post.rating by a transform, which rows code of v3 writes do not get"
+            incompatibility: #"""
+                makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3\#
+                 cannot read a row without it; changes the type of Post.rating from Double? to Int16?; removes Tag\#
+                 (table tag); rewrites Post.rating by a transform, which rows code of v3 writes do not get
+                """#
         ),
         StrataMigration(
             version: 5,
@@ -378,7 +392,11 @@ public enum EvolutionMigrations {
 
                 """#,
             checksum: "df68cf9c4cc703f2f839a1e7a51a6f4fc7cfde9d70a2a9be1bd04487f4eb715e",
-            incompatibility: "adds the case critical to Level: code of v4 cannot read a row holding it; changes the raw value of Level.low; changes the raw value of Level.high; renames Post.body to content (column body -> content); runs its own SQL (migration.after), which Strata cannot classify"
+            incompatibility: #"""
+                adds the case critical to Level: code of v4 cannot read a row holding it; changes the raw value of\#
+                 Level.low; changes the raw value of Level.high; renames Post.body to content (column body ->\#
+                 content); runs its own SQL (migration.after), which Strata cannot classify
+                """#
         ),
     ]
 }

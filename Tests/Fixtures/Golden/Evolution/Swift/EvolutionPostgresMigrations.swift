@@ -105,7 +105,12 @@ public enum EvolutionPostgresMigrations {
                 """#,
             checksum: "e50d3a16922f2c72a0f7036d168c55c7d6094843ba1c98015d0ea54890664da4",
             legacyChecksum: "bc81db411d6c791c4a6f06b194c29a030e31f1163f8cc3b83c1f8ed9fbaa70b5",
-            incompatibility: "renames Author to Writer (table author -> writer); renames Writer.name to displayName (column name -> display_name); makes Writer.email required; fills the new Writer.slug by a transform, which rows code of v1 inserts do not get; removes Writer.legacyCode (column legacy_code); runs its own SQL (migration.before), which Strata cannot classify"
+            incompatibility: #"""
+                renames Author to Writer (table author -> writer); renames Writer.name to displayName (column name\#
+                 -> display_name); makes Writer.email required; fills the new Writer.slug by a transform, which rows\#
+                 code of v1 inserts do not get; removes Writer.legacyCode (column legacy_code); runs its own SQL\#
+                 (migration.before), which Strata cannot classify
+                """#
         ),
         StrataMigration(
             version: 3,
@@ -159,7 +164,12 @@ public enum EvolutionPostgresMigrations {
                 """#,
             checksum: "d40c9aecbbfac6d6044c1306022741802aa69ca2da91bd33a749863af90cef15",
             legacyChecksum: "2739ac43771977a5df2c23964b1b9a380420cf4cf60b83dfb8b5a2bbe3df2aca",
-            incompatibility: "adds the case draft to Status: code of v2 cannot read a row holding it; removes the case archived from Status; makes Post.title unique; changes the type of Post.views from Int32 to Int64; changes the type of Post.rating from Int16? to Double?; fills the new Post.score by a transform, which rows code of v2 inserts do not get"
+            incompatibility: #"""
+                adds the case draft to Status: code of v2 cannot read a row holding it; removes the case archived\#
+                 from Status; makes Post.title unique; changes the type of Post.views from Int32 to Int64; changes\#
+                 the type of Post.rating from Int16? to Double?; fills the new Post.score by a transform, which rows\#
+                 code of v2 inserts do not get
+                """#
         ),
         StrataMigration(
             version: 4,
@@ -215,7 +225,11 @@ public enum EvolutionPostgresMigrations {
                 """#,
             checksum: "8ebda5355637ad456185c22c06581de8133e1b01a2a5f87c8a2c93aa1b1fe792",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5",
-            incompatibility: "makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3 cannot read a row without it; changes the type of Post.rating from Double? to Int16?; removes Tag (table tag); rewrites Post.rating by a transform, which rows code of v3 writes do not get"
+            incompatibility: #"""
+                makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3\#
+                 cannot read a row without it; changes the type of Post.rating from Double? to Int16?; removes Tag\#
+                 (table tag); rewrites Post.rating by a transform, which rows code of v3 writes do not get
+                """#
         ),
         StrataMigration(
             version: 5,
@@ -264,7 +278,11 @@ public enum EvolutionPostgresMigrations {
                 """#,
             checksum: "755bc9a02e05191778598b65fe3ff0667b0728ebb64223cf06a6aa50cd77338c",
             legacyChecksum: "8be10914787eb8b2280c19f3bdb9ee785014be57ffab7f2f9b063f63e7329010",
-            incompatibility: "adds the case critical to Level: code of v4 cannot read a row holding it; changes the raw value of Level.low; changes the raw value of Level.high; renames Post.body to content (column body -> content); runs its own SQL (migration.after), which Strata cannot classify"
+            incompatibility: #"""
+                adds the case critical to Level: code of v4 cannot read a row holding it; changes the raw value of\#
+                 Level.low; changes the raw value of Level.high; renames Post.body to content (column body ->\#
+                 content); runs its own SQL (migration.after), which Strata cannot classify
+                """#
         ),
     ]
 }

@@ -178,7 +178,11 @@ public enum ShowcaseMigrations {
             dateColumns: #"""
                 "customer" ("joined", "since")
                 """#,
-            incompatibility: "renames Customer.name to displayName (column name -> display_name); fills the new Order.itemCount by a transform, which rows code of v1 inserts do not get; removes OrderLine.ratio (column ratio); runs its own SQL (migration.after), which Strata cannot classify"
+            incompatibility: #"""
+                renames Customer.name to displayName (column name -> display_name); fills the new Order.itemCount by\#
+                 a transform, which rows code of v1 inserts do not get; removes OrderLine.ratio (column ratio); runs\#
+                 its own SQL (migration.after), which Strata cannot classify
+                """#
         ),
     ]
 }

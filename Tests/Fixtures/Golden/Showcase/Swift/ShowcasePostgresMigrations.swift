@@ -123,7 +123,11 @@ public enum ShowcasePostgresMigrations {
                 """#,
             checksum: "21bab565c8a55a12284bc3f420da2c238866dd661604530347c92c72c5bc87f7",
             legacyChecksum: "aaab9c6ec832886c212dab6c57cc4078e470d7d5aaa7441844ad3cc220e93699",
-            incompatibility: "renames Customer.name to displayName (column name -> display_name); fills the new Order.itemCount by a transform, which rows code of v1 inserts do not get; removes OrderLine.ratio (column ratio); runs its own SQL (migration.after), which Strata cannot classify"
+            incompatibility: #"""
+                renames Customer.name to displayName (column name -> display_name); fills the new Order.itemCount by\#
+                 a transform, which rows code of v1 inserts do not get; removes OrderLine.ratio (column ratio); runs\#
+                 its own SQL (migration.after), which Strata cannot classify
+                """#
         ),
     ]
 }

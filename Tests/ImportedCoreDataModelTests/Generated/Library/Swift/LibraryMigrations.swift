@@ -224,7 +224,11 @@ public enum LibraryMigrations {
                 "book" ("added_at")
                 "loan" ("due")
                 """#,
-            incompatibility: "renames Author.name to fullName (column name -> full_name); adds the unique index author_full_name_born_key on Author(fullName, born); removes Book.website (column website); removes Tag (table tag); removes BookTags (table book_tags)"
+            incompatibility: #"""
+                renames Author.name to fullName (column name -> full_name); adds the unique index\#
+                 author_full_name_born_key on Author(fullName, born); removes Book.website (column website); removes\#
+                 Tag (table tag); removes BookTags (table book_tags)
+                """#
         ),
     ]
 }
