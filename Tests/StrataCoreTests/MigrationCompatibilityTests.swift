@@ -94,6 +94,7 @@ import Testing
         ("a unique constraint removed", replacing("code: { type: String, unique: true }", "code: String")),
         ("a default changed", replacing("default: open }", "default: closed }")),
         ("a case added to an enum with an unknown case", replacing("cases: [calm, upset]", "cases: [calm, upset, glad]")),
+        ("a field renamed keeping its column", replacing("      title: String", "      headline: { type: String, renamedFrom: title, column: title }") >>> replacing("- [title]", "- [headline]")),
         ("an entity renamed keeping its table", replacing("  Author:\n    fields:", "  Writer:\n    renamedFrom: Author\n    table: author\n    fields:") >>> replacing("author: Author", "author: Writer")),
     ] as [(String, @Sendable (String) -> String)])
     func compatibleChanges(_ name: String, _ edit: @Sendable (String) -> String) throws {
@@ -131,6 +132,12 @@ import Testing
          "adds the case draft to Status: code of v1 cannot read a row holding it"),
         ("a required unique field with a default", adding(#"      handle: { type: String, default: "", unique: true }"#, after: "      note: String?"),
          "adds the required unique Post.handle"),
+        ("a reference changed", replacing("      author: Author\n", "      author: { type: Author, onDelete: cascade }\n"),
+         "changes the reference Post.author"),
+        ("a primary key changed", replacing("    indexes:\n      - [title]", "    primaryKey: [id, code]\n    indexes:\n      - [title]"),
+         "changes the primary key of Post"),
+        ("an enum raw value changed", replacing("cases: [open, closed]", "cases: { open: open, closed: done }"),
+         "changes the raw value of Status.closed"),
         ("the version's own SQL", appending("\nmigration:\n  after: \"UPDATE post SET views = 0\"\n"),
          "runs its own SQL (migration.after)"),
     ] as [(String, @Sendable (String) -> String, String)])
