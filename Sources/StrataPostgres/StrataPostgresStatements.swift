@@ -179,10 +179,11 @@ public enum StrataPostgresTableSQL {
             (Kind.name, Kind.sql(table.postgres, selection: table.selection))
         }
         let rows = batchRows(columns: table.columns.count)
-        return [
-            entry(StrataPostgresInsertKind.self), entry(StrataPostgresUpsertKind.self),
-            entry(StrataPostgresUpdateKind.self), entry(StrataPostgresFindKind.self),
-            entry(StrataPostgresDeleteKind.self), ("insert\(rows)", table.postgresInsert(rows: rows)),
+        // A table whose columns are all its key has no update: `update(_:)` only looks the record up.
+        let update = table.postgres.update == nil ? [] : [entry(StrataPostgresUpdateKind.self)]
+        return [entry(StrataPostgresInsertKind.self), entry(StrataPostgresUpsertKind.self)] + update + [
+            entry(StrataPostgresFindKind.self), entry(StrataPostgresDeleteKind.self),
+            ("insert\(rows)", table.postgresInsert(rows: rows)),
         ]
     }
 

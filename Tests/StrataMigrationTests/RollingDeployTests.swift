@@ -13,6 +13,7 @@ import Testing
 /// added things, and is refused naming v2's reason when v2 renamed something. On SQLite through
 /// GRDB and on the test suite's PostgreSQL server.
 @Suite(.serialized) struct RollingDeployTests {
+    /// (`PostTag`: a table whose columns are all its key, which has no update statement.)
     static let v1 = """
         model: Blog
         version: 1
@@ -21,6 +22,11 @@ import Testing
             fields:
               id: { type: Int64, autoincrement: true }
               title: String
+          PostTag:
+            primaryKey: [post, tag]
+            fields:
+              post: Post
+              tag: String
         """
 
     /// v2 only adds: an optional field, a required one with a default, an entity.
@@ -38,6 +44,11 @@ import Testing
             fields:
               id: { type: Int64, autoincrement: true }
               label: String
+          PostTag:
+            primaryKey: [post, tag]
+            fields:
+              post: Post
+              tag: String
         """
 
     /// v2 renames Post.title.
@@ -49,6 +60,11 @@ import Testing
             fields:
               id: { type: Int64, autoincrement: true }
               headline: { type: String, renamedFrom: title }
+          PostTag:
+            primaryKey: [post, tag]
+            fields:
+              post: Post
+              tag: String
         """
 
     static let renameReason = "renames Post.title to headline (column title -> headline)"
@@ -270,5 +286,27 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func everyVersionTheGeneratorCallsCompatibleRunsThePreviousCodesStatements() throws {
+        // The fixture models and the app's, each version against the code of the one before.
+        var checked = 0
+        for (name, folder) in [
+            ("Evolution", Models.fixtures), ("Showcase", Models.fixtures), ("Adopted", Models.fixtures),
+            ("MyTODO", Models.schemas),
+        ] {
+            let history = try Models.load(name, in: folder)
+            for version in 2...(history.latest?.version ?? 1) {
+                var prefix = history
+                prefix.versions = Array(history.versions.prefix(version))
+                prefix.queries = []
+                let report = try #require(try CompatibilityCheck.sqlite(prefix))
+                if report.compatibility.isCompatible {
+                    checked += 1
+                    #expect(report.passed, "\(name) v\(version): \(report.lines.joined(separator: "\n"))")
+                }
+            }
+        }
+        #expect(checked >= 3)
     }
 }
