@@ -10,11 +10,12 @@
 ///
 /// Breaking, each with its reason: a table or column renamed; an entity or field removed; a type,
 /// reference or primary key changed; a field made required; a field made optional (N can store
-/// NULL, which N-1's non-optional property cannot read); a required field without default, or
-/// one filled by a transform; a unique constraint, unique index or check added to existing rows;
-/// enum cases removed or their raw values changed; enum cases added to an enum without an
-/// `unknown` case (N-1 cannot read a row holding a new case); the version's own SQL
-/// (`migration.before`/`after`), which Strata cannot read.
+/// NULL, which N-1's non-optional property cannot read); a required field without default, a
+/// field filled or rewritten by a transform, a new required unique field; a field or an index
+/// made unique; enum cases removed or their raw values changed; enum cases added to an enum
+/// without an `unknown` case (N-1 cannot read a row holding a new case); the version's own SQL
+/// (`migration.before`/`after`), which Strata cannot read. (Checks cannot change between
+/// versions: the validator refuses it.)
 public struct MigrationCompatibility: Hashable, Sendable {
     /// The version N the migration leads to.
     public var version: Int
