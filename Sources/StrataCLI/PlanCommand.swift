@@ -10,7 +10,10 @@ package struct Plan: ParsableCommand {
             (a required field without a default, a removal not allowed…) are reported as diagnostics \
             and make the command exit 1. Version 0 is the empty database. With --format json: one \
             object, {"model", "dialect", "from", "to", "diagnostics", "migrations": [{"from", "to", \
+            "compatibleWithPreviousCode" (null for v0 -> v1), "incompatibilities": [reason], \
             "steps": [{"description", "destructive", "allowedBy", "postgresLock"}], "sql": [statements]}]}. \
+            Each version says whether the code generated for the version before keeps working \
+            against a database migrated to it (a rolling deploy), and if not, why. \
             With --format github: the diagnostics as GitHub Actions annotations.
 
             With --base <ref> (the branch a pull request merges into, e.g. origin/main): the versions \
@@ -51,6 +54,8 @@ package struct Plan: ParsableCommand {
         var to: Int
         var steps: [(line: String, destructive: Bool, allowedBy: String?, lock: String?)]
         var sql: [String]
+        /// Whether code of `to - 1` runs against a database at `to` (nil for v0 -> v1).
+        var compatibility: MigrationCompatibility?
     }
 
     package func run() throws {
@@ -98,7 +103,8 @@ package struct Plan: ParsableCommand {
                     steps: zip(plan.steps, plan.postgresLocks()).map { step, lock in
                         (step.line, step.isDestructive, step.allowedBy?.spelled, lock.summary)
                     },
-                    sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)))
+                    sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered),
+                    compatibility: MigrationCompatibility(plan)))
         }
         let diagnostics = loadDiagnostics + plans.flatMap(\.diagnostics)
         report(diagnostics, migrations: migrations, start: start, target: target, model: model)
@@ -118,8 +124,10 @@ package struct Plan: ParsableCommand {
                     ])
                 }
                 return .object([
-                    ("from", .int(shown.from)), ("to", .int(shown.to)), ("steps", .array(steps)),
-                    ("sql", .array(shown.sql.map(JSONValue.string))),
+                    ("from", .int(shown.from)), ("to", .int(shown.to)),
+                    ("compatibleWithPreviousCode", shown.compatibility.map { .bool($0.isCompatible) } ?? .null),
+                    ("incompatibilities", .array((shown.compatibility?.reasons ?? []).map(JSONValue.string))),
+                    ("steps", .array(steps)), ("sql", .array(shown.sql.map(JSONValue.string))),
                 ])
             }
             let output: JSONValue = .object([
@@ -134,6 +142,10 @@ package struct Plan: ParsableCommand {
             print("\(model): version \(start) -> \(target) (\(dialect.displayName))")
             for shown in migrations {
                 print(shown.from == 0 ? "\nv0 -> v1: create every table" : "\nv\(shown.from) -> v\(shown.to):")
+                if let compatibility = shown.compatibility {
+                    print("  " + (compatibility.isCompatible ? compatibility.line : "Compatible with code of version \(compatibility.version - 1): no"))
+                    for reason in compatibility.reasons { print("    - \(reason)") }
+                }
                 if shown.steps.isEmpty && shown.sql.isEmpty { print("  (no changes)") }
                 for step in shown.steps {
                     print("  - \(step.line)")

@@ -26,9 +26,16 @@ public struct DriftReport: Sendable {
 public enum DriftError: Error, CustomStringConvertible, Sendable {
     /// No migration ledger, or an empty one: nothing says which version the database should be.
     case noLedger(model: String)
+    /// The database is at a version newer than the schemas define (accepted by the migrator: a
+    /// rolling deploy), so there is no schema to compare it with.
+    case aheadOfSchemas(model: String, version: Int, latestKnownVersion: Int)
 
     public var description: String {
         switch self {
+        case .aheadOfSchemas(let model, let version, let latest):
+            return
+                "the database is at \(model) v\(version), ahead of these schemas (v\(latest)); its schema can only be "
+                + "compared with v\(version)'s: run strata drift with the schemas of v\(version)"
         case .noLedger(let model):
             return
                 "the database has no migration ledger (\(StrataLedgerTable.name)) with versions of \(model): it was not "
@@ -60,9 +67,7 @@ public enum DriftCheck {
         }
         let migrator = StrataPostgresMigrator(
             model: history.model,
-            migrations: MigrationSources.postgres(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum)
-            })
+            migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
         let version = try await migrator.currentVersion(session.connection)
         return try report(
             history, version: version, dialect: .postgres, live: try await PostgresIntrospector.schema(of: session))
@@ -71,6 +76,10 @@ public enum DriftCheck {
     private static func report(
         _ history: SchemaHistory, version: Int, dialect: SQLDialect, live: DatabaseSchema
     ) throws -> DriftReport {
+        let latest = history.latest?.version ?? 0
+        if version > latest {
+            throw DriftError.aheadOfSchemas(model: history.model, version: version, latestKnownVersion: latest)
+        }
         guard let schema = history.version(version) else { throw DriftError.noLedger(model: history.model) }
         return DriftReport(
             model: history.model, version: version, dialect: dialect,

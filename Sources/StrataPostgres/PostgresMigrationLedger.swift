@@ -8,7 +8,8 @@ import StrataRuntime
 /// ```sql
 /// CREATE TABLE "strata_migrations" (
 ///     "model" TEXT NOT NULL, "version" INTEGER NOT NULL, "checksum" TEXT NOT NULL,
-///     "applied_at" DOUBLE PRECISION NOT NULL, PRIMARY KEY ("model", "version"))
+///     "applied_at" DOUBLE PRECISION NOT NULL, "compatible_from" INTEGER, "incompatibility" TEXT,
+///     PRIMARY KEY ("model", "version"))
 /// ```
 ///
 /// in the first schema of the connection's `search_path` (usually `public`), one row per applied
@@ -35,9 +36,16 @@ public enum PostgresMigrationLedger {
             "SELECT to_regclass('\"strata_migrations\"') IS NOT NULL", logger: logger)
         guard try exists.first?.decode(Bool.self) == true else { return [] }
         let rows: [PostgresRow]
+        let added = try await addedColumns(connection, logger: logger)
+        // A ledger from before the added columns lacks them: they read as NULL.
+        let extra = StrataLedgerTable.addedColumns.map {
+            added.contains($0.name) ? "\"\($0.name)\"" : "NULL::\($0.type)"
+        }
         do {
             rows = try await connection.strataRows(
-                #"SELECT "model", "version", "checksum", "applied_at" FROM "strata_migrations" ORDER BY "version", "model""#,
+                PostgresQuery(
+                    unsafeSQL: #"SELECT "model", "version", "checksum", "applied_at", "#
+                        + extra.joined(separator: ", ") + #" FROM "strata_migrations" ORDER BY "version", "model""#),
                 logger: logger)
         } catch {
             let message = PostgresServerMessage(error)
@@ -48,15 +56,30 @@ public enum PostgresMigrationLedger {
         return try rows.enumerated().map { offset, row in
             let cells = Array(row)
             let number = Int64(offset + 1)
-            guard cells.count == 4 else {
-                throw StrataMigrationError.unreadableLedgerTable(reason: "\(cells.count) columns read, 4 expected")
+            guard cells.count == 6 else {
+                throw StrataMigrationError.unreadableLedgerTable(reason: "\(cells.count) columns read, 6 expected")
             }
             return AppliedStrataMigration(
                 model: try text(cells[0], row: number, column: "model"),
                 version: try version(cells[1], row: number),
                 checksum: try text(cells[2], row: number, column: "checksum"),
-                appliedAt: try seconds(cells[3], row: number))
+                appliedAt: try seconds(cells[3], row: number),
+                compatibleFrom: cells[4].bytes == nil ? nil : try version(cells[4], row: number, column: "compatible_from"),
+                incompatibility: cells[5].bytes == nil ? nil : try text(cells[5], row: number, column: "incompatibility"))
         }
+    }
+
+    /// Which of ``StrataLedgerTable/addedColumns`` the ledger table (the one `to_regclass` finds
+    /// on the `search_path`) has.
+    private static func addedColumns(_ connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
+        let rows = try await connection.strataRows(
+            """
+            SELECT attname::text FROM pg_attribute
+            WHERE attrelid = to_regclass('"strata_migrations"') AND attnum > 0 AND NOT attisdropped
+            """,
+            logger: logger)
+        let names = try rows.map { try $0.decode(String.self) }
+        return Set(names).intersection(StrataLedgerTable.addedColumns.map(\.name))
     }
 
     private static func text(_ cell: PostgresCell, row: Int64, column: String) throws -> String {
@@ -65,9 +88,9 @@ public enum PostgresMigrationLedger {
         return value
     }
 
-    private static func version(_ cell: PostgresCell, row: Int64) throws -> Int {
+    private static func version(_ cell: PostgresCell, row: Int64, column: String = "version") throws -> Int {
         guard cell.bytes != nil, [.int2, .int4, .int8].contains(cell.dataType), let value = try? cell.decode(Int.self)
-        else { throw StrataMigrationError.unreadableLedger(row: row, column: "version", found: describe(cell)) }
+        else { throw StrataMigrationError.unreadableLedger(row: row, column: column, found: describe(cell)) }
         return value
     }
 
@@ -95,8 +118,14 @@ public enum PostgresMigrationLedger {
         }
     }
 
+    /// Creates the ledger when missing, and adds the columns a ledger from before them lacks
+    /// (inside the version's transaction, as the rest of it).
     static func create(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.strataExecute(createSQL, logger: logger)
+        let added = try await addedColumns(connection, logger: logger)
+        for column in StrataLedgerTable.addedColumns where !added.contains(column.name) {
+            try await connection.strataExecute(StrataLedgerTable.addColumnSQL(column), logger: logger)
+        }
     }
 
     static func record(_ migration: StrataMigration, model: String, _ connection: PostgresConnection, logger: Logger)
@@ -105,8 +134,9 @@ public enum PostgresMigrationLedger {
         let appliedAt = Date().timeIntervalSince1970
         _ = try await connection.strataRows(
             """
-            INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at") \
-            VALUES (\(model), \(migration.version), \(migration.checksum), \(appliedAt))
+            INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at", "compatible_from", \
+            "incompatibility") VALUES (\(model), \(migration.version), \(migration.checksum), \(appliedAt), \
+            \(migration.recordedCompatibleFrom), \(migration.incompatibility))
             """,
             logger: logger)
     }

@@ -126,7 +126,7 @@ extension StrataPostgresRecord {
 struct StrataPostgresInsertBatch<Record: StrataPostgresRecord>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Void
     /// Records per statement: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
-    @inlinable static var rows: Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, Record.strataTable.columns.count))) }
+    @inlinable static var rows: Int { StrataPostgresTableSQL.batchRows(columns: Record.strataTable.columns.count) }
     @usableFromInline static var name: String { "strata_insert\(rows)_" + Record.strataTable.postgres.id }
     @usableFromInline static var sql: String { StrataPostgresBatchSQL.shared.insert(Record.self, rows: rows) }
     /// The records' parameters, bound by the caller (specialised for the record type: PostgresNIO
@@ -161,5 +161,34 @@ final class StrataPostgresBatchSQL: @unchecked Sendable {
         let sql = Record.strataTable.postgresInsert(rows: rows)
         inserts[ObjectIdentifier(type)] = sql
         return sql
+    }
+}
+
+/// The SQL the PostgreSQL runtime prepares for a table, statement by statement, from the same
+/// functions its record stores use: what `strata verify --compat` prepares against a newer
+/// database, for tables known only by their metadata (``StrataTable/init(name:columns:primaryKey:assignsKey:)``).
+public enum StrataPostgresTableSQL {
+    /// Records per batch insert: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
+    @inlinable
+    public static func batchRows(columns: Int) -> Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, columns))) }
+
+    /// Each prepared statement of `table` by kind (`insert`, `upsert`, `update`, `find`,
+    /// `delete`, `insert<n>`), as the record stores prepare them.
+    public static func statements<Record>(of table: StrataTable<Record>) -> [(kind: String, sql: String)] {
+        func entry<Kind: StrataPostgresStatementKind>(_ kind: Kind.Type) -> (kind: String, sql: String) {
+            (Kind.name, Kind.sql(table.postgres, selection: table.selection))
+        }
+        let rows = batchRows(columns: table.columns.count)
+        // A table whose columns are all its key has no update: `update(_:)` only looks the record up.
+        let update = table.postgres.update == nil ? [] : [entry(StrataPostgresUpdateKind.self)]
+        return [entry(StrataPostgresInsertKind.self), entry(StrataPostgresUpsertKind.self)] + update + [
+            entry(StrataPostgresFindKind.self), entry(StrataPostgresDeleteKind.self),
+            ("insert\(rows)", table.postgresInsert(rows: rows)),
+        ]
+    }
+
+    /// The update of some columns of the row with a key, as `update(id:set:)` runs it.
+    public static func update<Record>(_ table: StrataTable<Record>, setting quotedColumns: [String]) -> String {
+        StrataPostgresParameters.numbered(table.updateSQL(setting: quotedColumns) + " RETURNING \(table.selection)")
     }
 }

@@ -116,9 +116,7 @@ extension StrataPostgresStore {
         var bindings = PostgresBindings(capacity: changes.count + table.primaryKey.count)
         try bindings.strataAppend(changes.map(\.value))
         try Record.bind(key: key, to: &bindings)
-        let sql = StrataPostgresParameters.numbered(
-            "UPDATE \(table.quotedName) SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ")
-                + " WHERE \(table.postgres.keyCondition) RETURNING \(table.selection)")
+        let sql = StrataPostgresTableSQL.update(table, setting: changes.map(\.column))
         let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
         return try await write { connection in
             let rows: [Record] = try await connection.strataRows(query)

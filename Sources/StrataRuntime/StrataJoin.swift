@@ -102,19 +102,35 @@ public struct StrataJoinQuery: Sendable {
         orderBy order: StrataJoinOrder<Record, Partner>?,
         limit: Int?, offset: Int?
     ) {
+        let columns = (
+            StrataJoinColumns<StrataJoin<Record, Partner>, Record>(alias: Self.recordAlias),
+            StrataJoinColumns<StrataJoin<Record, Partner>, Partner>(alias: Self.partnerAlias)
+        )
+        self.init(
+            records: Record.strataTable, partners: Partner.strataTable,
+            reference: Record.strataTable.quotedColumn(reference), optional: optional,
+            where: filter?(columns.0, columns.1), orderBy: order?(columns.0, columns.1) ?? [], limit: limit,
+            offset: offset)
+    }
+
+    /// The join of two tables given as they are (`reference`: the quoted column of `records` that
+    /// holds a key of `partners`): what the record-typed initializer builds, and what `strata
+    /// verify --compat` prepares from a version's entities.
+    public init<Root, Record, Partner>(
+        records: StrataTable<Record>, partners: StrataTable<Partner>, reference: String, optional: Bool,
+        where predicate: StrataPredicate<Root>?, orderBy orderings: [StrataOrdering<Root>], limit: Int?, offset: Int?
+    ) {
         let r = Self.recordAlias, p = Self.partnerAlias
-        let records = Record.strataTable, partners = Partner.strataTable
         var selection = records.columns.map { "\(r).\(StrataTable<Record>.quoted($0))" }
         let partnerKey = partners.primaryKey.first.map { "\(p).\(StrataTable<Partner>.quoted($0))" } ?? "NULL"
         if optional { selection.append("(\(partnerKey) IS NOT NULL)") }
         partnerOffset = selection.count
         selection += partners.columns.map { "\(p).\(StrataTable<Partner>.quoted($0))" }
         let join = optional ? "LEFT JOIN" : "JOIN"
-        let table = "\(records.quotedName) AS \(r) \(join) \(partners.quotedName) AS \(p) ON \(r).\(records.quotedColumn(reference)) = \(partnerKey)"
-        let columns = (StrataJoinColumns<StrataJoin<Record, Partner>, Record>(alias: r), StrataJoinColumns<StrataJoin<Record, Partner>, Partner>(alias: p))
+        let table = "\(records.quotedName) AS \(r) \(join) \(partners.quotedName) AS \(p) ON \(r).\(reference) = \(partnerKey)"
         statement = StrataSQL.select(
-            selection.joined(separator: ", "), from: table, where: filter?(columns.0, columns.1),
-            orderBy: order?(columns.0, columns.1) ?? [], limit: limit, offset: offset)
+            selection.joined(separator: ", "), from: table, where: predicate, orderBy: orderings, limit: limit,
+            offset: offset)
         isOptional = optional
     }
 }
@@ -159,11 +175,22 @@ public enum StrataSubquery {
         _ other: Other.Type, via reference: PartialKeyPath<Other> & Sendable, of outer: Outer.Type,
         where filter: ((Other.Columns) -> StrataPredicate<Other>)?
     ) -> StrataSQL {
+        related(
+            Other.strataTable, via: Other.strataTable.quotedColumn(reference), of: Outer.strataTable,
+            where: filter?(Other.Columns()))
+    }
+
+    /// The rows of `other` whose quoted column `reference` holds the key of the current row of
+    /// `outer`, tables given as they are: what the record-typed variant builds.
+    public static func related<Other, Outer>(
+        _ other: StrataTable<Other>, via reference: String, of outer: StrataTable<Outer>,
+        where predicate: StrataPredicate<Other>?
+    ) -> StrataSQL {
         let alias = "\"strata_related\""
-        let key = Outer.strataTable.primaryKey.first.map { StrataTable<Outer>.quoted($0) } ?? "NULL"
-        var sql = "\(Other.strataTable.quotedName) AS \(alias) WHERE \(alias).\(Other.strataTable.quotedColumn(reference)) = \(Outer.strataTable.quotedName).\(key)"
+        let key = outer.primaryKey.first.map { StrataTable<Outer>.quoted($0) } ?? "NULL"
+        var sql = "\(other.quotedName) AS \(alias) WHERE \(alias).\(reference) = \(outer.quotedName).\(key)"
         var arguments: [StrataSQLValue] = []
-        if let predicate = filter?(Other.Columns()) {
+        if let predicate {
             sql += " AND (\(predicate.sql))"
             arguments = predicate.arguments
         }
@@ -175,8 +202,12 @@ public enum StrataSubquery {
         _ other: Other.Type, via reference: PartialKeyPath<Other> & Sendable, of outer: Outer.Type,
         where filter: ((Other.Columns) -> StrataPredicate<Other>)?
     ) -> StrataSQL {
-        let inner = related(other, via: reference, of: outer, where: filter)
-        return StrataSQL(sql: "(SELECT COUNT(*) FROM \(inner.sql))", arguments: inner.arguments)
+        count(related(other, via: reference, of: outer, where: filter))
+    }
+
+    /// `(SELECT COUNT(*) FROM related)`, of a ``related(_:via:of:where:)`` subquery.
+    public static func count(_ related: StrataSQL) -> StrataSQL {
+        StrataSQL(sql: "(SELECT COUNT(*) FROM \(related.sql))", arguments: related.arguments)
     }
 }
 
@@ -190,13 +221,22 @@ extension StrataSQL {
         filter: ((Record.Columns) -> StrataPredicate<Record>)?,
         orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])?
     ) -> StrataSQL {
-        let table = Record.strataTable
-        let count = StrataSubquery.count(other, via: reference, of: type, where: counted)
+        select(
+            Record.strataTable,
+            counting: StrataSubquery.count(other, via: reference, of: type, where: counted),
+            where: filter?(Record.Columns()), orderBy: order?(Record.Columns()) ?? [])
+    }
+
+    /// The rows of `table`, each with `count` (a ``StrataSubquery/count(_:)``), tables given as
+    /// they are: what the record-typed variant builds.
+    public static func select<Record>(
+        _ table: StrataTable<Record>, counting count: StrataSQL, where predicate: StrataPredicate<Record>?,
+        orderBy orderings: [StrataOrdering<Record>]
+    ) -> StrataSQL {
         // The table's own columns are qualified: the count's subquery may read the same table.
         let selection = table.columns.map { "\(table.quotedName).\(StrataTable<Record>.quoted($0))" } + [count.sql]
         var query = select(
-            selection.joined(separator: ", "), from: table.quotedName, where: filter?(Record.Columns()),
-            orderBy: order?(Record.Columns()) ?? [])
+            selection.joined(separator: ", "), from: table.quotedName, where: predicate, orderBy: orderings)
         query.arguments = count.arguments + query.arguments
         return query
     }

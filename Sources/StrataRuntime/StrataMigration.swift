@@ -21,24 +21,44 @@ public struct StrataMigration: Hashable, Sendable {
     /// The columns that store Dates at this version: what the migrator converts in a database
     /// written by Strata 0.5 or earlier that is at this version.
     public var dateColumns: [SQLiteDateColumn]
+    /// The oldest version of the model whose generated code keeps working against a database at
+    /// this version (recorded in the ledger's `compatible_from`): below `version` when this
+    /// version and the ones before it down to that version only add or relax (see "Rolling
+    /// deploys" in Docs/Migrations.md); nil for this version only.
+    public var compatibleFrom: Int?
+    /// Why code of the version before cannot run against a database at this version (e.g.
+    /// `renames Post.title to headline`), recorded in the ledger's `incompatibility` so that older
+    /// code refusing the database can say why; nil when it can, or when unknown.
+    public var incompatibility: String?
+
+    /// The oldest code version the ledger records for this migration: ``compatibleFrom``, or the
+    /// version itself.
+    public var recordedCompatibleFrom: Int { min(compatibleFrom ?? version, version) }
 
     /// Creates a migration.
     public init(
-        version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []
+        version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = [],
+        compatibleFrom: Int? = nil, incompatibility: String? = nil
     ) {
         self.version = version
         self.sql = sql
         self.checksum = checksum
         self.legacyChecksum = legacyChecksum
         self.dateColumns = dateColumns
+        self.compatibleFrom = compatibleFrom
+        self.incompatibility = incompatibility
     }
 
     /// A migration whose Date columns are given as ``SQLiteDateColumn/list(_:)`` writes them
     /// (`"table" ("column", "column")`, a line per table): how generated code lists them.
-    public init(version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns list: String) {
+    public init(
+        version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns list: String,
+        compatibleFrom: Int? = nil, incompatibility: String? = nil
+    ) {
         self.init(
             version: version, sql: sql, checksum: checksum, legacyChecksum: legacyChecksum,
-            dateColumns: SQLiteDateColumn.columns(inList: list))
+            dateColumns: SQLiteDateColumn.columns(inList: list), compatibleFrom: compatibleFrom,
+            incompatibility: incompatibility)
     }
 
     /// Creates a migration whose checksum is computed from `sql` as the generator computes it
@@ -60,12 +80,23 @@ public struct AppliedStrataMigration: Hashable, Sendable {
     public var checksum: String
     /// When it was applied, in seconds since 1970.
     public var appliedAt: Double
+    /// The oldest code version that can run against a database at this version
+    /// (``StrataMigration/compatibleFrom``); nil for a row written before Strata recorded it,
+    /// which only code knowing this version accepts.
+    public var compatibleFrom: Int?
+    /// Why code of the version before cannot run against this version, when recorded.
+    public var incompatibility: String?
 
     /// Creates a ledger entry.
-    public init(model: String, version: Int, checksum: String, appliedAt: Double) {
+    public init(
+        model: String, version: Int, checksum: String, appliedAt: Double, compatibleFrom: Int? = nil,
+        incompatibility: String? = nil
+    ) {
         self.model = model
         self.version = version
         self.checksum = checksum
         self.appliedAt = appliedAt
+        self.compatibleFrom = compatibleFrom
+        self.incompatibility = incompatibility
     }
 }

@@ -2,8 +2,12 @@
 public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The migrations given to the migrator are not exactly versions 1, 2, … without gaps.
     case invalidMigrationList(model: String, versions: [Int])
-    /// The database was migrated by a newer version of the model than the code knows.
-    case databaseIsNewer(model: String, databaseVersion: Int, latestKnownVersion: Int)
+    /// The database was migrated by a newer version of the model than the code knows, and
+    /// `firstIncompatibleVersion` (one of the versions the code does not know) is not compatible
+    /// with the code: its ledger row's `compatible_from` is above `latestKnownVersion`, or was
+    /// not recorded. `reason` is the row's `incompatibility`, when recorded.
+    case databaseIsNewer(
+        model: String, databaseVersion: Int, latestKnownVersion: Int, firstIncompatibleVersion: Int, reason: String?)
     /// A version the database recorded was applied with different SQL: the model's history was
     /// edited after that version shipped.
     case checksumMismatch(model: String, version: Int, recorded: String, expected: String)
@@ -44,9 +48,12 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
         switch self {
         case .invalidMigrationList(let model, let versions):
             return "the migrations of \(model) must be versions 1...N without gaps, got \(versions)"
-        case .databaseIsNewer(let model, let databaseVersion, let latest):
+        case .databaseIsNewer(let model, let databaseVersion, let latest, let first, let reason):
+            let why =
+                reason.map { "v\(first) is not compatible with the code of v\(first - 1): it \($0)" }
+                ?? "v\(first) does not say that the code of v\(latest) can run against it"
             return "the database is at \(model) v\(databaseVersion), newer than the latest version this code knows "
-                + "(v\(latest)); it was left untouched"
+                + "(v\(latest)), and \(why); it was left untouched"
         case .checksumMismatch(let model, let version, let recorded, let expected):
             return "\(model) v\(version) was applied to the database with checksum \(recorded), but its migration "
                 + "now has checksum \(expected): the version was edited after it shipped; add a new version instead. "
@@ -61,7 +68,7 @@ public enum StrataMigrationError: Error, Hashable, Sendable, CustomStringConvert
             return "the migration ledger of \(model) lacks v\(missing) below later versions; it was left untouched"
         case .unreadableLedger(let row, let column, let found):
             return "the table strata_migrations holds \(found) in column \(column) of row \(row), where Strata writes "
-                + (column == "applied_at" ? "a number of seconds" : column == "version" ? "a version number" : "text")
+                + (column == "applied_at" ? "a number of seconds" : ["version", "compatible_from"].contains(column) ? "a version number" : "text")
                 + "; the ledger was changed by something else. The database was left untouched"
         case .unreadableLedgerTable(let reason):
             return "the table strata_migrations is not Strata's migration ledger (\(reason)); the database was left untouched"

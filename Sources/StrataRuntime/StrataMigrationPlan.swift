@@ -24,8 +24,9 @@ public struct StrataMigrationPlan: Sendable {
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// The ledger entries, after every check that refuses a database: the migration list is
-    /// 1...N, every entry belongs to this model, none is newer than the model, there is no gap,
-    /// and every recorded checksum is the migration's. `entries` must be ordered by version.
+    /// 1...N, every entry belongs to this model, there is no gap, every recorded checksum of a
+    /// version the model knows is the migration's, and a database ahead of the model (versions
+    /// beyond ``latestVersion``) is ``acceptsAhead(_:)``. `entries` must be ordered by version.
     ///
     /// The versions up to `legacyVersions` may instead have recorded the migration's
     /// ``StrataMigration/legacyChecksum`` (a SQLite database whose Dates Strata 0.5 or earlier
@@ -38,17 +39,23 @@ public struct StrataMigrationPlan: Sendable {
         if let foreign = entries.first(where: { $0.model != model }) {
             throw StrataMigrationError.otherModel(expected: model, found: foreign.model)
         }
-        if let newest = entries.last, newest.version > latestVersion {
+        if let newest = entries.last, newest.version > latestVersion,
+            let refused = entries.first(where: { $0.version > latestVersion && !isCompatible($0) })
+        {
             throw StrataMigrationError.databaseIsNewer(
                 model: model,
                 databaseVersion: newest.version,
-                latestKnownVersion: latestVersion
+                latestKnownVersion: latestVersion,
+                firstIncompatibleVersion: refused.version,
+                reason: refused.incompatibility
             )
         }
         for (offset, entry) in entries.enumerated() {
-            guard entry.version == offset + 1, migrations.indices.contains(entry.version - 1) else {
+            guard entry.version == offset + 1 else {
                 throw StrataMigrationError.ledgerHasGap(model: model, missing: offset + 1)
             }
+            // A version ahead of the model (accepted above) has no migration here to compare with.
+            guard migrations.indices.contains(entry.version - 1) else { continue }
             let migration = migrations[entry.version - 1]
             let expected = (entry.version <= legacyVersions ? migration.legacyChecksum : nil) ?? migration.checksum
             if expected != entry.checksum && !(acceptsLegacyChecksums && entry.checksum == migration.legacyChecksum) {
@@ -63,19 +70,35 @@ public struct StrataMigrationPlan: Sendable {
         return entries
     }
 
+    /// True when the code of this model's ``latestVersion`` can run against a database at
+    /// `entry`'s version: its ledger row says so (`compatible_from` at or below the latest
+    /// version). A database at D > latest is accepted when every version latest+1...D is.
+    public func isCompatible(_ entry: AppliedStrataMigration) -> Bool {
+        entry.version <= latestVersion || (entry.compatibleFrom.map { $0 <= latestVersion } ?? false)
+    }
+
+    /// True when the database with this ledger is at a version newer than the model's latest
+    /// (accepted by ``validatedLedger(_:legacyVersions:)``: every version beyond is compatible).
+    public func isAhead(_ entries: [AppliedStrataMigration]) -> Bool {
+        (entries.last?.version ?? 0) > latestVersion
+    }
+
     /// The version a database with this ledger is at (0 when the model was never applied).
     public func currentVersion(_ entries: [AppliedStrataMigration], legacyVersions: Int = 0) throws -> Int {
         try validatedLedger(entries, legacyVersions: legacyVersions).last?.version ?? 0
     }
 
     /// The migrations to apply to a database with this ledger to reach `target` (default: the
-    /// latest version), in order; empty when it is there. Throws a ``StrataMigrationError`` for a
+    /// latest version), in order; empty when it is there, or when it is ahead of the model with
+    /// every version beyond compatible with it (never a downgrade). Throws a ``StrataMigrationError`` for a
     /// database that would be refused or a target it cannot reach.
     public func pending(_ entries: [AppliedStrataMigration], to target: Int? = nil, legacyVersions: Int = 0) throws
         -> [StrataMigration]
     {
         let current = try currentVersion(entries, legacyVersions: legacyVersions)
         let goal = try resolvedTarget(target)
+        // Ahead of the model and compatible with it (a rolling deploy): nothing to apply.
+        if target == nil && current > latestVersion { return [] }
         if goal < current {
             throw StrataMigrationError.cannotDowngrade(model: model, databaseVersion: current, target: goal)
         }

@@ -75,14 +75,28 @@ public final class StrataTable<Record>: Sendable {
     /// them: a `StaticString` is a pointer and a length, where each `String` literal is built in
     /// code that a release build optimizes, in every entity's table (about three times the
     /// optimizer's time for the whole table).
-    public init(
+    public convenience init(
         _ name: StaticString, columns properties: [(PartialKeyPath<Record> & Sendable, StaticString)],
         primaryKey: [StaticString], assignsKey: Bool = false,
         dateTexts: [(PartialKeyPath<Record> & Sendable, SQLiteDateText)] = []
     ) {
-        let name = name.description
-        let columns = properties.map(\.1.description)
-        let primaryKey = primaryKey.map(\.description)
+        self.init(
+            name: name.description, columns: properties.map(\.1.description), keyPaths: properties.map(\.0),
+            primaryKey: primaryKey.map(\.description), assignsKey: assignsKey, dateTexts: dateTexts)
+    }
+
+    /// The table of a model's entity known only by its metadata (no record type: `strata verify
+    /// --compat` reads a version's entities from its schema): the same statements as the record
+    /// type generated for it has, without key paths for filters.
+    public convenience init(name: String, columns: [String], primaryKey: [String], assignsKey: Bool = false) {
+        self.init(name: name, columns: columns, keyPaths: [], primaryKey: primaryKey, assignsKey: assignsKey, dateTexts: [])
+    }
+
+    private init(
+        name: String, columns: [String], keyPaths: [PartialKeyPath<Record> & Sendable], primaryKey: [String],
+        assignsKey: Bool, dateTexts: [(PartialKeyPath<Record> & Sendable, SQLiteDateText)]
+    ) {
+        let properties = zip(keyPaths, columns).map { ($0, $1) }
         self.name = name
         self.columns = columns
         quotedColumns = Dictionary(
@@ -112,6 +126,14 @@ public final class StrataTable<Record>: Sendable {
                     "COALESCE(\(parameter), nextval(pg_get_serial_sequence(\(Self.literal(Self.quoted(name))), \(Self.literal(key)))))"
                 })
             })
+    }
+
+    /// `UPDATE t SET c = ?, … WHERE k = ? …`: the statement that sets the given (quoted) columns
+    /// of the row with a key, values then key as parameters (`?`, which PostgreSQL's runtime
+    /// numbers, adding `RETURNING` the row): what updating some fields of a stored record runs.
+    public func updateSQL(setting quotedColumns: [String]) -> String {
+        "UPDATE \(quotedName) SET " + quotedColumns.map { "\($0) = ?" }.joined(separator: ", ")
+            + " WHERE \(sqlite.keyCondition)"
     }
 
     /// `INSERT INTO t (c1, …) VALUES ($1, …), ($n+1, …), …` of `rows` records, parameters in field

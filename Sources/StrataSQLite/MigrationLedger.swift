@@ -24,12 +24,15 @@ public enum MigrationLedger {
             db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [tableName])
         guard exists == true else { return [] }
         let rows: [Row]
+        let added = try addedColumns(db)
+        // A ledger from before the added columns lacks them: they read as NULL.
+        let extra = StrataLedgerTable.addedColumns.map { added.contains($0.name) ? "\"\($0.name)\"" : "NULL" }
         do {
             rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT rowid, "model", "version", "checksum", "applied_at" FROM "strata_migrations"
-                    ORDER BY "version", "model"
+                    SELECT rowid, "model", "version", "checksum", "applied_at", \(extra.joined(separator: ", "))
+                    FROM "strata_migrations" ORDER BY "version", "model"
                     """
             )
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
@@ -56,9 +59,34 @@ public enum MigrationLedger {
             default:
                 throw StrataMigrationError.unreadableLedger(row: rowID, column: "applied_at", found: describe(appliedValue))
             }
+            let compatibleValue: DatabaseValue = row[5]
+            let compatibleFrom: Int?
+            switch compatibleValue.storage {
+            case .null: compatibleFrom = nil
+            case .int64(let number) where Int(exactly: number) != nil: compatibleFrom = Int(number)
+            default:
+                throw StrataMigrationError.unreadableLedger(
+                    row: rowID, column: "compatible_from", found: describe(compatibleValue))
+            }
+            let reasonValue: DatabaseValue = row[6]
+            let incompatibility: String?
+            switch reasonValue.storage {
+            case .null: incompatibility = nil
+            case .string(let text): incompatibility = text
+            default:
+                throw StrataMigrationError.unreadableLedger(
+                    row: rowID, column: "incompatibility", found: describe(reasonValue))
+            }
             return AppliedStrataMigration(
-                model: try text(1, "model"), version: version, checksum: try text(3, "checksum"), appliedAt: appliedAt)
+                model: try text(1, "model"), version: version, checksum: try text(3, "checksum"), appliedAt: appliedAt,
+                compatibleFrom: compatibleFrom, incompatibility: incompatibility)
         }
+    }
+
+    /// Which of ``StrataLedgerTable/addedColumns`` the ledger table has.
+    private static func addedColumns(_ db: Database) throws -> Set<String> {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [tableName])
+        return Set(names).intersection(StrataLedgerTable.addedColumns.map(\.name))
     }
 
     /// The rowid a defensive read selected first (`SELECT rowid, …`), for messages; 0 if it is not an integer.
@@ -78,16 +106,26 @@ public enum MigrationLedger {
         }
     }
 
+    /// Creates the ledger when missing, and adds the columns a ledger from before them lacks
+    /// (inside the version's transaction, as the rest of it).
     static func create(_ db: Database) throws {
         try db.execute(sql: createSQL)
+        let added = try addedColumns(db)
+        for column in StrataLedgerTable.addedColumns where !added.contains(column.name) {
+            try db.execute(sql: StrataLedgerTable.addColumnSQL(column))
+        }
     }
 
     static func record(_ migration: StrataMigration, model: String, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at") VALUES (?, ?, ?, ?)
+                INSERT INTO "strata_migrations" ("model", "version", "checksum", "applied_at", "compatible_from", \
+                "incompatibility") VALUES (?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [model, migration.version, migration.checksum, Date().timeIntervalSince1970]
+            arguments: [
+                model, migration.version, migration.checksum, Date().timeIntervalSince1970,
+                migration.recordedCompatibleFrom, migration.incompatibility,
+            ]
         )
     }
 }

@@ -77,6 +77,13 @@ public struct StrataMigrator: Sendable {
         let ledger = try validatedLedger(db)
         guard let version = ledger.last?.version else { return nil }
         if let marker = try StrataStorageFormat.marker(model: model, db), marker.dateFormat == .current { return nil }
+        guard version <= latestVersion else {
+            // Ahead of this code (a rolling deploy) with Dates still in Strata 0.5's format: only
+            // the newer code knows that version's Date columns.
+            throw StrataMigrationError.databaseIsNewer(
+                model: model, databaseVersion: version, latestKnownVersion: latestVersion,
+                firstIncompatibleVersion: latestVersion + 1, reason: "stores its Dates in Strata 0.5's format")
+        }
         return StrataDateConversion(version: version, columns: migrations[version - 1].dateColumns)
     }
 

@@ -169,9 +169,7 @@ extension StrataRecordStore {
             let access = StrataAccess<Record>(db)
             guard !changes.isEmpty else { return try access.find(id: key) }
             let table = Record.strataTable
-            let sql = "UPDATE \(table.quotedName) SET "
-                + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE \(table.sqlite.keyCondition)"
-            let statement = try StrataStatement(db, sql: sql)
+            let statement = try StrataStatement(db, sql: table.updateSQL(setting: changes.map(\.column)))
             var arguments = StrataSQLiteArguments(statement.handle)
             try arguments.bind(changes.map(\.value))
             try Record.bind(key: key, to: &arguments)

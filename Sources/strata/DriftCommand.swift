@@ -21,7 +21,7 @@ struct Drift: AsyncParsableCommand {
             Exit status: 0 no drift; 1 the schema differs (each difference listed), or the ledger is \
             refused as strata migrate refuses it (a database newer than the model, another model, an \
             applied migration since edited); 2 could not run (no such file, no ledger, a server that \
-            cannot be reached). With --format json: one object, {"database", "model", "version", \
+            cannot be reached, a database at a version newer than the schemas: a rolling deploy's). With --format json: one object, {"database", "model", "version", \
             "drifted", "differences": [text], "error"}.
             """
     )

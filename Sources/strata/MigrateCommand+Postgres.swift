@@ -12,9 +12,8 @@ extension Migrate {
     func migratePostgres(_ history: SchemaHistory, url: PostgresURL) async -> (Outcome, StrataExitCode) {
         let migrator = StrataPostgresMigrator(
             model: history.model,
-            migrations: MigrationSources.postgres(for: history).map {
-                StrataMigration(version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum)
-            }, lockBudget: lockBudget, batchSize: batchSize ?? 1_000)
+            migrations: MigrationSources.postgres(for: history).map(StrataMigration.init), lockBudget: lockBudget,
+            batchSize: batchSize ?? 1_000)
         var outcome = Outcome()
         let session: PostgresSession
         do {

@@ -43,6 +43,11 @@ struct Migrate: AsyncParsableCommand {
             died or went silent ends the run with exit status 2 within about 20 s, naming the \
             version the database is at when the server answers.
 
+            A database ahead of these schemas (a rolling deploy: a newer release migrated it) is \
+            accepted, with nothing to apply, when its ledger records every newer version as \
+            compatible with the code of the latest version here; otherwise it is refused, naming \
+            the first newer version that is not, and why. Migrations never go backwards.
+
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
             cannot be reached, a lost connection, the migration lock not free within --lock-wait-limit); 3 the PostgreSQL server refused the credentials; \
@@ -52,7 +57,7 @@ struct Migrate: AsyncParsableCommand {
             version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
             running statement; a second Ctrl-C ends strata at once, and the server rolls back).\
              With --format json: one object, {"database", "model", "from", "to", "dryRun", \
-            "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
+            "aheadOfSchemas" (true for a compatible database ahead of the schemas), "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
             {"version", "statements"} or null, "baseline": N or null, "recorded": [{"version", \
             "checksum"}] (the versions the baseline records), "schemaDifferences": [text], "error"}.
             """
@@ -176,7 +181,7 @@ struct Migrate: AsyncParsableCommand {
             name = database ?? ""
             result = migrateSQLite(history, database: name)
         }
-        report(result.outcome, model: history.model, database: name)
+        report(result.outcome, model: history.model, latest: history.latest?.version ?? 0, database: name)
         // 128 + the signal's number, as a shell expects of a process a signal stopped.
         if let signal = result.outcome.signal { throw ExitCode(128 + signal) }
         if result.status != .success { throw result.status.exitCode }
@@ -312,13 +317,15 @@ struct Migrate: AsyncParsableCommand {
         return try queue.read { db in (try migrator.pending(db, to: to), try migrator.pendingDateConversion(db)) }
     }
 
-    private func report(_ outcome: Outcome, model: String, database: String) {
+    private func report(_ outcome: Outcome, model: String, latest: Int, database: String) {
+        // A database ahead of the schemas, every version beyond compatible with their code (a rolling deploy).
+        let ahead = outcome.error == nil && outcome.applied.isEmpty && (outcome.from ?? 0) > latest
         switch formatOptions.format {
         case .json:
             let output: JSONValue = .object([
                 ("database", .string(database)), ("model", .string(model)),
                 ("from", outcome.from.map(JSONValue.int) ?? .null), ("to", outcome.to.map(JSONValue.int) ?? .null),
-                ("dryRun", .bool(dryRun)),
+                ("dryRun", .bool(dryRun)), ("aheadOfSchemas", .bool(ahead)),
                 (
                     "applied",
                     .array(outcome.applied.map(Self.versionAndChecksum))
@@ -360,6 +367,11 @@ struct Migrate: AsyncParsableCommand {
                     print("-- version \(migration.version)")
                     print(migration.sql)
                 }
+            } else if ahead, let from = outcome.from {
+                print(
+                    "\(database) is at version \(from) of \(model), ahead of these schemas (v\(latest)); "
+                        + "\(from == latest + 1 ? "v\(from) is" : "v\(latest + 1)…v\(from) are") compatible with the code of "
+                        + "v\(latest): nothing to apply.")
             } else if outcome.applied.isEmpty {
                 print("\(database) is at version \(outcome.from ?? 0) of \(model): nothing to apply.")
             } else {

@@ -17,6 +17,18 @@ struct Verify: AsyncParsableCommand {
             dropped afterwards. Progress goes to standard error as it goes. Exits 1 with the \
             differences, 2 when the server cannot be reached. With --format json: one object, \
             {"passed", "postgresChecked", "diagnostics", "reports": [{"model", "dialect", "passed", …}]}.
+
+            With --compat: instead, whether the code generated for each model's version N-1 still \
+            runs against a database migrated to its latest version N (a rolling deploy). An empty \
+            database is migrated to N (SQLite in memory; PostgreSQL in a scratch database when a \
+            URL is given), then every statement N-1's generated code issues (insert, upsert, \
+            find, update, delete, fetch, count, aggregates, joins and counts along references, \
+            named queries; the SQL the runtime builds) is prepared, never run; those the database \
+            refuses are listed with its message, and the command exits 1. The generator's \
+            classification of N is printed beside it. With --format json: {"passed", \
+            "postgresChecked", "compat": [{"model", "dialect", "codeVersion", "databaseVersion", \
+            "compatible", "incompatibilities", "prepared", "failures": [{"entity", "kind", "sql", \
+            "message"}]}]}.
             """
     )
 
@@ -27,6 +39,9 @@ struct Verify: AsyncParsableCommand {
             valueName: "url"))
     var postgres: String?
     @Option(help: "Rows seeded per table at version 1.") var rows = 200
+    @Flag(
+        help: "Check instead that the code of each model's version N-1 runs against a database at its latest version N.")
+    var compat = false
     @OptionGroup var formatOptions: FormatOptions
 
     func run() async throws {
@@ -46,6 +61,10 @@ struct Verify: AsyncParsableCommand {
         }
         if !json { Console.report(plan.diagnostics) }
         let url = postgres ?? ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"]
+        if compat {
+            try await verifyCompatibility(plan.histories, url: url, json: json)
+            return
+        }
         var verifier = MigrationVerifier(seeder: RowSeeder(rowsPerTable: rows))
         verifier.progress = { message in
             var stream = StandardError()
@@ -91,6 +110,60 @@ struct Verify: AsyncParsableCommand {
                     ("passed", .bool(passed)), ("postgresChecked", .bool(url != nil)),
                     ("diagnostics", .diagnostics(plan.diagnostics)),
                     ("reports", .array(items)),
+                ]).rendered)
+        } else if url == nil {
+            print("PostgreSQL not checked: pass --postgres URL or set STRATA_POSTGRES_URL.")
+        }
+        if !passed { throw StrataExitCode.problemsFound.exitCode }
+    }
+
+    /// `--compat`: prepares the statements of each model's previous version against its latest.
+    private func verifyCompatibility(_ histories: [SchemaHistory], url: String?, json: Bool) async throws {
+        var reports: [CompatibilityReport] = []
+        for history in histories {
+            guard let report = try CompatibilityCheck.sqlite(history) else {
+                if !json { print("\(history.model): one version only: no earlier code to check.") }
+                continue
+            }
+            if !json { report.lines.forEach { print($0) } }
+            reports.append(report)
+            if let url {
+                let report: CompatibilityReport?
+                do {
+                    report = try await CompatibilityCheck.postgres(history, url: url)
+                } catch {
+                    throw CouldNotRun("PostgreSQL at \(url): \(error)")
+                }
+                if let report {
+                    if !json { report.lines.forEach { print($0) } }
+                    reports.append(report)
+                }
+            }
+        }
+        let passed = reports.allSatisfy(\.passed)
+        if json {
+            let items = reports.map { report -> JSONValue in
+                .object([
+                    ("model", .string(report.model)), ("dialect", .string(report.dialect.rawValue)),
+                    ("codeVersion", .int(report.codeVersion)), ("databaseVersion", .int(report.databaseVersion)),
+                    ("compatible", .bool(report.compatibility.isCompatible)),
+                    ("incompatibilities", .array(report.compatibility.reasons.map(JSONValue.string))),
+                    ("prepared", .int(report.prepared)), ("passed", .bool(report.passed)),
+                    (
+                        "failures",
+                        .array(
+                            report.failures.map {
+                                .object([
+                                    ("entity", .string($0.statement.entity)), ("kind", .string($0.statement.kind)),
+                                    ("sql", .string($0.statement.sql)), ("message", .string($0.message)),
+                                ])
+                            })
+                    ),
+                ])
+            }
+            print(
+                JSONValue.object([
+                    ("passed", .bool(passed)), ("postgresChecked", .bool(url != nil)), ("compat", .array(items)),
                 ]).rendered)
         } else if url == nil {
             print("PostgreSQL not checked: pass --postgres URL or set STRATA_POSTGRES_URL.")

@@ -50,17 +50,26 @@ struct ModelVersionTests {
         #expect(try v3.todoItems.count(where: { $0.isDone == true && $0.priority == .highest }) == 1)
     }
 
-    @Test("the v1 app refuses the database once v3 migrated it, and leaves it untouched")
-    func v1CodeRefusesNewerDatabase() throws {
+    @Test("a rolling deploy: the v1 app opens the database v3 migrated (v2 and v3 only add), reads and writes")
+    func v1CodeRunsAgainstCompatibleNewerDatabase() throws {
         let (folder, path) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try MyTODO.MyTODODatabase(path: path)
-        #expect(
-            throws: StrataMigrationError.databaseIsNewer(model: "MyTODO", databaseVersion: 3, latestKnownVersion: 1)
-        ) {
-            _ = try MyTODOV1.MyTODODatabase(path: path)
-        }
-        #expect(try MyTODO.MyTODODatabase(path: path).todoItems.count() == 0)
+        let v3 = try MyTODO.MyTODODatabase(path: path)
+        let first = try v3.todoItems.insert(
+            MyTODO.TODOItem(title: "Written by v3", detail: "", isDone: true, priority: .highest))
+        #expect(MyTODO.MyTODOMigrations.all.map(\.compatibleFrom) == [nil, 1, 1])
+
+        let v1 = try MyTODOV1.MyTODODatabase(path: path)
+        // At v3 still: nothing applied, nothing undone.
+        #expect(try MyTODOV1.MyTODODatabase.migrator.currentVersion(in: v1.writer) == 3)
+        #expect(try MyTODOV1.MyTODODatabase.migrator.pending(in: v1.writer).isEmpty)
+        #expect(try v1.todoItems.fetchAll().map(\.title) == [first.title])
+        let written = try v1.todoItems.insert(MyTODOV1.TODOItem(title: "Written by v1", detail: "x"))
+        try v1.todoItems.update(written, title: "Written by v1, then changed")
+        // The v3 app reads what v1 wrote, with the defaults of the fields v1 does not know.
+        let read = try #require(try v3.todoItems.fetchAll(where: { $0.id == written.id }).first)
+        #expect(read.title == "Written by v1, then changed")
+        #expect(read.isDone == false && read.priority == .middle)
     }
 
     @Test("MyTODOV1 is generated from the same v1.yaml as the app's history")

@@ -4,6 +4,16 @@ import Testing
 /// The reference Swift of the Showcase fixture (Tests/Fixtures/Golden/Showcase/Swift, linked here as
 /// `Generated`) compiles, and behaves: keywords as names, every default kind, optionals, composite keys.
 @Suite struct ShowcaseModelTests {
+    @Test func aLongIncompatibilityReadsBackAsTheOneLineTheLedgerRecords() {
+        // Wrapped over lines with continuations in the generated list (line length), one line in the value.
+        let expected = "renames Customer.name to displayName (column name -> display_name); fills the new "
+            + "Order.itemCount by a transform, which rows code of v1 inserts do not get; removes OrderLine.ratio "
+            + "(column ratio); runs its own SQL (migration.after), which Strata cannot classify"
+        #expect(ShowcaseMigrations.all.map(\.incompatibility) == [nil, expected])
+        #expect(ShowcasePostgresMigrations.all.map(\.incompatibility) == [nil, expected])
+        #expect(ShowcaseMigrations.all.map(\.compatibleFrom) == [nil, nil])
+    }
+
     @Test func keywordNamedFieldsWork() {
         let value = Keywords(default: 7, class: "c")
         #expect(value.default == 7)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataCore
 import StrataStorage
 import Testing
@@ -151,9 +152,17 @@ import Testing
             #expect(result.stderr.contains("MyTODO: applying v\(version) (\(version) of 3)…"), "\(result.stderr)")
             #expect(result.stderr.contains("MyTODO: applied v\(version) in "), "\(result.stderr)")
         }
-        // Refused: a database newer than the model (without its queries, which v2 cannot run).
+        // A database newer than the model (without its queries, which v2 cannot run): v3 only
+        // added things, so the code of v2 runs against it and there is nothing to apply.
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/v3.yaml"))
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/queries"))
+        let ahead = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        #expect(ahead.status == 0, "\(ahead.stderr)")
+        #expect(try Self.json(ahead)["aheadOfSchemas"] as? Bool == true)
+        // Refused once the ledger does not say v3 is compatible (a row Strata wrote before it recorded it).
+        try DatabaseQueue(path: root.appendingPathComponent("todo.sqlite").path).write { db in
+            try db.execute(sql: #"UPDATE "strata_migrations" SET "compatible_from" = NULL WHERE "version" = 3"#)
+        }
         let refused = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(refused.status == 1)
         #expect((try Self.json(refused)["error"] as? String)?.contains("newer") == true)

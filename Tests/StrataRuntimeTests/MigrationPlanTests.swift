@@ -44,7 +44,8 @@ import Testing
         #expect(throws: StrataMigrationError.otherModel(expected: "M", found: "N")) {
             try Self.plan.currentVersion([Self.entry(1, model: "N")])
         }
-        #expect(throws: StrataMigrationError.databaseIsNewer(model: "M", databaseVersion: 3, latestKnownVersion: 2)) {
+        #expect(throws: StrataMigrationError.databaseIsNewer(
+            model: "M", databaseVersion: 3, latestKnownVersion: 2, firstIncompatibleVersion: 3, reason: nil)) {
             try Self.plan.currentVersion([
                 Self.entry(1), Self.entry(2),
                 AppliedStrataMigration(model: "M", version: 3, checksum: "x", appliedAt: 0),
@@ -64,6 +65,53 @@ import Testing
             try StrataMigrationPlan(
                 model: "M", migrations: [StrataMigration(version: 1, sql: "x"), StrataMigration(version: 3, sql: "y")]
             ).currentVersion([])
+        }
+    }
+
+    /// A row of a version the plan does not know, recording the oldest code that runs against it.
+    static func ahead(_ version: Int, compatibleFrom: Int?, reason: String? = nil) -> AppliedStrataMigration {
+        AppliedStrataMigration(
+            model: "M", version: version, checksum: "v\(version)", appliedAt: 0, compatibleFrom: compatibleFrom,
+            incompatibility: reason)
+    }
+
+    @Test func aDatabaseAheadIsAcceptedWhenEveryVersionBeyondIsCompatibleWithTheCode() throws {
+        let ledger = [Self.entry(1), Self.entry(2), Self.ahead(3, compatibleFrom: 2), Self.ahead(4, compatibleFrom: 1)]
+        #expect(try Self.plan.currentVersion(ledger) == 4)
+        #expect(try Self.plan.pending(ledger).isEmpty)
+        #expect(Self.plan.isAhead(ledger))
+        // Never a downgrade, even asked for the code's latest version.
+        #expect(throws: StrataMigrationError.cannotDowngrade(model: "M", databaseVersion: 4, target: 2)) {
+            try Self.plan.pending(ledger, to: 2)
+        }
+        // The checksums of the versions the code knows are still checked.
+        #expect(throws: StrataMigrationError.checksumMismatch(
+            model: "M", version: 2, recorded: "x", expected: Self.plan.migrations[1].checksum)) {
+            try Self.plan.currentVersion([Self.entry(1), Self.entry(2, checksum: "x"), Self.ahead(3, compatibleFrom: 1)])
+        }
+        // A gap above the code's versions is still a gap.
+        #expect(throws: StrataMigrationError.ledgerHasGap(model: "M", missing: 3)) {
+            try Self.plan.currentVersion([Self.entry(1), Self.entry(2), Self.ahead(4, compatibleFrom: 1)])
+        }
+    }
+
+    @Test func aDatabaseAheadIsRefusedAtItsFirstVersionIncompatibleWithTheCode() throws {
+        // v4 allows code from v3 on, not the code at v2: transitively refused even though v3 allows v2.
+        let ledger = [
+            Self.entry(1), Self.entry(2), Self.ahead(3, compatibleFrom: 2),
+            Self.ahead(4, compatibleFrom: 3, reason: "renames Post.title to headline"),
+        ]
+        #expect(throws: StrataMigrationError.databaseIsNewer(
+            model: "M", databaseVersion: 4, latestKnownVersion: 2, firstIncompatibleVersion: 4,
+            reason: "renames Post.title to headline")) {
+            try Self.plan.pending(ledger)
+        }
+        let message = "\(StrataMigrationError.databaseIsNewer(model: "M", databaseVersion: 4, latestKnownVersion: 2, firstIncompatibleVersion: 4, reason: "renames Post.title to headline"))"
+        #expect(message.contains("v4 is not compatible with the code of v3: it renames Post.title to headline"))
+        // A row written before Strata recorded compatibility (NULL) is incompatible.
+        #expect(throws: StrataMigrationError.databaseIsNewer(
+            model: "M", databaseVersion: 3, latestKnownVersion: 2, firstIncompatibleVersion: 3, reason: nil)) {
+            try Self.plan.currentVersion([Self.entry(1), Self.entry(2), Self.ahead(3, compatibleFrom: nil)])
         }
     }
 

@@ -70,7 +70,8 @@ struct MigratorTests {
         let queue = try DatabaseQueue()
         try Notes.migrator.migrate(queue)
         let older = StrataMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2])
-        #expect(throws: StrataMigrationError.databaseIsNewer(model: "Notes", databaseVersion: 3, latestKnownVersion: 2))
+        #expect(throws: StrataMigrationError.databaseIsNewer(
+            model: "Notes", databaseVersion: 3, latestKnownVersion: 2, firstIncompatibleVersion: 3, reason: nil))
         {
             try older.migrate(queue)
         }

@@ -17,6 +17,12 @@ public struct MigrationSource: Hashable, Sendable {
     /// The columns that store Dates at this version, which the runtime converts in a database
     /// written by Strata 0.5 or earlier that is at this version.
     public var dateColumns: [SQLiteDateColumn]
+    /// The oldest version whose code can run against a database at this version, when below it
+    /// (``MigrationCompatibility/compatibleFrom(_:)``): recorded in the ledger.
+    public var compatibleFrom: Int?
+    /// Why code of the version before cannot run against this version
+    /// (``MigrationCompatibility/reason``): recorded in the ledger.
+    public var incompatibility: String?
 
     /// Creates a migration source, computing its checksum.
     public init(version: Int, sql: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []) {
@@ -32,6 +38,14 @@ public struct MigrationSource: Hashable, Sendable {
         self.checksum = checksum
         self.legacyChecksum = legacyChecksum
         self.dateColumns = dateColumns
+    }
+
+    /// The source with the compatibility of its version among `plans` (the history's migrations).
+    func withCompatibility(from allowed: [Int: Int], plans: [MigrationPlan]) -> MigrationSource {
+        var source = self
+        if let oldest = allowed[version], oldest < version { source.compatibleFrom = oldest }
+        source.incompatibility = plans.first { $0.to.version == version }.flatMap { MigrationCompatibility($0).reason }
+        return source
     }
 }
 
@@ -68,6 +82,7 @@ public enum MigrationSources {
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
+        let allowed = MigrationCompatibility.compatibleFrom(plans)
         var version = 1
         while let sql = byPath["\(folder)/\(OutputLayout.migrationSQL(version: version))"] {
             guard dialect == .sqlite else {
@@ -93,7 +108,7 @@ public enum MigrationSources {
                     dateColumns: schema.map(dateColumns) ?? []))
             version += 1
         }
-        return sources
+        return sources.map { $0.withCompatibility(from: allowed, plans: plans) }
     }
 
     /// The columns of `schema` that store Dates, in entity and field order.

@@ -112,6 +112,13 @@ public struct PullRequestReport: Sendable {
         for plan in model.plans {
             lines.append("#### v\(plan.from.version) → v\(plan.to.version)")
             lines.append("")
+            let compatibility = MigrationCompatibility(plan)
+            lines.append(
+                compatibility.reason.map {
+                    "Rolling deploy: **code of v\(plan.from.version) stops working** against v\(plan.to.version) "
+                        + "(\(cell($0)))."
+                } ?? "Rolling deploy: code of v\(plan.from.version) keeps working against v\(plan.to.version).")
+            lines.append("")
             guard !plan.steps.isEmpty else {
                 lines.append(plan.isEmpty ? "No changes." : "Only the version's own `before`/`after` SQL.")
                 lines.append("")

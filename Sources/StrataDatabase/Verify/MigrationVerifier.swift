@@ -29,14 +29,22 @@ public struct MigrationVerifier: Sendable {
         for (index, query) in queries.enumerated() {
             let name = "strata_query_\(index + 1)"
             report.queriesPrepared += 1
-            do {
-                try await database.execute("PREPARE \(name) AS \(query.postgresSQL)")
-                try await database.execute("DEALLOCATE \(name)")
-            } catch {
-                let message = (error as? PostgresSessionError)?.message ?? "\(error)"
+            if let message = await Self.preparingFails(query.postgresSQL, as: name, on: database) {
                 report.queryProblems.append(
                     "'\(query.source.name)' (\(query.source.nameLocation)) does not run on \(database.dialect.displayName): \(message)")
             }
+        }
+    }
+
+    /// Prepares `sql` on a PostgreSQL `database` as the statement `name` (and deallocates it);
+    /// the server's message when it refuses it, nil when it parses and plans.
+    static func preparingFails(_ sql: String, as name: String, on database: some VerificationDatabase) async -> String? {
+        do {
+            try await database.execute("PREPARE \(name) AS \(sql)")
+            try await database.execute("DEALLOCATE \(name)")
+            return nil
+        } catch {
+            return (error as? PostgresSessionError)?.message ?? "\(error)"
         }
     }
 

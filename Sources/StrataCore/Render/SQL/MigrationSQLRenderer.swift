@@ -20,7 +20,8 @@ public enum MigrationSQLRenderer {
         MigrationValues(plan: plan, renderer: DDLRenderer(dialect: dialect)).expression(for: field, in: entity)
     }
 
-    /// `migrations/vN.sql`: the header, the steps in words, and the statements; for SQLite, a file
+    /// `migrations/vN.sql`: the header, whether code of N-1 runs against the database at N
+    /// (``MigrationCompatibility``), the steps in words, and the statements; for SQLite, a file
     /// that drops tables starts by switching foreign keys off (``SQLiteForeignKeys``).
     public static func file(for plan: MigrationPlan, dialect: SQLDialect) -> String {
         file(for: plan, dialect: dialect, statements: statements(for: plan, dialect: dialect))
@@ -40,6 +41,8 @@ public enum MigrationSQLRenderer {
         var statements = statements
         let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."
         var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
+        // A comment: the ledger checksum does not count it.
+        header += dialect.comment(MigrationCompatibility(plan).line)
         if !plan.steps.isEmpty {
             header += dialect.comment("")
             header += dialect.comment("Steps:")

@@ -90,8 +90,9 @@ struct SwiftMigrationsRenderer {
     }
 
     /// The arguments after the checksum, each as its lines: the checksum Strata 0.5 recorded, when
-    /// it differs, and the columns holding Dates (converted in a database Strata 0.5 wrote), listed
-    /// as ``SQLiteDateColumn/list(_:)`` writes them.
+    /// it differs, the columns holding Dates (converted in a database Strata 0.5 wrote), listed
+    /// as ``SQLiteDateColumn/list(_:)`` writes them, and the version's compatibility with older
+    /// code, which the ledger records.
     private func storageArguments(_ migration: MigrationSource) -> [[String]] {
         var arguments: [[String]] = []
         if let legacy = migration.legacyChecksum {
@@ -106,6 +107,37 @@ struct SwiftMigrationsRenderer {
             lines.append("    " + literal.closingDelimiter)
             arguments.append(lines)
         }
+        if let oldest = migration.compatibleFrom {
+            arguments.append(["compatibleFrom: \(oldest)"])
+        }
+        if let reason = migration.incompatibility {
+            arguments.append(Self.argument("incompatibility", reason))
+        }
         return arguments
+    }
+
+    /// `label: "text"`, or when that passes the line length (120 with the argument's indentation)
+    /// a multi-line literal whose lines break between words and continue (`\#`), so that it reads
+    /// back as the one line `text` is.
+    static func argument(_ label: String, _ text: String, width: Int = 100) -> [String] {
+        let single = "\(label): \(SwiftNames.stringLiteral(text))"
+        guard single.count > width else { return [single] }
+        let literal = MultilineStringLiteral(text)
+        let continuation = "\\" + literal.hashes
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if line.isEmpty && lines.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count > width {
+                lines.append(line + continuation)
+                // The space between the words starts the next line, past the literal's indentation.
+                line = " " + word
+            } else {
+                line += " " + word
+            }
+        }
+        lines.append(line)
+        return ["\(label): " + literal.opening] + lines.map { "    " + $0 } + ["    " + literal.closingDelimiter]
     }
 }
