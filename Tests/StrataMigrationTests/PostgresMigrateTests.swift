@@ -409,6 +409,55 @@ import Testing
             ), "\(lint.stderr)")
     }
 
+    @Test("entities removed together are dropped referencing first, and in a cycle their foreign keys first")
+    func removedEntitiesThatReferenceEachOtherAreDropped() async throws {
+        let v1 = """
+            model: Polls
+            version: 1
+            entities:
+              Poll:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  question: String
+                  winner: Option?
+              Option:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  poll: Poll
+                  label: String
+              Vote:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  option: Option
+              Keep:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+            """
+        let v2 = """
+            model: Polls
+            version: 2
+            entities:
+              Keep:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+            migration:
+              allowDataLoss: [Poll, Option, Vote]
+            """
+        let server = try await TestPostgresServer.forTest()
+        let (_, folder) = try Models.temporary("Polls", versions: [v1, v2])
+        try await server.withDatabase { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url, schemas: folder, ["--to", "1"]).status == 0)
+            try await session.execute(#"INSERT INTO "poll" ("question") VALUES ('q')"#)
+            try await session.execute(#"INSERT INTO "option" ("poll", "label") VALUES (1, 'a')"#)
+            try await session.execute(#"UPDATE "poll" SET "winner" = 1"#)
+            try await session.execute(#"INSERT INTO "vote" ("option") VALUES (1)"#)
+            let result = try Self.migrate(url, schemas: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try await Self.ledger(session).count == 2)
+        }
+    }
+
     @Test func anUnreachableServerExits2() throws {
         let result = try Self.migrate("postgres://postgres@127.0.0.1:1/postgres?sslmode=disable")
         #expect(result.status == 2, "\(result.stderr)")

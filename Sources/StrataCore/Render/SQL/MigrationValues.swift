@@ -67,10 +67,24 @@ struct MigrationValues {
     var addedEntities: [Entity] { plan.to.entities.filter { plan.previous(of: $0) == nil } }
 
     /// The entities of N-1 that are removed.
+    /// The entities of N-1 the migration removes, in the order their tables can be dropped: a
+    /// table before the tables its foreign keys point to; those in a cycle of references last, in
+    /// the diff's order.
     var removedEntities: [Entity] {
-        plan.diff.changes.compactMap { change in
+        var left: [Entity] = plan.diff.changes.compactMap { change in
             if case .entityRemoved(let entity) = change { return entity }
             return nil
         }
+        var ordered: [Entity] = []
+        while !left.isEmpty {
+            let free = left.firstIndex { candidate in
+                !left.contains { other in
+                    other.name != candidate.name && other.fields.contains { $0.referencedEntity == candidate.name }
+                }
+            }
+            guard let free else { return ordered + left }
+            ordered.append(left.remove(at: free))
+        }
+        return ordered
     }
 }

@@ -50,7 +50,18 @@ struct PostgresMigrationRenderer {
         for table in tables {
             statements += columnStatements(table, leading: &leading)
         }
-        for entity in values.removedEntities { statements.append(renderer.dropTable(named: entity.table)) }
+        let removed = values.removedEntities
+        for (position, entity) in removed.enumerated() {
+            // In a cycle of references: the foreign keys to tables dropped before it go first.
+            for field in entity.fields {
+                guard let target = field.referencedEntity, target != entity.name,
+                    removed[..<position].contains(where: { $0.name == target })
+                else { continue }
+                statements.append(
+                    renderer.dropConstraint(SQLConstraintName.foreignKey(table: entity.table, column: field.column), onTable: entity.table))
+            }
+        }
+        for entity in removed { statements.append(renderer.dropTable(named: entity.table)) }
         // 3. Renames, with the constraints and sequences named after them.
         for table in tables {
             statements += renames(table)

@@ -190,29 +190,62 @@ public enum EvolutionPostgresMigrations {
                 -- - add index post_status_views_idx on Post(status, views)
                 -- - DESTRUCTIVE: remove entity Tag (table tag and its rows); allowed by allowDataLoss 'Tag' in v4.yaml:39
                 --
-                -- The first statement runs before the version's transaction, on its own, so that
-                -- no lock that blocks writers is held while a table is read: PostgreSQL builds an index CONCURRENTLY
-                -- only outside a transaction, and validates a constraint added NOT VALID under a lock that lets
-                -- writes go on. `strata migrate` runs it first, and undoes it if the version fails.
-                -- Do not apply this file with psql -1.
+                -- This version runs in several transactions, so that no lock that blocks writers is held while a
+                -- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+                -- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+                -- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+                -- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+                -- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
 
                 CREATE INDEX CONCURRENTLY IF NOT EXISTS "post_status_views_idx" ON "post" ("status", "views");
 
-                -- Taken first: this version writes rows before it alters their table, and an application's
-                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
-                LOCK TABLE "writer" IN ACCESS EXCLUSIVE MODE;
+                -- Constraints replaced by ones that accept every stored row, validated next without blocking writes;
+                -- the columns to fill, with the trigger that fills the rows written meanwhile.
+                BEGIN;
+
+                -- undo: ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE CASCADE
+                ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
+
+                -- undo: ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey"
+                ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT NOT VALID;
+
+                -- Keeps the rows written while the backfill runs in step; dropped at the end.
+                CREATE FUNCTION "writer_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  IF (SELECT "bio" IS NULL FROM (SELECT NEW.*) AS "writer") THEN NEW."bio" := (SELECT COALESCE("bio", '') FROM (SELECT NEW.*) AS "writer"); END IF;
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "writer_strata_backfill" BEFORE INSERT OR UPDATE ON "writer" FOR EACH ROW EXECUTE FUNCTION "writer_strata_backfill"();
+
+                COMMIT;
+
+                ALTER TABLE "post" VALIDATE CONSTRAINT "post_author_fkey";
+
+                -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+                UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+
+                ALTER TABLE "writer" ADD CONSTRAINT "writer_bio_not_null" CHECK ("bio" IS NOT NULL) NOT VALID;
+
+                ALTER TABLE "writer" VALIDATE CONSTRAINT "writer_bio_not_null";
+
+                -- The version's transaction, recorded in the ledger with it.
+                BEGIN;
 
                 DROP INDEX "post_author_title_idx";
 
-                ALTER TABLE "post" DROP CONSTRAINT "post_author_fkey";
-
                 ALTER TABLE "post" DROP CONSTRAINT "post_title_key";
 
-                UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+                ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+
+                ALTER TABLE "writer" DROP CONSTRAINT "writer_bio_not_null";
 
                 ALTER TABLE "writer" ALTER COLUMN "bio" SET DEFAULT '';
 
-                ALTER TABLE "writer" ALTER COLUMN "bio" SET NOT NULL;
+                DROP TRIGGER "writer_strata_backfill" ON "writer";
+
+                DROP FUNCTION "writer_strata_backfill"();
 
                 ALTER TABLE "post" ALTER COLUMN "title" DROP NOT NULL;
 
@@ -220,10 +253,10 @@ public enum EvolutionPostgresMigrations {
 
                 DROP TABLE "tag";
 
-                ALTER TABLE "post" ADD CONSTRAINT "post_author_fkey" FOREIGN KEY ("author") REFERENCES "writer" ("id") ON DELETE RESTRICT;
+                COMMIT;
 
                 """#,
-            checksum: "8ebda5355637ad456185c22c06581de8133e1b01a2a5f87c8a2c93aa1b1fe792",
+            checksum: "9129c23a428866c9c5e359eaf0741ca05e5b5f5c2e70de7679b439a3669a00e8",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5",
             incompatibility: #"""
                 makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3\#
@@ -246,18 +279,49 @@ public enum EvolutionPostgresMigrations {
                 -- - rename field Post.body to content (column body -> content)
                 -- - change the default of Post.content from "(empty)" to ""
                 -- - add entity Comment (table comment)
+                --
+                -- This version runs in several transactions, so that no lock that blocks writers is held while a
+                -- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+                -- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+                -- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+                -- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+                -- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
 
-                -- Taken first: this version writes rows before it alters their table, and an application's
-                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
-                LOCK TABLE "post" IN ACCESS EXCLUSIVE MODE;
+                -- The columns to fill, with the trigger that fills the rows written meanwhile.
+                BEGIN;
 
+                -- undo: ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (1, 2)) NOT VALID
                 ALTER TABLE "post" DROP CONSTRAINT "post_level_check";
+
+                -- Keeps the rows written while the backfill runs in step; dropped at the end.
+                CREATE FUNCTION "post_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  IF (SELECT "level" IN (1, 2) FROM (SELECT NEW.*) AS "post") THEN NEW."level" := (SELECT CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END FROM (SELECT NEW.*) AS "post"); END IF;
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "post_strata_backfill" BEFORE INSERT OR UPDATE ON "post" FOR EACH ROW EXECUTE FUNCTION "post_strata_backfill"();
+
+                COMMIT;
+
+                -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+                UPDATE "post" SET "level" = CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END WHERE "level" IN (1, 2);
+
+                ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (10, 20, 30)) NOT VALID;
+
+                ALTER TABLE "post" VALIDATE CONSTRAINT "post_level_check";
+
+                -- The version's transaction, recorded in the ledger with it.
+                BEGIN;
 
                 ALTER TABLE "post" ALTER COLUMN "body" SET DEFAULT '';
 
-                UPDATE "post" SET "level" = CASE "level" WHEN 1 THEN 10 WHEN 2 THEN 20 ELSE "level" END;
-
                 ALTER TABLE "post" ALTER COLUMN "level" SET DEFAULT 10;
+
+                DROP TRIGGER "post_strata_backfill" ON "post";
+
+                DROP FUNCTION "post_strata_backfill"();
 
                 ALTER TABLE "post" RENAME COLUMN "body" TO "content";
 
@@ -270,13 +334,13 @@ public enum EvolutionPostgresMigrations {
                     CONSTRAINT "comment_post_fkey" FOREIGN KEY ("post") REFERENCES "post" ("id") ON DELETE CASCADE
                 );
 
-                ALTER TABLE "post" ADD CONSTRAINT "post_level_check" CHECK ("level" IN (10, 20, 30));
-
                 -- after (written in v5.yaml)
                 UPDATE post SET content = '(empty)' WHERE content = '';
 
+                COMMIT;
+
                 """#,
-            checksum: "755bc9a02e05191778598b65fe3ff0667b0728ebb64223cf06a6aa50cd77338c",
+            checksum: "820365e6b1cc053d6e5356d9d59ee20290710e99a8f40e896ea8d2891af83985",
             legacyChecksum: "8be10914787eb8b2280c19f3bdb9ee785014be57ffab7f2f9b063f63e7329010",
             incompatibility: #"""
                 adds the case critical to Level: code of v4 cannot read a row holding it; changes the raw value of\#

@@ -80,12 +80,33 @@ public enum ShowcasePostgresMigrations {
                 -- - add index order_item_count on Order(itemCount)
                 -- - DESTRUCTIVE: remove field OrderLine.ratio (column ratio and its values); allowed by allowDataLoss 'OrderLine.ratio' in v2.yaml:62
                 -- - add entity Keywords (table keywords)
+                --
+                -- This version runs in several transactions, so that no lock that blocks writers is held while a
+                -- table is read or its rows written: indexes built CONCURRENTLY and constraints added NOT VALID then
+                -- validated, each on its own; columns filled in batches of rows, each committed on its own, while a
+                -- trigger keeps the rows the application writes in step. `strata migrate` records each step as it
+                -- completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.
+                -- The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.
+
+                -- Constraints replaced by ones that accept every stored row, validated next without blocking writes.
+                BEGIN;
+
+                -- undo: ALTER TABLE "order" ADD CONSTRAINT "order_status_check" CHECK ("status" IN ('draft', 'placed', 'shipped'))
+                ALTER TABLE "order" DROP CONSTRAINT "order_status_check";
+
+                -- undo: ALTER TABLE "order" DROP CONSTRAINT "order_status_check"
+                ALTER TABLE "order" ADD CONSTRAINT "order_status_check" CHECK ("status" IN ('draft', 'placed', 'shipped', 'cancelled')) NOT VALID;
+
+                COMMIT;
+
+                ALTER TABLE "order" VALIDATE CONSTRAINT "order_status_check";
+
+                -- The version's transaction, recorded in the ledger with it.
+                BEGIN;
 
                 -- Taken first: this version writes rows before it alters their table, and an application's
                 -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
                 LOCK TABLE "order" IN ACCESS EXCLUSIVE MODE;
-
-                ALTER TABLE "order" DROP CONSTRAINT "order_status_check";
 
                 ALTER TABLE "customer" ADD COLUMN "vip" BOOLEAN NOT NULL DEFAULT FALSE;
 
@@ -113,15 +134,15 @@ public enum ShowcasePostgresMigrations {
                     CONSTRAINT "keywords_pkey" PRIMARY KEY ("default")
                 );
 
-                ALTER TABLE "order" ADD CONSTRAINT "order_status_check" CHECK ("status" IN ('draft', 'placed', 'shipped', 'cancelled'));
-
                 CREATE INDEX "order_item_count" ON "order" ("item_count");
 
                 -- after (written in v2.yaml)
                 UPDATE customer SET vip = false WHERE vip IS NULL;
 
+                COMMIT;
+
                 """#,
-            checksum: "21bab565c8a55a12284bc3f420da2c238866dd661604530347c92c72c5bc87f7",
+            checksum: "90317198a8d30cb0f0b9e07df36a43f3e803bf7675058a593a22ce01ea3fb2a0",
             legacyChecksum: "aaab9c6ec832886c212dab6c57cc4078e470d7d5aaa7441844ad3cc220e93699",
             incompatibility: #"""
                 renames Customer.name to displayName (column name -> display_name); fills the new Order.itemCount by\#

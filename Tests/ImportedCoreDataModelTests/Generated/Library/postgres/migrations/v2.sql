@@ -26,9 +26,9 @@ ALTER TABLE "book" ADD COLUMN "subtitle" TEXT;
 
 ALTER TABLE "book" DROP COLUMN "website";
 
-DROP TABLE "tag";
-
 DROP TABLE "book_tags";
+
+DROP TABLE "tag";
 
 ALTER TABLE "author" RENAME COLUMN "name" TO "full_name";
 
