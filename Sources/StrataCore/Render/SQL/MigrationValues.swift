@@ -67,14 +67,20 @@ struct MigrationValues {
     var addedEntities: [Entity] { plan.to.entities.filter { plan.previous(of: $0) == nil } }
 
     /// The entities of N-1 that are removed.
-    /// The entities of N-1 the migration removes, in the order their tables can be dropped: a
-    /// table before the tables its foreign keys point to; those in a cycle of references last, in
-    /// the diff's order.
+    /// The entities of N-1 the migration removes, in the diff's order (SQLite drops them with
+    /// foreign keys off, in any order).
     var removedEntities: [Entity] {
-        var left: [Entity] = plan.diff.changes.compactMap { change in
+        plan.diff.changes.compactMap { change in
             if case .entityRemoved(let entity) = change { return entity }
             return nil
         }
+    }
+
+    /// ``removedEntities`` in the order PostgreSQL can drop their tables: a table before the
+    /// tables its foreign keys point to; those in a cycle of references last, in the diff's order.
+    /// (The diff's order is kept wherever it works: a migration rendered before had failed there.)
+    var removedEntitiesInDropOrder: [Entity] {
+        var left = removedEntities
         var ordered: [Entity] = []
         while !left.isEmpty {
             let free = left.firstIndex { candidate in

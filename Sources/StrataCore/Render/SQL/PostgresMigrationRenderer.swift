@@ -50,7 +50,7 @@ struct PostgresMigrationRenderer {
         for table in tables {
             statements += columnStatements(table, leading: &leading)
         }
-        let removed = values.removedEntities
+        let removed = values.removedEntitiesInDropOrder
         for (position, entity) in removed.enumerated() {
             // In a cycle of references: the foreign keys to tables dropped before it go first.
             for field in entity.fields {

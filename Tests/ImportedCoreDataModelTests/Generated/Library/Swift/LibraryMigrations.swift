@@ -194,9 +194,9 @@ public enum LibraryMigrations {
 
                 DROP TABLE "book";
 
-                DROP TABLE "book_tags";
-
                 DROP TABLE "tag";
+
+                DROP TABLE "book_tags";
 
                 ALTER TABLE "strata_new_book" RENAME TO "book";
 
@@ -217,8 +217,8 @@ public enum LibraryMigrations {
                 CREATE UNIQUE INDEX "author_full_name_born_key" ON "author" ("full_name", "born");
 
                 """#,
-            checksum: "18e0797a9cd670f449e49aef1b828fb4e70102fa21fc2dc5de0681ca7e9c21a4",
-            legacyChecksum: "1dc6e40507bafadf7b16b8da2bccfdf0b810e30468616f8c82a6b808267d70b6",
+            checksum: "53ea20e111c339e7329077ec3f5f69ad8742c13266e5cad474a33a7772809495",
+            legacyChecksum: "438985731ca881285d8da082fb998dc6794c69347a021292996a718558c1f85a",
             dateColumns: #"""
                 "author" ("born")
                 "book" ("added_at")

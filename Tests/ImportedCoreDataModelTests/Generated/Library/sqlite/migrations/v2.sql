@@ -71,9 +71,9 @@ FROM "book";
 
 DROP TABLE "book";
 
-DROP TABLE "book_tags";
-
 DROP TABLE "tag";
+
+DROP TABLE "book_tags";
 
 ALTER TABLE "strata_new_book" RENAME TO "book";
 
