@@ -164,17 +164,33 @@ public struct StrataPostgresMigrator: Sendable {
         var made: [Made] = []
         var waited = Duration.zero
         var attempt = 0
+        // Set for an attempt after one that only autovacuum held up (see below).
+        var outwaitAutovacuum: Duration?
         while true {
             let timeout: LockTimedOut
             do {
-                return try await apply(migration, connection, made: &made, progress: progress)
+                if let outwaitAutovacuum {
+                    try await run("SET lock_timeout = '\(PostgresLockBudget.milliseconds(outwaitAutovacuum))ms'", connection)
+                }
+                let result = try await apply(migration, connection, made: &made, progress: progress)
+                if outwaitAutovacuum != nil { try await run("SET lock_timeout = \(lockBudget.setting)", connection) }
+                return result
             } catch let error as LockTimedOut {
+                if outwaitAutovacuum != nil { try await run("SET lock_timeout = \(lockBudget.setting)", connection) }
                 timeout = error
             }
             attempt += 1
-            waited += lockBudget.lockTimeout
+            waited += outwaitAutovacuum ?? lockBudget.lockTimeout
             let pause = lockBudget.pause(afterAttempt: attempt, random: Double.random(in: 0...1))
             let holders = await PostgresLockHolders.holding(tablesOf: timeout.statement, connection, logger: logger)
+            // Autovacuum never ends its pass for a lock request that gives up first: PostgreSQL
+            // cancels it only once the request has waited `deadlock_timeout` (1 s by default),
+            // longer than the lock timeout. The next attempt waits that long, once per holder.
+            outwaitAutovacuum = nil
+            if !holders.isEmpty, holders.allSatisfy(\.isCancellableAutovacuum), lockBudget.lockTimeout > .zero {
+                let deadlock = await deadlockTimeout(connection)
+                if deadlock >= lockBudget.lockTimeout { outwaitAutovacuum = deadlock + .milliseconds(500) }
+            }
             let wait = StrataLockWait(
                 attempt: attempt, retryIn: pause, waited: waited, holders: holders, statement: timeout.statement)
             do {
@@ -409,6 +425,14 @@ public struct StrataPostgresMigrator: Sendable {
             case .transaction(let number, let undo): "step \(number) (undone by: \(undo.joined(separator: "; ")))"
             }
         }
+    }
+
+    /// The server's `deadlock_timeout` (1 s unless configured otherwise).
+    private func deadlockTimeout(_ connection: PostgresConnection) async -> Duration {
+        let rows = try? await connection.strataRows(
+            "SELECT (extract(epoch FROM current_setting('deadlock_timeout')::interval) * 1000)::bigint", logger: logger)
+        let milliseconds = (try? rows?.first?.decode(Int64.self)) ?? 1_000
+        return .milliseconds(milliseconds)
     }
 
     /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.

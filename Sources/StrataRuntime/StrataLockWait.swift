@@ -59,6 +59,13 @@ public struct StrataLockHolder: Sendable, Equatable, CustomStringConvertible {
         self.mode = mode
     }
 
+    /// True for PostgreSQL's autovacuum working on the table, which the server cancels itself
+    /// once a conflicting lock request has waited `deadlock_timeout` (not one run to prevent
+    /// transaction ID wraparound, which it never cancels).
+    public var isCancellableAutovacuum: Bool {
+        query.hasPrefix("autovacuum:") && !query.contains("to prevent wraparound")
+    }
+
     /// E.g. `pid 4242 (idle in transaction for 3.1 s, AccessShareLock on todo_item, query: SELECT …)`.
     public var description: String {
         let since = age.map { " for \(Self.seconds($0))" } ?? ""

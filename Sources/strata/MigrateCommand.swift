@@ -218,7 +218,10 @@ struct Migrate: AsyncParsableCommand {
                 print(
                     "\(model): v\(migration.version) could not get a lock within the lock timeout, \(wait.holdersDescription); "
                         + "rolled back, trying again in \(Self.seconds(wait.retryIn)) (attempt \(wait.attempt + 1), "
-                        + "\(wait.waitedDescription) waited)…",
+                        + "\(wait.waitedDescription) waited)"
+                        + (!wait.holders.isEmpty && wait.holders.allSatisfy(\.isCancellableAutovacuum)
+                            ? "; it is autovacuum, which PostgreSQL cancels for a lock request that waits deadlock_timeout: the next attempt waits that long"
+                            : "") + "…",
                     to: &stream)
             case .filledRows(let migration, let table, let rows):
                 if rows % 100_000 == 0 {

@@ -60,6 +60,37 @@ import Testing
         }
     }
 
+    @Test("autovacuum holding the table: the next attempt waits past deadlock_timeout, PostgreSQL cancels it, v2 applies")
+    func autovacuumIsOutwaited() async throws {
+        // A server of its own: autovacuum made eager and slow there only.
+        let server = try TestPostgresServer.dedicated()
+        let admin = try await PostgresSession.connect(to: server.url)
+        try await admin.execute("ALTER SYSTEM SET autovacuum_naptime = '1s'")
+        try await admin.execute("SELECT pg_reload_conf()")
+        try await admin.close()
+        try await PostgresLostServerTests.withShopAtV1(on: server) { session, folder in
+            let url = session.url.description
+            try await session.execute(
+                #"ALTER TABLE "customer" SET (autovacuum_vacuum_threshold = 0, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_cost_delay = 100, autovacuum_vacuum_cost_limit = 1)"#
+            )
+            try await session.execute(
+                #"INSERT INTO "customer" ("email", "name") SELECT 'c' || g || '@x', 'C' FROM generate_series(1, 20000) g"#)
+            try await session.execute(#"DELETE FROM "customer" WHERE "email" LIKE 'c%'"#)
+            var vacuuming = false
+            for _ in 0..<600 where !vacuuming {
+                let rows = try await session.textRows(
+                    sql: "SELECT count(*)::text FROM pg_stat_activity WHERE query LIKE 'autovacuum: VACUUM%customer%'")
+                vacuuming = rows.first?.first == "1"
+                if !vacuuming { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(vacuuming, "autovacuum never started on customer")
+            let result = try PostgresMigrateTests.migrate(url, schemas: folder, ["--lock-wait-limit", "30s"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("it is autovacuum, which PostgreSQL cancels"), "\(result.stderr)")
+            #expect(try await PostgresMigrateTests.ledger(session).map { $0[1] } == ["1", "2"])
+        }
+    }
+
     @Test("a lock held past --lock-wait-limit: exit 4, the holder named, the database as pg_dump saw it")
     func aLockHeldPastTheLimitGivesUp() async throws {
         let server = try await TestPostgresServer.forTest()
