@@ -18,7 +18,9 @@ enum PostgresLockHolders {
         let sql = """
             SELECT a.pid::text, coalesce(a.state, ''), \
             extract(epoch FROM now() - coalesce(a.xact_start, a.query_start))::text, \
-            left(regexp_replace(coalesce(a.query, ''), '\\s+', ' ', 'g'), 80), c.relname::text, l.mode \
+            left(regexp_replace(coalesce(a.query, ''), '\\s+', ' ', 'g'), 80), c.relname::text, l.mode, \
+            coalesce(a.backend_type, CASE WHEN EXISTS (SELECT 1 FROM pg_stat_progress_vacuum v WHERE v.pid = a.pid) \
+            THEN 'vacuum' ELSE '' END) \
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid JOIN pg_class c ON c.oid = l.relation \
             WHERE l.granted AND l.pid <> pg_backend_pid() AND l.relation IN \
             (SELECT to_regclass(quote_ident(n)) FROM unnest(ARRAY[\(candidates)]::text[]) AS n) \
@@ -30,15 +32,15 @@ enum PostgresLockHolders {
         var holders: [StrataLockHolder] = []
         for row in rows {
             guard
-                let (pid, state, age, query, table, mode) = try? row.decode(
-                    (String, String, String?, String, String, String).self),
+                let (pid, state, age, query, table, mode, backendType) = try? row.decode(
+                    (String, String, String?, String, String, String, String).self),
                 let id = Int(pid)
             else { continue }
             let seconds = age.flatMap(Double.init)
             holders.append(
                 StrataLockHolder(
                     pid: id, state: state, age: seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) },
-                    query: query, table: table, mode: mode))
+                    query: query, table: table, mode: mode, backendType: backendType))
         }
         return holders
     }

@@ -185,14 +185,23 @@ public struct StrataPostgresMigrator: Sendable {
             let holders = await PostgresLockHolders.holding(tablesOf: timeout.statement, connection, logger: logger)
             // Autovacuum never ends its pass for a lock request that gives up first: PostgreSQL
             // cancels it only once the request has waited `deadlock_timeout` (1 s by default),
-            // longer than the lock timeout. The next attempt waits that long, once per holder.
+            // longer than the lock timeout. The migrator cancels the pass itself when its role may
+            // (a superuser, or a member of the role autovacuum runs as); else the next attempt
+            // waits that long, during which the application's writes queue behind it.
             outwaitAutovacuum = nil
-            if !holders.isEmpty, holders.allSatisfy(\.isCancellableAutovacuum), lockBudget.lockTimeout > .zero {
-                let deadlock = await deadlockTimeout(connection)
-                if deadlock >= lockBudget.lockTimeout { outwaitAutovacuum = deadlock + .milliseconds(500) }
-            }
-            let wait = StrataLockWait(
+            var wait = StrataLockWait(
                 attempt: attempt, retryIn: pause, waited: waited, holders: holders, statement: timeout.statement)
+            if !holders.isEmpty, holders.allSatisfy(\.isCancellableAutovacuum), lockBudget.lockTimeout > .zero {
+                if await cancel(holders.map(\.pid), connection) {
+                    wait.autovacuum = .cancelled
+                } else {
+                    let deadlock = await deadlockTimeout(connection)
+                    if deadlock >= lockBudget.lockTimeout {
+                        outwaitAutovacuum = deadlock + .milliseconds(500)
+                        wait.autovacuum = outwaitAutovacuum.map(StrataLockWait.AutovacuumAction.outwaited)
+                    }
+                }
+            }
             do {
                 guard lockBudget.lockTimeout > .zero, waited + pause <= lockBudget.totalWait else {
                     throw StrataPostgresMigrationFailure(
@@ -425,6 +434,16 @@ public struct StrataPostgresMigrator: Sendable {
             case .transaction(let number, let undo): "step \(number) (undone by: \(undo.joined(separator: "; ")))"
             }
         }
+    }
+
+    /// Cancels the current query of each session in `pids` (`pg_cancel_backend`); false when any
+    /// could not be cancelled (the role may not signal it).
+    private func cancel(_ pids: [Int], _ connection: PostgresConnection) async -> Bool {
+        let list = Set(pids).sorted().map(String.init).joined(separator: ", ")
+        let rows = try? await connection.strataRows(
+            PostgresQuery(unsafeSQL: "SELECT bool_and(pg_cancel_backend(pid)) FROM unnest(ARRAY[\(list)]::int[]) AS pid"),
+            logger: logger)
+        return (try? rows?.first?.decode(Bool?.self)) == true
     }
 
     /// The server's `deadlock_timeout` (1 s unless configured otherwise).

@@ -12,6 +12,17 @@ public struct StrataLockWait: Sendable, Equatable {
     public var holders: [StrataLockHolder]
     /// The statement that timed out.
     public var statement: String
+    /// What the migrator did about holders that were all autovacuum (nil when they were not).
+    public var autovacuum: AutovacuumAction?
+
+    /// What a migrator does when only autovacuum held the locks.
+    public enum AutovacuumAction: Sendable, Equatable {
+        /// It cancelled the autovacuum pass (`pg_cancel_backend`, which its role was allowed).
+        case cancelled
+        /// Its next attempt waits past the server's `deadlock_timeout`, after which PostgreSQL
+        /// cancels the pass itself.
+        case outwaited(Duration)
+    }
 
     /// Creates the description of a wait.
     public init(attempt: Int, retryIn: Duration, waited: Duration, holders: [StrataLockHolder], statement: String) {
@@ -48,22 +59,32 @@ public struct StrataLockHolder: Sendable, Equatable, CustomStringConvertible {
     public var table: String
     /// The lock it holds, e.g. `AccessShareLock`.
     public var mode: String
+    /// The kind of server process (`pg_stat_activity.backend_type`), e.g. `client backend` or
+    /// `autovacuum worker`; for a session of a role whose activity this one may not read (such as
+    /// autovacuum's, to a role without `pg_read_all_stats`), `vacuum` when `pg_stat_progress_vacuum`
+    /// lists it, else empty.
+    public var backendType: String
 
     /// Creates a holder.
-    public init(pid: Int, state: String, age: Duration?, query: String, table: String, mode: String) {
+    public init(
+        pid: Int, state: String, age: Duration?, query: String, table: String, mode: String, backendType: String = ""
+    ) {
         self.pid = pid
         self.state = state
         self.age = age
         self.query = query
         self.table = table
         self.mode = mode
+        self.backendType = backendType
     }
 
     /// True for PostgreSQL's autovacuum working on the table, which the server cancels itself
     /// once a conflicting lock request has waited `deadlock_timeout` (not one run to prevent
-    /// transaction ID wraparound, which it never cancels).
+    /// transaction ID wraparound, which it never cancels; a role that may not read the worker's
+    /// query cannot tell, and waits as for any autovacuum).
     public var isCancellableAutovacuum: Bool {
-        query.hasPrefix("autovacuum:") && !query.contains("to prevent wraparound")
+        ["autovacuum worker", "vacuum"].contains(backendType) || query.hasPrefix("autovacuum:")
+            ? !query.contains("to prevent wraparound") : false
     }
 
     /// E.g. `pid 4242 (idle in transaction for 3.1 s, AccessShareLock on todo_item, query: SELECT …)`.

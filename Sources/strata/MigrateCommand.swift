@@ -207,6 +207,7 @@ struct Migrate: AsyncParsableCommand {
             case .willApply(let migration, let position, let count):
                 print("\(model): applying v\(migration.version) (\(position) of \(count))…", to: &stream)
             case .willRun(let migration, let statement):
+                FaultInjection.willRunStatement()
                 if let table = SQLiteRebuildProgress.copiedTable(statement) {
                     print(
                         "\(model): v\(migration.version): copying the rows of \(table) into its rebuilt table…",
@@ -219,9 +220,7 @@ struct Migrate: AsyncParsableCommand {
                     "\(model): v\(migration.version) could not get a lock within the lock timeout, \(wait.holdersDescription); "
                         + "rolled back, trying again in \(Self.seconds(wait.retryIn)) (attempt \(wait.attempt + 1), "
                         + "\(wait.waitedDescription) waited)"
-                        + (!wait.holders.isEmpty && wait.holders.allSatisfy(\.isCancellableAutovacuum)
-                            ? "; it is autovacuum, which PostgreSQL cancels for a lock request that waits deadlock_timeout: the next attempt waits that long"
-                            : "") + "…",
+                        + Self.autovacuumNote(wait.autovacuum) + "…",
                     to: &stream)
             case .filledRows(let migration, let table, let rows):
                 if rows % 100_000 == 0 {
@@ -233,6 +232,17 @@ struct Migrate: AsyncParsableCommand {
                         + "from seconds since 1970 to seconds since 2001 in \(Self.seconds(duration))",
                     to: &stream)
             }
+        }
+    }
+
+    /// What was done about autovacuum holding the table, for the waiting message.
+    static func autovacuumNote(_ action: StrataLockWait.AutovacuumAction?) -> String {
+        switch action {
+        case nil: ""
+        case .cancelled: "; it is autovacuum: its pass was cancelled (it starts again later)"
+        case .outwaited(let duration):
+            "; it is autovacuum, which PostgreSQL cancels for a lock request that waits deadlock_timeout: "
+                + "the next attempt waits \(Self.seconds(duration)) (this role may not cancel it)"
         }
     }
 

@@ -230,6 +230,85 @@ import Testing
         }
     }
 
+    @Test("strata migrate killed (SIGKILL) before each statement of a version run in several transactions: every rerun ends as an uninterrupted run")
+    func killedAtEveryStatementBoundaryTheRerunEndsTheSame() async throws {
+        let v1 = """
+            model: Shop
+            version: 1
+            enums:
+              Tier: { type: String, cases: [bronze, silver] }
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String
+                  name: String
+                  nickname: String?
+                  tier: { type: Tier, default: bronze }
+            """
+        // A concurrent index, a check replaced, a column computed and NULLs filled in batches.
+        let v2 = """
+            model: Shop
+            version: 2
+            enums:
+              Tier: { type: String, cases: [bronze, silver, gold] }
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String
+                  name: String
+                  nickname: { type: String, default: "" }
+                  tier: { type: Tier, default: bronze }
+                  score: { type: Int64, transform: "length(name) * 10" }
+                indexes:
+                  - [email]
+            """
+        let server = try await TestPostgresServer.forTest()
+        let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
+        let seed =
+            #"INSERT INTO "customer" ("email", "name", "nickname", "tier") SELECT 'c' || g || '@x', repeat('n', 1 + g % 7), CASE WHEN g % 2 = 0 THEN 'nick' END, CASE WHEN g % 3 = 0 THEN 'silver' ELSE 'bronze' END FROM generate_series(1, 300) g"#
+        // The schema and rows, without the ledger's times.
+        func kept(_ dump: String) -> [String] {
+            PostgresMigrateTests.significantLines(dump).filter { !$0.hasPrefix("Shop\t") }
+        }
+        let uninterrupted = try await server.withDatabase { session in
+            #expect(try Self.migrate(session.url.description, folder, ["--to", "1"]).status == 0)
+            try await session.execute(seed)
+            let result = try Self.migrate(session.url.description, folder, ["--batch-size", "100"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return kept(try server.dump(database: session.url.database))
+        }
+        var killed = 0
+        for statement in 1...80 {
+            let done = try await server.withDatabase { session -> Bool in
+                let url = session.url.description
+                #expect(try Self.migrate(url, folder, ["--to", "1"]).status == 0)
+                try await session.execute(seed)
+                let running = try CLI.start(
+                    ["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "100"],
+                    environment: ["STRATA_TEST_KILL_BEFORE_STATEMENT": String(statement)])
+                let first = CLI.finish(running)
+                guard running.process.terminationReason == .uncaughtSignal else {
+                    // Fewer statements than that: the run went through.
+                    #expect(first.status == 0, "\(first.stderr)")
+                    return true
+                }
+                let again = try Self.migrate(url, folder, ["--batch-size", "100"])
+                #expect(again.status == 0, "killed before statement \(statement), rerun: \(again.stderr)")
+                #expect(
+                    kept(try server.dump(database: session.url.database)) == uninterrupted,
+                    "killed before statement \(statement)")
+                return false
+            }
+            if done { break }
+            killed += 1
+        }
+        // The index, the expand transaction's statements, the batches, the validations and the
+        // version's transaction: every boundary was a kill point.
+        #expect(killed >= 15, "only \(killed) kill points")
+    }
+
     @Test("a backfill that fails on a row: exit 4, the column, trigger and step records removed")
     func aFailingBackfillIsUndone() async throws {
         // Division by zero on the names of length 4 (every seventh row).
