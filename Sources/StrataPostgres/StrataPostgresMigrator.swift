@@ -169,6 +169,19 @@ public struct StrataPostgresMigrator: Sendable {
         while true {
             let timeout: LockTimedOut
             do {
+                // Autovacuum on a table the version locks would make its first statement wait a
+                // whole lock timeout (the application queued behind it): cancelled beforehand
+                // when this role may.
+                let vacuums = await PostgresLockHolders.holding(tablesOf: migration.sql, connection, logger: logger)
+                    .filter(\.isCancellableAutovacuum)
+                if !vacuums.isEmpty, await cancel(vacuums.map(\.pid), connection) {
+                    do {
+                        try progress(.cancelledAutovacuum(migration, vacuums))
+                    } catch {
+                        _ = await undo(made, of: migration.version, connection)
+                        throw error
+                    }
+                }
                 if let outwaitAutovacuum {
                     try await run("SET lock_timeout = '\(PostgresLockBudget.milliseconds(outwaitAutovacuum))ms'", connection)
                 }

@@ -17,4 +17,8 @@ public enum StrataMigrationProgress: Sendable {
     /// A batch of a backfill was committed (PostgreSQL): about `rows` rows of `table` filled so
     /// far by this run.
     case filledRows(StrataMigration, table: String, rows: Int)
+    /// Autovacuum was working on tables the migration is about to lock (PostgreSQL): its pass
+    /// was cancelled (it starts again later), so that the migration's statements do not queue
+    /// behind it, and the application's behind them.
+    case cancelledAutovacuum(StrataMigration, [StrataLockHolder])
 }

@@ -226,6 +226,12 @@ struct Migrate: AsyncParsableCommand {
                 if rows % 100_000 == 0 {
                     print("\(model): v\(migration.version): filled \(rows) rows of \(table)…", to: &stream)
                 }
+            case .cancelledAutovacuum(let migration, let holders):
+                let tables = Set(holders.map(\.table)).sorted().joined(separator: ", ")
+                let pids = Set(holders.map(\.pid)).sorted().map(String.init).joined(separator: ", ")
+                print(
+                    "\(model): v\(migration.version): cancelled autovacuum on \(tables) (pid \(pids)) so that the migration "
+                        + "does not wait for it; it runs again later", to: &stream)
             case .didConvertDates(let conversion, let duration):
                 print(
                     "\(model): converted the Dates of v\(conversion.version) (\(conversion.columns.count) columns) "

@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test(
-        "autovacuum holding the table: a role that may cancels its pass, another outwaits deadlock_timeout; v2 applies",
+        "autovacuum on the table: a role that may cancels its pass beforehand, another outwaits deadlock_timeout; v2 applies",
         arguments: [true, false])
     func autovacuumIsCancelledOrOutwaited(asSuperuser: Bool) async throws {
         // A server of its own: autovacuum made eager and slow there only.
@@ -102,7 +102,7 @@ import Testing
             #expect(
                 result.stderr.contains(
                     asSuperuser
-                        ? "it is autovacuum: its pass was cancelled"
+                        ? "Shop: v2: cancelled autovacuum on customer (pid "
                         : "it is autovacuum, which PostgreSQL cancels for a lock request that waits deadlock_timeout"),
                 "\(result.stderr)")
             #expect(try await PostgresMigrateTests.ledger(session).map { $0[1] } == ["1", "2"])
