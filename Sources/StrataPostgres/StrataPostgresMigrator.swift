@@ -169,19 +169,6 @@ public struct StrataPostgresMigrator: Sendable {
         while true {
             let timeout: LockTimedOut
             do {
-                // Autovacuum on a table the version locks would make its first statement wait a
-                // whole lock timeout (the application queued behind it): cancelled beforehand
-                // when this role may.
-                let vacuums = await PostgresLockHolders.holding(tablesOf: migration.sql, connection, logger: logger)
-                    .filter(\.isCancellableAutovacuum)
-                if !vacuums.isEmpty, await cancel(vacuums.map(\.pid), connection) {
-                    do {
-                        try progress(.cancelledAutovacuum(migration, vacuums))
-                    } catch {
-                        _ = await undo(made, of: migration.version, connection)
-                        throw error
-                    }
-                }
                 if let outwaitAutovacuum {
                     try await run("SET lock_timeout = '\(PostgresLockBudget.milliseconds(outwaitAutovacuum))ms'", connection)
                 }
@@ -284,10 +271,20 @@ public struct StrataPostgresMigrator: Sendable {
             if message.sqlState == Self.queryCanceled { failure.holdLimit = lockBudget.holdLimit }
             return failure
         }
+        /// Autovacuum on a table a step locks would make it wait a whole lock timeout, with the
+        /// application queued behind it (autovacuum yields only after `deadlock_timeout`):
+        /// cancelled beforehand when this role may, and said so. A backfill of many rows is what
+        /// starts it, so it is looked for before every step.
+        func cancelAutovacuum(on sql: String) async throws {
+            let vacuums = await autovacuum(on: sql, connection)
+            guard !vacuums.isEmpty, await cancel(vacuums.map(\.pid), connection) else { return }
+            do { try progress(.cancelledAutovacuum(migration, vacuums)) } catch { throw Stopped(error: error) }
+        }
         for (number, step) in script.numbered {
             switch step {
             case .own(let step):
                 do {
+                    try await cancelAutovacuum(on: step.statement)
                     switch step.kind {
                     case .buildIndex(let name):
                         switch try await indexState(name, connection) {
@@ -323,6 +320,7 @@ public struct StrataPostgresMigrator: Sendable {
                 }
                 var current: String?
                 do {
+                    try await cancelAutovacuum(on: statements.joined(separator: ";\n"))
                     try await run("BEGIN", connection)
                     if let limit = lockBudget.holdLimitStatement { try await run(limit, connection) }
                     for statement in statements {
@@ -353,6 +351,11 @@ public struct StrataPostgresMigrator: Sendable {
                     throw await failure(error, in: backfill.statement)
                 }
             }
+        }
+        do {
+            try await cancelAutovacuum(on: script.transaction.joined(separator: ";\n"))
+        } catch {
+            throw await failure(error, in: nil)
         }
         try await run("BEGIN", connection)
         var current: String?
@@ -447,6 +450,16 @@ public struct StrataPostgresMigrator: Sendable {
             case .transaction(let number, let undo): "step \(number) (undone by: \(undo.joined(separator: "; ")))"
             }
         }
+    }
+
+    /// The autovacuum workers holding locks on the tables `sql` names, when any is running (one
+    /// cheap query otherwise).
+    private func autovacuum(on sql: String, _ connection: PostgresConnection) async -> [StrataLockHolder] {
+        let running = try? await connection.strataRows(
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE backend_type = 'autovacuum worker') OR EXISTS (SELECT 1 FROM pg_stat_progress_vacuum)",
+            logger: logger)
+        guard (try? running?.first?.decode(Bool.self)) == true else { return [] }
+        return await PostgresLockHolders.holding(tablesOf: sql, connection, logger: logger).filter(\.isCancellableAutovacuum)
     }
 
     /// Cancels the current query of each session in `pids` (`pg_cancel_backend`); false when any
