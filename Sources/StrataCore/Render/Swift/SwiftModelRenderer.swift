@@ -120,7 +120,8 @@ struct SwiftModelRenderer {
     /// The type of a field's stored property: `Optional<T>` where ``swiftType(of:)`` is `T?`,
     /// since a stored `T?` is implicitly initialised to nil first, which makes every initializer
     /// of the struct copy it once more (`initializeWithCopy`, then `destroy`): 5-7% of fetching
-    /// 100,000 rows of the benchmark's table.
+    /// 100,000 rows of the benchmark's table; re-measured alone, and why the runtime cannot
+    /// remove the copy, in `Docs/DesignNotes/OptionalSpelling.md`.
     func storedType(of field: Field) -> String {
         isOptional(field) ? "Optional<\(valueType(of: field))>" : valueType(of: field)
     }
