@@ -30,18 +30,18 @@ public enum PluginPlanning {
         return found.first
     }
 
-    /// The model folders and databases a configuration file names; relative folders are relative
-    /// to the file's folder.
+    /// The model folders, databases and access level a configuration file names; relative
+    /// folders are relative to the file's folder.
     public static func configuredModels(
         configPath: String, target: String
-    ) throws(PluginProblem) -> (folders: [StrataConfig.ModelFolder], databases: [String]) {
+    ) throws(PluginProblem) -> (folders: [StrataConfig.ModelFolder], databases: [String], access: String) {
         guard let data = FileManager.default.contents(atPath: configPath) else {
             throw .noConfig(target: target, path: configPath)
         }
         do throws(StrataConfig.Problem) {
             let config = try StrataConfig(parsing: String(decoding: data, as: UTF8.self))
             let folder = (configPath as NSString).deletingLastPathComponent
-            return (try config.modelFolders(relativeTo: folder), config.databases)
+            return (try config.modelFolders(relativeTo: folder), config.databases, config.access)
         } catch {
             throw .badConfig(path: configPath, problem: error)
         }
@@ -52,7 +52,7 @@ public enum PluginPlanning {
     public static func buildSteps(
         target: String, configPath: String, workDirectory: String, tool: String
     ) throws(PluginProblem) -> [BuildStep] {
-        let (folders, databases) = try configuredModels(configPath: configPath, target: target)
+        let (folders, databases, access) = try configuredModels(configPath: configPath, target: target)
         let output = join(workDirectory, "GeneratedSources")
         return folders.map { folder in
             let swiftFolder = join(output, OutputLayout.swiftFolder(model: folder.model))
@@ -64,7 +64,7 @@ public enum PluginPlanning {
                 arguments: [
                     "build-plugin", "--model-folder", folder.path, "--output", output,
                     "--databases", databases.joined(separator: ","),
-                ],
+                ] + (access == StrataConfig.accessLevels[0] ? [] : ["--access", access]),
                 inputs: [tool, configPath, folder.path] + queries + folder.files,
                 outputs: OutputLayout.swiftFiles(
                     model: folder.model, databases: databases, hasQueries: !folder.queryFiles.isEmpty

@@ -10,6 +10,7 @@ import Foundation
 /// # Sources/MyTODO/strata.yaml
 /// schemas: ../../Schemas/MyTODO
 /// databases: [sqlite, postgres]   # optional; the default is sqlite alone
+/// access: internal                 # optional; public (the default), package or internal
 /// ```
 ///
 /// `schemas` names one folder, or a list of folders (`[a, b]` or one `- path` per line), each
@@ -17,6 +18,8 @@ import Foundation
 /// `v1.yaml`, `v2.yaml`, …) or a folder of model folders, like `strata generate --schemas`.
 /// `databases` names the databases whose Swift the target gets (`sqlite`, `postgres`): the
 /// default is SQLite alone, so that an app never builds a PostgreSQL client it does not use.
+/// `access` is the access level of the generated declarations: `public` by default, so that the
+/// modules importing the target (an app and a server sharing a model target) can use them.
 /// The file is a small subset of YAML: `key: value` lines and `#` comments.
 public struct StrataConfig: Equatable, Sendable {
     /// The file name the plugins look for in a target's folder.
@@ -60,7 +63,10 @@ public struct StrataConfig: Equatable, Sendable {
     }
 
     /// The keys the file may contain.
-    public static let keys = ["schemas", "databases"]
+    public static let keys = ["schemas", "databases", "access"]
+
+    /// The access levels `access` may name, the default first.
+    public static let accessLevels = ["public", "package", "internal"]
 
     /// The databases `databases` may name.
     public static let knownDatabases = OutputLayout.sqlDialects
@@ -69,11 +75,15 @@ public struct StrataConfig: Equatable, Sendable {
     public var schemas: [Entry]
     /// The databases named by `databases` (`sqlite`, `postgres`), in output order; `["sqlite"]` by default.
     public var databases: [String]
+    /// The access level of the generated declarations named by `access` (`public`, `package`,
+    /// `internal`); `public` by default.
+    public var access: String
 
     /// Creates a configuration.
-    public init(schemas: [Entry], databases: [String] = ["sqlite"]) {
+    public init(schemas: [Entry], databases: [String] = ["sqlite"], access: String = "public") {
         self.schemas = schemas
         self.databases = databases
+        self.access = access
     }
 
     /// Parses the text of a `strata.yaml`; throws the first ``Problem``.
@@ -108,7 +118,7 @@ public struct StrataConfig: Equatable, Sendable {
             guard Self.keys.contains(key) else {
                 throw Problem(
                     line: lineNumber, column: 1,
-                    message: "unknown key '\(key)' in strata.yaml; the keys are 'schemas' and 'databases'")
+                    message: "unknown key '\(key)' in strata.yaml; the keys are 'schemas', 'databases' and 'access'")
             }
             guard values[key] == nil else {
                 throw Problem(line: lineNumber, column: 1, message: "'\(key)' is given twice; list every value under one '\(key):'")
@@ -144,6 +154,26 @@ public struct StrataConfig: Equatable, Sendable {
             throw Problem(line: 1, column: 1, message: "'databases' lists no database; name 'sqlite', 'postgres' or both")
         }
         self.databases = Self.knownDatabases.filter(databases.contains)
+        self.access = try Self.accessLevel(values["access"], listedAt: listKey?.name == "access" ? listKey?.line : nil)
+    }
+
+    /// The level `access` names: one of ``accessLevels``, `public` when the key is absent.
+    private static func accessLevel(_ entries: [Entry]?, listedAt listLine: Int?) throws(Problem) -> String {
+        guard let entries else { return accessLevels[0] }
+        guard entries.count == 1, let entry = entries.first else {
+            throw Problem(
+                line: entries.dropFirst().first?.line ?? listLine ?? 1, column: 1,
+                message: "'access' names one level: public, package or internal")
+        }
+        guard accessLevels.contains(entry.path) else {
+            let word = entry.path.lowercased()
+            let nearest = accessLevels.min { EditDistance.between(word, $0) < EditDistance.between(word, $1) }
+            let suggestion = nearest.flatMap { EditDistance.between(word, $0) <= 3 ? "; did you mean '\($0)'?" : nil } ?? ""
+            throw Problem(
+                line: entry.line, column: entry.column,
+                message: "unknown access level '\(entry.path)'; the levels are 'public', 'package' and 'internal'\(suggestion)")
+        }
+        return entry.path
     }
 
     /// True for the name of a version file: `v1.yaml`, `v12.yml` (not `v0.yaml`, `v01.yaml`).

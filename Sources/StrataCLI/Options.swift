@@ -43,6 +43,7 @@ package struct FormatOptions: ParsableArguments {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension AccessLevel: ExpressibleByArgument {}
 
 /// The formats of the commands a pull request's checks run (`check`, `lint`, `plan`).
 package enum ReviewFormat: String, CaseIterable, Sendable, ExpressibleByArgument {

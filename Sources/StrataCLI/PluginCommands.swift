@@ -29,6 +29,9 @@ package struct BuildPlugin: ParsableCommand {
     @Option(help: ArgumentHelp("The databases whose Swift to write, comma-separated (strata.yaml's 'databases').", valueName: "list"))
     var databases: String = "sqlite"
 
+    @Option(help: ArgumentHelp("The access level of the generated declarations (strata.yaml's 'access').", valueName: "public|package|internal"))
+    var access: AccessLevel = .public
+
     package init() {}
 
     package func run() throws {
@@ -36,7 +39,7 @@ package struct BuildPlugin: ParsableCommand {
         // Only the Swift is rendered: SQL only where the Swift embeds it (the migrations).
         var plan = ModelPlanner.plan(
             modelFolder: modelFolder, output: output, databases: SQLDialect.allCases.filter { wanted.contains($0.rawValue) },
-            outputs: .swiftOnly)
+            outputs: .swiftOnly, access: access)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
@@ -119,15 +122,17 @@ package enum ModelPlanner {
     /// (under `<output>/<Model>/`, and its `strata.lock`), its history; `outputFolder` is
     /// `<output>/<Model>`, so writing the plan removes stale generated files of this model only.
     /// Other models in the same parent folder are not read.
-    /// With `outputs` of ``GeneratedOutputs/swiftOnly`` the files are the model's Swift alone.
+    /// With `outputs` of ``GeneratedOutputs/swiftOnly`` the files are the model's Swift alone;
+    /// its declarations are `access`.
     package static func plan(
-        modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
+        modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all,
+        access: AccessLevel = .public
     ) -> GenerationPlan {
         let prepared = prepare(modelFolder: modelFolder, output: output)
         var plan = prepared.plan
         guard !plan.hasErrors else { return plan }
         for (history, plans) in zip(plan.histories, prepared.migrationPlans) {
-            for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs) {
+            for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs, access: access) {
                 plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }

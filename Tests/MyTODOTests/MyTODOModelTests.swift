@@ -16,7 +16,7 @@ import Testing
     @Test func priorityCasesAreInDeclarationOrderWithRawValues() {
         #expect(Priority.allCases == [.lowest, .low, .middle, .high, .highest])
         #expect(Priority.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
-        #expect(Priority.high.description == "high")
+        #expect(String(describing: Priority.high) == "high")
         #expect("\(Priority.lowest)" == "lowest")
     }
 

@@ -41,6 +41,13 @@ import Testing
         #expect(line.payload == nil)
     }
 
+    @Test func casesPrintByTheirNamesAsTheOldDescriptionDid() {
+        // Before 0.6.0 the enums declared `description` returning the case name: Swift's own
+        // printing of a case gives the same text, for String and integer raw values alike.
+        #expect(Status.allCases.map { String(describing: $0) } == ["draft", "placed", "shipped", "cancelled"])
+        #expect(Level.allCases.map { "\($0)" } == ["low", "high", "critical"])
+    }
+
     @Test func enumsWithExplicitAndStringRawValues() throws {
         #expect(Level.critical.rawValue == 1_000_000)
         #expect(Status(value: "archived") == .draft)

@@ -184,6 +184,8 @@ import Testing
         #expect(validator.problems(try Value.yaml("schemas: a\ndatabases: [sqlite, postgres]")).isEmpty)
         #expect(validator.problems(try Value.yaml("schemas: a\ndatabases: postgres")).isEmpty)
         #expect(!validator.problems(try Value.yaml("schemas: a\ndatabases: [mysql]")).isEmpty)
+        #expect(validator.problems(try Value.yaml("schemas: a\naccess: internal")).isEmpty)
+        #expect(!validator.problems(try Value.yaml("schemas: a\naccess: private")).isEmpty)
         #expect(try StrataConfig(parsing: "schemas: a").databases == ["sqlite"])
         #expect(try StrataConfig(parsing: "schemas: a\ndatabases: [postgres, sqlite]").databases == ["sqlite", "postgres"])
         #expect(try StrataConfig(parsing: "schemas: a\ndatabases:\n  - postgres").databases == ["postgres"])

@@ -68,6 +68,30 @@ import Testing
             PluginProblem.noConfig(target: "App", path: nil).description.contains("none of its files is a strata.yaml"))
     }
 
+    @Test func theAccessLevelReachesTheBuildCommandAndAMisspelledOneIsReportedAtItsColumn() throws {
+        let root = try project(config: "schemas: ../Schemas/MyTODO\naccess: internal\n")
+        let config = root.appendingPathComponent("App/strata.yaml").path
+        let steps = try PluginPlanning.buildSteps(target: "App", configPath: config, workDirectory: "/w", tool: "/t")
+        #expect(steps.first?.arguments.suffix(4) == ["--databases", "sqlite", "--access", "internal"])
+        // public, the default, is not passed: the build commands of existing targets stay as they were.
+        #expect(try StrataConfig(parsing: "schemas: a").access == "public")
+        #expect(try StrataConfig(parsing: "schemas: a\naccess: package").access == "package")
+        let misspelled = try project(config: "schemas: ../Schemas/MyTODO\naccess: internl\n")
+        let misspelledConfig = misspelled.appendingPathComponent("App/strata.yaml").path
+        do {
+            _ = try PluginPlanning.buildSteps(target: "App", configPath: misspelledConfig, workDirectory: "/w", tool: "/t")
+            Issue.record("an unknown access level is accepted")
+        } catch {
+            #expect(
+                error.description == "\(misspelledConfig):2:9: error: unknown access level 'internl'; the levels are "
+                    + "'public', 'package' and 'internal'; did you mean 'internal'?")
+        }
+        #expect(throws: StrataConfig.Problem(line: 2, column: 9, message: "unknown access level 'private'; the levels are 'public', 'package' and 'internal'")) {
+            try StrataConfig(parsing: "schemas: a\naccess: private")
+        }
+        #expect(throws: StrataConfig.Problem.self) { try StrataConfig(parsing: "schemas: a\naccess: [public, internal]") }
+    }
+
     @Test func generateModelsArgumentsAreRelativeToTheProjectFolder() {
         let folder = StrataConfig.ModelFolder(
             model: "MyTODO", path: "/p/Schemas/MyTODO", files: [],

@@ -298,6 +298,38 @@ import Testing
             """, in: records)
     }
 
+    @Test func enumsSpellOnlyTheRawValuesSwiftDoesNotSynthesize() throws {
+        let models = try render(
+            """
+            enums:
+              Mood: { type: String, cases: { calm: calm, busy: BUSY, open: open }, unknown: calm }
+              Kind: { type: Int16, cases: [a, b] }
+            entities:
+              Day:
+                fields:
+                  id: UUID
+                  mood: Mood
+                  kind: Kind
+            """, file: "SnipModels.swift")
+        expectFragment(
+            """
+            public enum Mood: String, CaseIterable, Hashable, Sendable, Codable {
+                case calm
+                case busy = "BUSY"
+                case `open`
+
+            """, in: models)
+        expectFragment(
+            """
+            public enum Kind: Int16, CaseIterable, Hashable, Sendable, Codable {
+                case a = 0
+                case b = 1
+            }
+            """, in: models)
+        expectFragment("public init(value: String) {\n        self = Self(rawValue: value) ?? .calm\n    }", in: models)
+        #expect(!models.contains("description"), "Swift prints a case by its name without one")
+    }
+
     @Test func generatedCodeChecksItsRuntimeAPI() throws {
         let records = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipRecords.swift")
         let swift = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipDatabase.swift")

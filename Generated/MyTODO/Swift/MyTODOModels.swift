@@ -4,7 +4,7 @@
 import Foundation
 
 /// How urgent an item is.
-public enum Priority: Int16, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Priority: Int16, CaseIterable, Hashable, Sendable, Codable {
     case lowest = 0
     case low = 1
     case middle = 2
@@ -20,17 +20,6 @@ public enum Priority: Int16, CaseIterable, Hashable, Sendable, Codable, CustomSt
     /// Decodes the raw value, reading one that matches no case as `.middle`.
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(Int16.self))
-    }
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .lowest: return "lowest"
-        case .low: return "low"
-        case .middle: return "middle"
-        case .high: return "high"
-        case .highest: return "highest"
-        }
     }
 }
 

@@ -73,11 +73,12 @@ public enum GeneratedOutputs: Sendable, Hashable {
 public enum Generator {
     /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
     /// Swift of the databases in `databases` (every one by default); with `outputs` of
-    /// ``GeneratedOutputs/swiftOnly``, that Swift alone.
+    /// ``GeneratedOutputs/swiftOnly``, that Swift alone. The Swift declarations are `access`.
     public static func files(
-        for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all
+        for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all,
+        access: AccessLevel = .public
     ) -> [GeneratedFile] {
-        files(for: history, plans: migrationPlans(for: history), databases: databases, outputs: outputs)
+        files(for: history, plans: migrationPlans(for: history), databases: databases, outputs: outputs, access: access)
     }
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
@@ -91,10 +92,10 @@ public enum Generator {
     /// ``GeneratedOutputs/swiftOnly``).
     public static func files(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        outputs: GeneratedOutputs = .all
+        outputs: GeneratedOutputs = .all, access: AccessLevel = .public
     ) -> [GeneratedFile] {
         var collected = Collected()
-        render(for: history, plans: plans, databases: databases, outputs: outputs, into: &collected)
+        render(for: history, plans: plans, databases: databases, outputs: outputs, access: access, into: &collected)
         return inListingOrder(collected.files, model: history.model, path: \.path)
     }
 
@@ -131,15 +132,20 @@ public enum Generator {
     ///
     /// With `outputs` of ``GeneratedOutputs/swiftOnly`` no SQL file reaches `sink`, and only the
     /// SQL the Swift embeds is rendered: no `schema.sql`, nothing of a database not in `databases`.
+    /// The renderers declare everything `public`; `access` respells it in each file or part.
     public static func render<Sink: GeneratedFileSink>(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        outputs: GeneratedOutputs = .all, into sink: inout Sink
+        outputs: GeneratedOutputs = .all, access: AccessLevel = .public, into sink: inout Sink
     ) throws(Sink.Failure) {
         guard let latest = history.latest else { return }
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
-            GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: contents)
+            GeneratedFile(path: "\(swiftFolder)/\(model)\(name).swift", contents: access.apply(to: contents))
+        }
+        /// The jobs rendering the parts of a file, each part at `access`.
+        func accessed(_ jobs: [@Sendable () -> String]) -> [@Sendable () -> String] {
+            access == .public ? jobs : jobs.map { job -> @Sendable () -> String in { access.apply(to: job()) } }
         }
         let wanted = SQLDialect.allCases.filter(databases.contains)
         var smallSwift: [@Sendable () -> GeneratedFile] = [
@@ -183,7 +189,8 @@ public enum Generator {
             let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
             kept = []
             var parts = GeneratedParts(
-                SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).partJobs(), width: 8)
+                accessed(SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).partJobs()),
+                width: 8)
             try sink.take(path: swiftFile(dialect.rules.swift.typePrefix + "Migrations", "").path, parts: &parts)
         }
         // Last each database's repositories, entity by entity.
@@ -197,7 +204,7 @@ public enum Generator {
             for (index, section) in sections.enumerated() {
                 jobs.append { index == last ? section().text : section().untrimmedText }
             }
-            var parts = GeneratedParts(jobs, width: 64)
+            var parts = GeneratedParts(accessed(jobs), width: 64)
             try sink.take(path: swiftFile(renderer.runtime.typePrefix + "Repositories", "").path, parts: &parts)
         }
     }

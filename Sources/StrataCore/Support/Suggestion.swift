@@ -10,7 +10,7 @@ enum Suggestion {
         var best: (name: String, distance: Int)?
         for candidate in candidates
         where abs(candidate.unicodeScalars.count - length) <= Limits.suggestionLengthDifference {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let distance = EditDistance.between(lowered, candidate.lowercased())
             if distance < best?.distance ?? Int.max {
                 best = (candidate, distance)
             }
@@ -23,24 +23,5 @@ enum Suggestion {
     /// `; did you mean 'x'?` or the empty string.
     static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
-    }
-
-    /// Levenshtein distance over Unicode scalars.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars)
-        let b = Array(b.unicodeScalars)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

@@ -202,7 +202,7 @@ struct DecimalScalar: ScalarDescriptor {
     }
 
     func swiftExpression(of literal: Literal) -> String {
-        "Decimal(string: \(SwiftNames.stringLiteral(text(of: literal))))!"
+        SwiftNames.decimalLiteral(text(of: literal))
     }
 }
 

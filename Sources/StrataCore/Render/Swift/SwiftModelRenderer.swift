@@ -27,10 +27,11 @@ struct SwiftModelRenderer {
         let raw = decl.rawType.rawValue
         writer.lines(SwiftNames.docLines(decl.doc))
         writer.lines(lintExemptions(type: decl.name))
-        writer.block("public enum \(name): \(raw), CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible") { w in
+        // No `description`: Swift prints a case by its name (`String(describing:)`, interpolation).
+        writer.block("public enum \(name): \(raw), CaseIterable, Hashable, Sendable, Codable") { w in
             for item in decl.cases {
                 w.lines(lintExemptions(member: item.name))
-                w.line("case \(SwiftNames.identifier(item.name)) = \(swiftLiteral(item.rawValue))")
+                w.line("case \(SwiftNames.identifier(item.name))" + rawValueClause(of: item))
             }
             if let unknown = decl.unknownCase {
                 let fallback = SwiftNames.identifier(unknown)
@@ -46,14 +47,14 @@ struct SwiftModelRenderer {
                     w.line("self.init(value: try decoder.singleValueContainer().decode(\(raw).self))")
                 }
             }
-            w.line()
-            w.line("/// The case name.")
-            w.block("public var description: String") { w in
-                w.line("switch self {")
-                w.lines(decl.cases.map { "case .\(SwiftNames.identifier($0.name)): return \(SwiftNames.stringLiteral($0.name))" })
-                w.line("}")
-            }
         }
+    }
+
+    /// ` = <raw value>` for a case, or nothing where Swift synthesizes the same raw value (a
+    /// `String` raw value equal to the case name).
+    private func rawValueClause(of item: EnumDecl.Case) -> String {
+        if case .string(let text) = item.rawValue, text == item.name { return "" }
+        return " = " + swiftLiteral(item.rawValue)
     }
 
     // MARK: Structs
@@ -119,7 +120,8 @@ struct SwiftModelRenderer {
     /// The type of a field's stored property: `Optional<T>` where ``swiftType(of:)`` is `T?`,
     /// since a stored `T?` is implicitly initialised to nil first, which makes every initializer
     /// of the struct copy it once more (`initializeWithCopy`, then `destroy`): 5-7% of fetching
-    /// 100,000 rows of the benchmark's table.
+    /// 100,000 rows of the benchmark's table; re-measured alone, and why the runtime cannot
+    /// remove the copy, in `Docs/DesignNotes/OptionalSpelling.md`.
     func storedType(of field: Field) -> String {
         isOptional(field) ? "Optional<\(valueType(of: field))>" : valueType(of: field)
     }

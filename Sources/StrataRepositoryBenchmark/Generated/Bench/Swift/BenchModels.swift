@@ -3,7 +3,7 @@
 
 import Foundation
 
-public enum Category: Int16, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Category: Int16, CaseIterable, Hashable, Sendable, Codable {
     case alpha = 0
     case beta = 1
     case gamma = 2
@@ -18,16 +18,6 @@ public enum Category: Int16, CaseIterable, Hashable, Sendable, Codable, CustomSt
     /// Decodes the raw value, reading one that matches no case as `.alpha`.
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(Int16.self))
-    }
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .alpha: return "alpha"
-        case .beta: return "beta"
-        case .gamma: return "gamma"
-        case .delta: return "delta"
-        }
     }
 }
 

@@ -40,7 +40,7 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
         id: Int64,
         artist: Int32,
         issued: String,
-        total: Decimal = Decimal(string: "0")!,
+        total: Decimal = 0,
         quantity: Int32 = 1,
         added: Date? = nil
     ) {

@@ -3,10 +3,10 @@
 
 import Foundation
 
-public enum Status: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
-    case draft = "draft"
-    case `open` = "open"
-    case closed = "closed"
+public enum Status: String, CaseIterable, Hashable, Sendable, Codable {
+    case draft
+    case `open`
+    case closed
 
     /// The case whose raw value is `value`, or `.open` for a raw value that matches no case
     /// (one written by another version of the app).
@@ -18,30 +18,12 @@ public enum Status: String, CaseIterable, Hashable, Sendable, Codable, CustomStr
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(String.self))
     }
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .draft: return "draft"
-        case .`open`: return "open"
-        case .closed: return "closed"
-        }
-    }
 }
 
-public enum Level: Int16, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Level: Int16, CaseIterable, Hashable, Sendable, Codable {
     case low = 10
     case high = 20
     case critical = 30
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .low: return "low"
-        case .high: return "high"
-        case .critical: return "critical"
-        }
-    }
 }
 
 /// Renamed from Author; Post references it.
@@ -96,7 +78,7 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
         rating: Int16? = nil,
         status: Status = .`open`,
         level: Level = .low,
-        score: Decimal = Decimal(string: "0")!
+        score: Decimal = 0
     ) {
         self.id = id
         self.author = author

@@ -4,11 +4,11 @@
 import Foundation
 
 /// Where an order stands.
-public enum Status: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
-    case draft = "draft"
-    case placed = "placed"
-    case shipped = "shipped"
-    case cancelled = "cancelled"
+public enum Status: String, CaseIterable, Hashable, Sendable, Codable {
+    case draft
+    case placed
+    case shipped
+    case cancelled
 
     /// The case whose raw value is `value`, or `.draft` for a raw value that matches no case
     /// (one written by another version of the app).
@@ -20,31 +20,12 @@ public enum Status: String, CaseIterable, Hashable, Sendable, Codable, CustomStr
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(String.self))
     }
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .draft: return "draft"
-        case .placed: return "placed"
-        case .shipped: return "shipped"
-        case .cancelled: return "cancelled"
-        }
-    }
 }
 
-public enum Level: Int32, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Level: Int32, CaseIterable, Hashable, Sendable, Codable {
     case low = 10
     case high = 20
     case critical = 1_000_000
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .low: return "low"
-        case .high: return "high"
-        case .critical: return "critical"
-        }
-    }
 }
 
 /// Somebody who orders.
@@ -99,7 +80,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
         id: UUID = UUID(),
         customer: Int64,
         status: Status = .placed,
-        total: Decimal = Decimal(string: "0.00")!,
+        total: Decimal = 0,
         note: String = "He said \"hi\" \\ left; $(rm -rf) \\(x)",
         itemCount: Int = 0
     ) {

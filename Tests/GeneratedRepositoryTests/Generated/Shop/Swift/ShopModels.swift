@@ -4,22 +4,13 @@
 import Foundation
 
 /// Where an order stands (no unknown case: an unknown stored value is an error).
-public enum Status: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
-    case draft = "draft"
-    case placed = "placed"
-    case shipped = "shipped"
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .draft: return "draft"
-        case .placed: return "placed"
-        case .shipped: return "shipped"
-        }
-    }
+public enum Status: String, CaseIterable, Hashable, Sendable, Codable {
+    case draft
+    case placed
+    case shipped
 }
 
-public enum Size: Int32, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Size: Int32, CaseIterable, Hashable, Sendable, Codable {
     case small = 10
     case large = 20
 
@@ -32,14 +23,6 @@ public enum Size: Int32, CaseIterable, Hashable, Sendable, Codable, CustomString
     /// Decodes the raw value, reading one that matches no case as `.small`.
     public init(from decoder: any Decoder) throws {
         self.init(value: try decoder.singleValueContainer().decode(Int32.self))
-    }
-
-    /// The case name.
-    public var description: String {
-        switch self {
-        case .small: return "small"
-        case .large: return "large"
-        }
     }
 }
 
@@ -89,7 +72,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
         id: UUID = UUID(),
         customer: Int64,
         status: Status = .placed,
-        total: Decimal = Decimal(string: "0")!,
+        total: Decimal = 0,
         note: String? = nil,
         shippedAt: Date? = nil
     ) {

@@ -64,7 +64,7 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
         isbn: String,
         metadata: Data? = nil,
         pages: Int32 = 0,
-        price: Decimal? = Decimal(string: "9.99")!,
+        price: Decimal? = Decimal(sign: .plus, exponent: -2, significand: 999),
         subtitle: String? = nil,
         author: Int64? = nil,
         shelf: Int16? = nil,
