@@ -29,6 +29,20 @@ import Testing
         #expect(recorded.checksums.count == 3)
     }
 
+    @Test func aLockFileWithCRLFLineEndsReadsAsItsLFText() throws {
+        let lf = try String(
+            contentsOf: TestPaths.schemas.appendingPathComponent("MyTODO/strata.lock"), encoding: .utf8)
+        let crlf = Self.crlf(lf)
+        #expect(crlf.contains("\r\n"))
+        #expect(Lockfile(parsing: crlf) == Lockfile(parsing: lf))
+        #expect(Lockfile(parsing: crlf).checksums.count == 3)
+        #expect(Lockfile.problems(in: crlf).isEmpty)
+        // A malformed line is reported at its own line number.
+        let broken = Self.crlf(lf + "v4.yaml sha256:nothex\n")
+        let lastLine = lf.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(Lockfile.malformedLines(in: broken) == [lastLine])
+    }
+
     @Test func aCRLFCheckoutWithAByteOrderMarkIsNotAnEditedFrozenVersion() throws {
         let root = try TestPaths.temporaryFolder()
         let model = root.appendingPathComponent("MyTODO")

@@ -50,7 +50,9 @@ public struct Lockfile: Equatable, Sendable {
         var firstLines: [Int: Int] = [:]
         var problems: [Problem] = []
         var duplicates: [Problem] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on every line break: Swift reads "\r\n" as one Character, which "\n" never equals,
+        // so a lock file checked out with CRLF line ends would otherwise be one malformed line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, rawLine) in lines.enumerated() {
             if MergeConflictMarkers.isMarker(rawLine) {
                 problems.append(.conflictMarker(line: index + 1))
