@@ -43,6 +43,20 @@ import Testing
         #expect(text.contains(fragment), "missing:\n\(fragment)\nin:\n\(text)", sourceLocation: sourceLocation)
     }
 
+    @Test func aCompositeKeyFieldNamedAsUpdatesParameterKeepsNumberedNames() throws {
+        let body = """
+            entities:
+              Grant:
+                primaryKey: [assignments, user]
+                fields:
+                  assignments: Int64
+                  user: Int64
+            """
+        let repositories = try render(body, file: "SnipRepositories.swift")
+        // Named after their fields, the keys would shadow update's `assignments`: numbered instead.
+        expectFragment("public func find(assignments key1: Int64, user key2: Int64) throws -> Grant? {", in: repositories)
+    }
+
     @Test func textDatesAreReadAndBoundInTheirFormatAndStoredAsText() throws {
         let body = """
             entities:
@@ -222,16 +236,16 @@ import Testing
         expectFragment(
             """
                 /// The record with this key, or nil.
-                public func find(row key1: Int16, default key2: Int) throws -> Cell? {
-                    try find(id: (key1, key2))
+                public func find(row: Int16, default `default`: Int) throws -> Cell? {
+                    try find(id: (row, `default`))
                 }
             """, in: swift)
         expectFragment(
             """
             extension StrataRepository where Record == Cell {
                 /// The record with this key (nil while there is none), now and after every change to it.
-                public func observe(row key1: Int16, default key2: Int) -> AsyncValueObservation<Cell?> {
-                    observe(id: (key1, key2))
+                public func observe(row: Int16, default `default`: Int) -> AsyncValueObservation<Cell?> {
+                    observe(id: (row, `default`))
                 }
             }
             """, in: swift)

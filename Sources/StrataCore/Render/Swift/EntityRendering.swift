@@ -29,13 +29,23 @@ struct EntityRendering {
     /// key-labeled methods are generated.
     var keyIsID: Bool { keyFields.count == 1 && keyFields[0].name == "id" }
 
-    /// The internal name of the key parameter(s): `key`, or `key1`, `key2`, … for a composite key.
-    func keyName(_ offset: Int) -> String { keyFields.count == 1 ? "key" : "key\(offset + 1)" }
+    /// The internal name of the key parameter(s): `key` for a single key field (its label is the
+    /// field's name, e.g. `find(email key: String)`); for a composite key, each field's own name
+    /// (`find(order: UUID, position: Int16)`), unless it is a name the method's other parameter
+    /// uses (`assignments`), then `key1`, `key2`, ….
+    func keyName(_ offset: Int) -> String {
+        guard keyFields.count > 1 else { return "key" }
+        let names = keyFields.map(\.name)
+        guard !names.contains("assignments") else { return "key\(offset + 1)" }
+        return SwiftNames.identifier(names[offset])
+    }
 
-    /// `id key: UUID` or `order key1: UUID, position key2: Int16`: the key parameters.
+    /// `id key: UUID` or `order: UUID, position: Int16`: the key parameters.
     var keyParameters: [String] {
         keyFields.enumerated().map { offset, field in
-            "\(SwiftNames.argumentLabel(field.name)) \(keyName(offset)): \(types.baseType(of: field))"
+            let label = SwiftNames.argumentLabel(field.name)
+            let name = keyName(offset)
+            return label == name ? "\(label): \(types.baseType(of: field))" : "\(label) \(name): \(types.baseType(of: field))"
         }
     }
 

@@ -202,24 +202,24 @@ extension StrataPostgresStore where Record == OrderLine {
     }
 
     /// The record with this key, or nil.
-    public func find(order key1: UUID, position key2: Int16) async throws -> OrderLine? {
-        try await find(id: (key1, key2))
+    public func find(order: UUID, position: Int16) async throws -> OrderLine? {
+        try await find(id: (order, position))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        order key1: UUID,
-        position key2: Int16,
+        order: UUID,
+        position: Int16,
         set assignments: (StrataColumns<OrderLine>) -> [StrataAssignment<OrderLine>]
     ) async throws -> OrderLine? {
-        try await update(id: (key1, key2), set: assignments)
+        try await update(id: (order, position), set: assignments)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(order key1: UUID, position key2: Int16) async throws -> Bool {
-        try await delete(id: (key1, key2))
+    public func delete(order: UUID, position: Int16) async throws -> Bool {
+        try await delete(id: (order, position))
     }
 
     /// The `Order` that `order` refers to (nil when there is none).

@@ -167,24 +167,24 @@ extension StrataRecordStore where Record == OrderLine {
     }
 
     /// The record with this key, or nil.
-    public func find(order key1: UUID, position key2: Int16) throws -> OrderLine? {
-        try find(id: (key1, key2))
+    public func find(order: UUID, position: Int16) throws -> OrderLine? {
+        try find(id: (order, position))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        order key1: UUID,
-        position key2: Int16,
+        order: UUID,
+        position: Int16,
         set assignments: (StrataColumns<OrderLine>) -> [StrataAssignment<OrderLine>]
     ) throws -> OrderLine? {
-        try update(id: (key1, key2), set: assignments)
+        try update(id: (order, position), set: assignments)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(order key1: UUID, position key2: Int16) throws -> Bool {
-        try delete(id: (key1, key2))
+    public func delete(order: UUID, position: Int16) throws -> Bool {
+        try delete(id: (order, position))
     }
 
     /// The `Order` that `order` refers to (nil when there is none).
@@ -195,8 +195,8 @@ extension StrataRecordStore where Record == OrderLine {
 
 extension StrataRepository where Record == OrderLine {
     /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(order key1: UUID, position key2: Int16) -> AsyncValueObservation<OrderLine?> {
-        observe(id: (key1, key2))
+    public func observe(order: UUID, position: Int16) -> AsyncValueObservation<OrderLine?> {
+        observe(id: (order, position))
     }
 }
 

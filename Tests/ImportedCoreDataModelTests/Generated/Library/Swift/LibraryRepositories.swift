@@ -429,24 +429,24 @@ extension BookRelated: StrataSQLiteRecord {
 
 extension StrataRecordStore where Record == BookRelated {
     /// The record with this key, or nil.
-    public func find(book key1: UUID, related key2: UUID) throws -> BookRelated? {
-        try find(id: (key1, key2))
+    public func find(book: UUID, related: UUID) throws -> BookRelated? {
+        try find(id: (book, related))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        book key1: UUID,
-        related key2: UUID,
+        book: UUID,
+        related: UUID,
         set assignments: (StrataColumns<BookRelated>) -> [StrataAssignment<BookRelated>]
     ) throws -> BookRelated? {
-        try update(id: (key1, key2), set: assignments)
+        try update(id: (book, related), set: assignments)
     }
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(book key1: UUID, related key2: UUID) throws -> Bool {
-        try delete(id: (key1, key2))
+    public func delete(book: UUID, related: UUID) throws -> Bool {
+        try delete(id: (book, related))
     }
 
     /// The `Book` that `book` refers to (nil when there is none).
@@ -462,7 +462,7 @@ extension StrataRecordStore where Record == BookRelated {
 
 extension StrataRepository where Record == BookRelated {
     /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(book key1: UUID, related key2: UUID) -> AsyncValueObservation<BookRelated?> {
-        observe(id: (key1, key2))
+    public func observe(book: UUID, related: UUID) -> AsyncValueObservation<BookRelated?> {
+        observe(id: (book, related))
     }
 }
