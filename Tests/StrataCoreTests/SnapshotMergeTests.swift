@@ -152,6 +152,18 @@ import Testing
         #expect(text.hasSuffix("migration:\n  allowDataLoss: [Item.color]\n"))
     }
 
+    @Test func ourAllowLocksFollowTheTargetsRenames() throws {
+        let merged = try merge(
+            ours: { $0 + "migration:\n  allowLocks: [Tag.name, Tag, Color]\n" },
+            theirs: {
+                $0.replacingOccurrences(of: "  Tag:\n", with: "  Label:\n    renamedFrom: Tag\n")
+                    .replacingOccurrences(of: "      name: String\n", with: "      title: { type: String, renamedFrom: name }\n")
+            })
+        #expect(merged.conflicts.isEmpty)
+        let text = try rendered(merged)
+        #expect(text.hasSuffix("migration:\n  allowLocks: [Label.title, Label, Color]\n"), "\(text)")
+    }
+
     @Test func enumCasesAppendedOnBothSidesAreAllKeptTheTargetsFirst() throws {
         let merged = try merge(
             ours: { $0.replacingOccurrences(of: "[red, green]", with: "[red, green, blue]") },

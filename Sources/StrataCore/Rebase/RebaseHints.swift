@@ -44,8 +44,9 @@ struct RebaseHints {
     }
 
     /// Puts the hints on the elements of `node` (the merged version, in the result's names):
-    /// a rename the target made too is dropped, and `allowDataLoss` keeps the entries that name
-    /// something of the version before (the target's names).
+    /// a rename the target made too is dropped, `allowDataLoss` keeps the entries that name
+    /// something of the version before (the target's names), and `allowLocks` follows the
+    /// target's renames into the merged version's names.
     func rebase(
         into node: inout VersionNode, oursRenames: SnapshotRenames, theirsRenames: SnapshotRenames,
         result: SnapshotRenames, theirs: VersionNode
@@ -97,6 +98,29 @@ struct RebaseHints {
                 return .scalar(scalar)
             }
             migration["allowDataLoss"] = kept.isEmpty ? nil : .sequence(kept, loss.origin)
+        }
+        if let locks = migration["allowLocks"] {
+            // Names of our version N: follow the target's renames into the merged version's names,
+            // and keep only what still names an element of it (an enum keeps its name).
+            let entries: [VersionNode] = locks.items.isEmpty && locks.text != nil ? [locks] : locks.items
+            let kept = entries.compactMap { entry -> VersionNode? in
+                guard case .scalar(var scalar) = entry else { return entry }
+                let parts = scalar.text.split(separator: ".", maxSplits: 1).map(String.init)
+                if node["enums"]?[parts[0]] != nil { return entry }
+                let baseEntity = inverse.entities[parts[0]] ?? parts[0]
+                let entity = result.entity(baseEntity)
+                guard let entityNode = node["entities"]?[entity] else { return nil }
+                if parts.count == 2 {
+                    let baseField = inverse.fields[parts[0]]?[parts[1]] ?? parts[1]
+                    let field = result.field(baseField, of: baseEntity)
+                    guard entityNode["fields"]?[field] != nil else { return nil }
+                    scalar.text = "\(entity).\(field)"
+                } else {
+                    scalar.text = entity
+                }
+                return .scalar(scalar)
+            }
+            migration["allowLocks"] = kept.isEmpty ? nil : .sequence(kept, locks.origin)
         }
         node["migration"] = migration.pairs.isEmpty ? nil : migration
     }
