@@ -37,6 +37,18 @@ public enum MigrationSQLRenderer {
         return file(for: plan, dialect: .postgres, statements: old)
     }
 
+    /// The statements of a rolling version's contract, after a comment saying what they are
+    /// (`dialect` PostgreSQL); empty for another version or dialect.
+    public static func contractStatements(for plan: MigrationPlan, dialect: SQLDialect) -> [SQLStatement] {
+        guard dialect == .postgres, plan.to.migration.rolling else { return [] }
+        var statements = PostgresMigrationRenderer(plan: plan).contractStatements()
+        guard !statements.isEmpty else { return [] }
+        statements[0].comments =
+            dialect.comment("The contract (v\(plan.to.version).contract.sql): strata migrate --contract, or the next version.")
+            + statements[0].comments
+        return statements
+    }
+
     /// `migrations/vN.contract.sql` of a rolling version (PostgreSQL): what only code of N-1
     /// needed, dropped in one transaction once no instance runs it (``RollingExpand``).
     public static func contractFile(for plan: MigrationPlan) -> String {

@@ -497,6 +497,7 @@ struct PostgresMigrationRenderer {
         switch change {
         case .fieldAdded(let entity, let added): (name, field) = (entity, added)
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
+        case .fieldRenamed(let entity, _, let renamed) where rolling != nil: (name, field) = (entity, renamed)
         case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
             // Every column of the enum on a kept table remapped in batches.
             var columns = 0
