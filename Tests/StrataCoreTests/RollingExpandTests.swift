@@ -27,6 +27,9 @@ import Testing
               tier: { type: Tier, default: basic }
               email: String?
               note: { type: String, default: "" }
+            indexes:
+              - [name, email]
+              - { fields: [code], name: customer_by_code }
         """
 
     /// Renames (a plain field, a unique one, a reference, an enum), a field filled by a
@@ -52,6 +55,9 @@ import Testing
               level: { type: Tier, default: basic, renamedFrom: tier }
               email: { type: String, default: "none" }
               slug: { type: String, transform: "lower(name)" }
+            indexes:
+              - [fullName, email]
+              - { fields: [reference], name: customer_by_code }
         migration:
           rolling: true
           allowDataLoss: [Customer.note]
@@ -82,11 +88,14 @@ import Testing
             // The filled columns are computed only for rows that come without a value.
             #"UPDATE "customer" SET "slug" = (lower(name)) WHERE "slug" IS NULL;"#,
             #"UPDATE "customer" SET "email" = COALESCE("email", 'none') WHERE "email" IS NULL;"#,
+            // Indexes over renamed columns: a new name built as it is, N-1's name beside N-1's index.
+            #"CREATE INDEX CONCURRENTLY IF NOT EXISTS "customer_full_name_email_idx" ON "customer" ("full_name", "email");"#,
+            #"CREATE INDEX CONCURRENTLY IF NOT EXISTS "customer_by_code_strata_new" ON "customer" ("reference");"#,
         ] {
             #expect(expand.contains(statement), "\(statement)\n\(expand)")
         }
         #expect(expand.contains("-- undo: ALTER TABLE \"customer\" ALTER COLUMN \"name\" SET DEFAULT ''\n"))
-        for absent in ["RENAME COLUMN", "DROP COLUMN", "DROP TRIGGER", "DROP FUNCTION", #"ALTER COLUMN "full_name" SET DEFAULT"#] {
+        for absent in ["RENAME COLUMN", "DROP COLUMN", "DROP TRIGGER", "DROP FUNCTION", "DROP INDEX", #"ALTER COLUMN "full_name" SET DEFAULT"#] {
             #expect(!expand.contains(absent), "\(absent)\n\(expand)")
         }
         #expect(expand.contains("-- Compatible with code of version 1: yes, until the contract (then no (renames Customer.name"))
@@ -99,6 +108,7 @@ import Testing
             #"ALTER TABLE "customer" DROP COLUMN "note";"#,
             #"ALTER TABLE "customer" ALTER COLUMN "full_name" SET DEFAULT '';"#,
             #"ALTER TABLE "customer" ALTER COLUMN "level" SET DEFAULT 'basic';"#,
+            #"ALTER INDEX "customer_by_code_strata_new" RENAME TO "customer_by_code";"#,
         ] {
             #expect(contract.contains(statement), "\(statement)\n\(contract)")
         }
@@ -114,7 +124,7 @@ import Testing
             .replacingOccurrences(of: "migration:\n  rolling: true\n  allowDataLoss: [Customer.note]", with: "")
             .replacingOccurrences(of: ", renamedFrom: name", with: "").replacingOccurrences(of: ", renamedFrom: code", with: "")
             .replacingOccurrences(of: ", renamedFrom: team", with: "").replacingOccurrences(of: ", renamedFrom: tier", with: "")
-            .replacingOccurrences(of: #", transform: "lower(name)""#, with: "") + "\n      extra: String?\n"
+            .replacingOccurrences(of: #"slug: { type: String, transform: "lower(name)" }"#, with: "slug: String\n      extra: String?")
         let history = try MigrationCompatibilityTests.history([Self.v1, Self.v2, v3])
         let plans = Generator.migrationPlans(for: history)
         #expect(MigrationCompatibility.compatibleFrom(plans, expanded: true) == [1: 1, 2: 1, 3: 2])
@@ -149,7 +159,8 @@ import Testing
     @Test("`rolling` must be a boolean; a rolling version with nothing to expand is a warning")
     func keyAndWarning() throws {
         let additive = Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
-            + "\n      extra: String?\nmigration:\n  rolling: true\n"
+            .replacingOccurrences(of: "      email: String?", with: "      email: String?\n      extra: String?")
+            + "\nmigration:\n  rolling: true\n"
         let plan = try #require(try Self.plans([Self.v1, additive]).first)
         #expect(plan.diagnostics.map(\.message).contains { $0.hasPrefix("migration.rolling: nothing to expand and contract") })
         #expect(MigrationSQLRenderer.contractFile(for: plan).contains("DROP") == false)

@@ -49,6 +49,37 @@ struct RollingExpand {
         renames.first { $0.entity.name == entity.name && $0.to.name == field.name }
     }
 
+    /// An index of N over a renamed column: built concurrently over N's columns once they are
+    /// filled, under its name when it is new in N, else (N-1's index of that name covers the old
+    /// column until the contract drops it) under ``temporaryName`` until the contract renames it.
+    struct RebuiltIndex {
+        let index: Index
+        let isNew: Bool
+
+        /// The name the index is built under.
+        var builtName: String { isNew ? index.name : Self.temporaryName(of: index.name) }
+
+        /// `<name>_strata_new`, within PostgreSQL's 63 bytes.
+        static func temporaryName(of name: String) -> String {
+            let suffix = "_strata_new"
+            var base = name
+            while base.utf8.count + suffix.utf8.count > 63 { base.removeLast() }
+            return base + suffix
+        }
+    }
+
+    /// The indexes of `entity` (at N) that cover a renamed column, in declaration order.
+    func rebuiltIndexes(of entity: Entity) -> [RebuiltIndex] {
+        let renamed = Set(renames.filter { $0.entity.name == entity.name }.map(\.to.name))
+        guard !renamed.isEmpty else { return [] }
+        let added = Set(plan.changes(of: entity).compactMap { change -> String? in
+            if case .indexAdded(_, let index) = change { index.name } else { nil }
+        })
+        return entity.indexes.filter { !renamed.isDisjoint(with: $0.fields) }.map {
+            RebuiltIndex(index: $0, isNew: added.contains($0.name))
+        }
+    }
+
     /// The fields of N-1 removed from `entity` whose columns stay until the contract.
     func keptColumns(of entity: Entity) -> [Field] {
         plan.diff.changes.compactMap { change in
@@ -83,7 +114,7 @@ struct RollingExpand {
         switch change {
         case .fieldRenamed:
             "a rolling version keeps a renamed column beside the old one when the field keeps its type, values, "
-                + "optionality and allowed values, is not part of the primary key, not autoincremented and in no index"
+                + "optionality and allowed values, is not part of the primary key, not autoincremented and in no partial index"
         case .fieldRemoved:
             "a rolling version keeps a removed column until the contract when code of the new version can insert "
                 + "without it: an optional field, or a required one with a default that is not unique"
@@ -139,6 +170,10 @@ struct RollingExpand {
             for field in keptColumns(of: entity) {
                 statements.append(renderer.dropColumn(field.column, fromTable: table))
             }
+            // N-1's index went with its column; the one built beside it takes its name.
+            for rebuilt in rebuiltIndexes(of: entity) where !rebuilt.isNew {
+                statements.append(renderer.renameIndex(rebuilt.builtName, to: rebuilt.index.name))
+            }
             // Defaults left off until now, so that the trigger could tell the rows N-1 wrote.
             for field in entity.fields where rename(of: field, in: entity) != nil || deferredDefault(field, in: entity) {
                 if let value = renderer.defaultValue(of: field, in: plan.to) {
@@ -163,8 +198,9 @@ struct RollingExpand {
             to.transform == nil, from.isOptional == to.isOptional,
             plan.from.storageType(of: from) == plan.to.storageType(of: to),
             !plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }),
-            !entity.indexes.contains(where: { $0.fields.contains(to.name) }),
-            !old.indexes.contains(where: { $0.fields.contains(from.name) })
+            // A partial index's condition names columns: it is not rewritten.
+            !entity.indexes.contains(where: { $0.fields.contains(to.name) && $0.condition != nil }),
+            !old.indexes.contains(where: { $0.fields.contains(from.name) && $0.condition != nil })
         else { return false }
         let renderer = DDLRenderer(dialect: .postgres)
         let values = MigrationValues(plan: plan, renderer: renderer)

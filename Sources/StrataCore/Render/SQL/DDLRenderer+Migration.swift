@@ -185,6 +185,11 @@ extension DDLRenderer {
         SQLStatement(kind: .renameSequence(from: name, to: newName), sql: "ALTER SEQUENCE \(dialect.quoted(name)) RENAME TO \(dialect.quoted(newName))")
     }
 
+    /// `ALTER INDEX "name" RENAME TO "newName"` (PostgreSQL).
+    public func renameIndex(_ name: String, to newName: String) -> SQLStatement {
+        SQLStatement(kind: .renameIndex(from: name, to: newName), sql: "ALTER INDEX \(dialect.quoted(name)) RENAME TO \(dialect.quoted(newName))")
+    }
+
     /// SQL the schema's author wrote, run as it is.
     public func custom(_ sql: String, comment: String) -> SQLStatement {
         var text = sql.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -45,7 +45,9 @@ struct PostgresMigrationRenderer {
         for table in tables {
             let (entity, old) = (table.entity, table.old)
             for change in plan.changes(of: entity) {
-                if case .indexRemoved(_, let index) = change { statements.append(renderer.dropIndex(named: index.name)) }
+                if case .indexRemoved(_, let index) = change, !keptUntilContract(index, of: old) {
+                    statements.append(renderer.dropIndex(named: index.name))
+                }
                 if case .primaryKeyChanged = change {
                     statements.append(renderer.dropConstraint(SQLConstraintName.primaryKey(table: old.table), onTable: old.table))
                 }
@@ -94,6 +96,8 @@ struct PostgresMigrationRenderer {
         for table in tables {
             for change in plan.changes(of: table.entity) {
                 guard case .indexAdded(_, let index) = change else { continue }
+                // Over a rolling version's renamed column: built once it is filled (renamedConstraints).
+                if rolling?.rebuiltIndexes(of: table.entity).contains(where: { $0.index.name == index.name }) == true { continue }
                 if index.isConcurrent || canBuildBeforehand(index, of: table) {
                     leading.append(renderer.createIndexConcurrently(index, of: table.entity))
                 } else {
@@ -266,6 +270,14 @@ struct PostgresMigrationRenderer {
         }
     }
 
+    /// True when `index` (of `old`, at N-1) covers a rolling version's renamed column: code of N-1
+    /// still queries it, and the contract drops it with the column.
+    private func keptUntilContract(_ index: Index, of old: Entity) -> Bool {
+        guard let rolling, let declared = old.indexes.first(where: { $0.name == index.name }) else { return false }
+        let renamed = Set(rolling.renames.filter { plan.previous(of: $0.entity)?.name == old.name }.map(\.from.name))
+        return !renamed.isDisjoint(with: declared.fields)
+    }
+
     /// The constraints of a rolling version's renamed columns (``RollingExpand/renames``), under
     /// the new columns' names: checks and foreign keys added `NOT VALID` and validated, unique
     /// indexes built concurrently, once the columns are filled (`afterFill`); the unique
@@ -286,6 +298,13 @@ struct PostgresMigrationRenderer {
             if let foreignKey = renderer.addForeignKey(field, of: entity, in: plan.to) {
                 let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)
                 afterFill += [renderer.notValid(foreignKey, name: name, table: entity.table), renderer.validateConstraint(name, onTable: entity.table)]
+            }
+        }
+        for entity in plan.to.entities {
+            for rebuilt in rolling?.rebuiltIndexes(of: entity) ?? [] {
+                var index = rebuilt.index
+                index.name = rebuilt.builtName
+                afterFill.append(renderer.createIndexConcurrently(index, of: entity))
             }
         }
         return (afterFill, transaction)
