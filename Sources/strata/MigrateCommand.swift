@@ -46,7 +46,11 @@ struct Migrate: AsyncParsableCommand {
             A database ahead of these schemas (a rolling deploy: a newer release migrated it) is \
             accepted, with nothing to apply, when its ledger records every newer version as \
             compatible with the code of the latest version here; otherwise it is refused, naming \
-            the first newer version that is not, and why. Migrations never go backwards.
+            the first newer version that is not, and why. Migrations never go backwards. On \
+            PostgreSQL a rolling version (migration.rolling) is applied as its expand, which code of \
+            the version before keeps running against; --contract then runs the contracts of the \
+            rolling versions applied (what only that code needs is dropped, in one transaction), \
+            which the next version's migration otherwise runs first.
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
@@ -57,7 +61,7 @@ struct Migrate: AsyncParsableCommand {
             version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
             running statement; a second Ctrl-C ends strata at once, and the server rolls back).\
              With --format json: one object, {"database", "model", "from", "to", "dryRun", \
-            "aheadOfSchemas" (true for a compatible database ahead of the schemas), "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
+            "aheadOfSchemas" (true for a compatible database ahead of the schemas), "applied": [{"version", "checksum"}], "contracted": [version], "expanded": [version], "pending": [{"version", "sql"}], "dateConversion": \
             {"version", "statements"} or null, "baseline": N or null, "recorded": [{"version", \
             "checksum"}] (the versions the baseline records), "schemaDifferences": [text], "error"}.
             """

@@ -118,9 +118,12 @@ struct RollingExpand {
         case .fieldRemoved:
             "a rolling version keeps a removed column until the contract when code of the new version can insert "
                 + "without it: an optional field, or a required one with a default that is not unique"
-        case .fieldAdded, .becameRequired:
-            "a rolling version fills a column for the rows code of the version before writes only when its "
-                + "transform reads the row alone and the table keeps its key"
+        case .fieldAdded:
+            "a rolling version keeps a new field when code of the version before can insert without it (optional, "
+                + "or with a default) or a transform that reads its row alone fills it"
+        case .becameRequired:
+            "a rolling version keeps a field made required when a default, or a transform that reads its row "
+                + "alone, fills its NULLs"
         case .enumCasesAdded:
             "declare an `unknown:` case in the enum first, so that code of the version before reads a new case as it"
         default:
