@@ -270,12 +270,15 @@ struct PostgresMigrationRenderer {
         }
     }
 
-    /// True when `index` (of `old`, at N-1) covers a rolling version's renamed column: code of N-1
-    /// still queries it, and the contract drops it with the column.
+    /// True when `index` (of `old`, at N-1) covers a rolling version's renamed column or a removed
+    /// one it keeps: code of N-1 still queries it, and the contract drops it with the column.
     private func keptUntilContract(_ index: Index, of old: Entity) -> Bool {
-        guard let rolling, let declared = old.indexes.first(where: { $0.name == index.name }) else { return false }
-        let renamed = Set(rolling.renames.filter { plan.previous(of: $0.entity)?.name == old.name }.map(\.from.name))
-        return !renamed.isDisjoint(with: declared.fields)
+        guard let rolling, let declared = old.indexes.first(where: { $0.name == index.name }),
+            let entity = plan.to.entities.first(where: { plan.previous(of: $0)?.name == old.name })
+        else { return false }
+        let kept = Set(rolling.renames.filter { $0.entity.name == entity.name }.map(\.from.name))
+            .union(rolling.keptColumns(of: entity).map(\.name))
+        return !kept.isDisjoint(with: declared.fields)
     }
 
     /// The constraints of a rolling version's renamed columns (``RollingExpand/renames``), under
