@@ -21,7 +21,9 @@ struct RollingSideBySideTests {
         let server = try await TestPostgresServer.forTest()
         try await server.withDatabase { session in
             try await RollingV1.RollingPostgresDatabase.migrator.migrate(session.connection)
-            let seeded = (1...5_000).map { RollingV1.Account(name: "User \($0)", email: "User\($0)@Example.com", plan: .pro) }
+            let seeded = (1...5_000).map {
+                RollingV1.Account(name: "User \($0)", email: "User\($0)@Example.com", plan: .pro)
+            }
             _ = try await RollingV1.RollingPostgresAccess(session.connection).accounts.insert(contentsOf: seeded)
 
             let v1Session = try await PostgresSession.connect(to: session.url)
@@ -34,7 +36,8 @@ struct RollingSideBySideTests {
             }
             // The expand, under v1's load: the new columns filled in batches, the trigger kept.
             try await Task.sleep(for: .seconds(1))
-            let migrator = StrataPostgresMigrator(model: "Rolling", migrations: RollingPostgresMigrations.all, batchSize: 500)
+            let migrator = StrataPostgresMigrator(
+                model: "Rolling", migrations: RollingPostgresMigrations.all, batchSize: 500)
             #expect(try await migrator.migrate(session.connection).map(\.version) == [2])
             #expect(try await migrator.pendingContracts(session.connection).map(\.version) == [2])
             // An instance of v1 that restarts now opens the database: v2 is compatible until the contract.
@@ -83,7 +86,8 @@ struct RollingSideBySideTests {
             await #expect(throws: (any Error).self) {
                 try await old.accounts.insert(RollingV1.Account(name: "late", email: "late@example.com"))
             }
-            let after = try await new.accounts.insert(Account(displayName: "After", email: "after@example.com", handle: "after"))
+            let after = try await new.accounts.insert(
+                Account(displayName: "After", email: "after@example.com", handle: "after"))
             #expect(try await new.accounts.find(id: try #require(after.id)) == after)
             try await v1Session.close()
             try await v2Session.close()
@@ -96,7 +100,8 @@ struct RollingSideBySideTests {
         let id = Int64(n * 7_919 % 5_000 + 1)
         switch n % 8 {
         case 0, 1:
-            let inserted = try await db.accounts.insert(RollingV1.Account(name: "v1 \(n)", email: "v1-\(n)@Example.com"))
+            let inserted = try await db.accounts.insert(
+                RollingV1.Account(name: "v1 \(n)", email: "v1-\(n)@Example.com"))
             if n % 16 == 1, let key = inserted.id { _ = try await db.accounts.delete(id: key) }
         case 2:
             if var account = try await db.accounts.find(id: id) {
@@ -111,7 +116,8 @@ struct RollingSideBySideTests {
         case 5:
             _ = try await db.accounts.count(where: { $0.plan == .pro })
         case 6:
-            _ = try await db.accounts.upsert(RollingV1.Account(id: id, name: "Upserted \(id)", email: "up\(id)@example.com"))
+            _ = try await db.accounts.upsert(
+                RollingV1.Account(id: id, name: "Upserted \(id)", email: "up\(id)@example.com"))
         default:
             _ = try await db.accounts.find(id: id)
         }

@@ -96,10 +96,15 @@ import Testing
             #expect(expand.contains(statement), "\(statement)\n\(expand)")
         }
         #expect(expand.contains("-- undo: ALTER TABLE \"customer\" ALTER COLUMN \"name\" SET DEFAULT ''\n"))
-        for absent in ["RENAME COLUMN", "DROP COLUMN", "DROP TRIGGER", "DROP FUNCTION", "DROP INDEX", #"ALTER COLUMN "full_name" SET DEFAULT"#] {
+        for absent in [
+            "RENAME COLUMN", "DROP COLUMN", "DROP TRIGGER", "DROP FUNCTION", "DROP INDEX",
+            #"ALTER COLUMN "full_name" SET DEFAULT"#,
+        ] {
             #expect(!expand.contains(absent), "\(absent)\n\(expand)")
         }
-        #expect(expand.contains("-- Compatible with code of version 1: yes, until the contract (then no (renames Customer.name"))
+        #expect(
+            expand.contains(
+                "-- Compatible with code of version 1: yes, until the contract (then no (renames Customer.name"))
 
         let contract = MigrationSQLRenderer.contractFile(for: plan)
         for statement in [
@@ -119,13 +124,20 @@ import Testing
         #expect(!sqlite.contains("contract"))
     }
 
-    @Test("the ledger records the expand as compatible with v1 on PostgreSQL, and the versions after count from the contract")
+    @Test(
+        "the ledger records the expand as compatible with v1 on PostgreSQL, and the versions after count from the contract"
+    )
     func compatibleFrom() throws {
         let v3 = Self.v2.replacingOccurrences(of: "version: 2", with: "version: 3")
             .replacingOccurrences(of: "migration:\n  rolling: true\n  allowDataLoss: [Customer.note]", with: "")
-            .replacingOccurrences(of: ", renamedFrom: name", with: "").replacingOccurrences(of: ", renamedFrom: code", with: "")
-            .replacingOccurrences(of: ", renamedFrom: team", with: "").replacingOccurrences(of: ", renamedFrom: tier", with: "")
-            .replacingOccurrences(of: #"slug: { type: String, transform: "lower(name)" }"#, with: "slug: String\n      extra: String?")
+            .replacingOccurrences(of: ", renamedFrom: name", with: "").replacingOccurrences(
+                of: ", renamedFrom: code", with: ""
+            )
+            .replacingOccurrences(of: ", renamedFrom: team", with: "").replacingOccurrences(
+                of: ", renamedFrom: tier", with: ""
+            )
+            .replacingOccurrences(
+                of: #"slug: { type: String, transform: "lower(name)" }"#, with: "slug: String\n      extra: String?")
         let history = try MigrationCompatibilityTests.history([Self.v1, Self.v2, v3])
         let plans = Generator.migrationPlans(for: history)
         #expect(MigrationCompatibility.compatibleFrom(plans, expanded: true) == [1: 1, 2: 1, 3: 2])
@@ -140,39 +152,58 @@ import Testing
 
     @Test("a change no expand keeps working for code of the version before is an error at `rolling`")
     func unsupported() throws {
-        let v2 = Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+        let v2 =
+            Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
             .replacingOccurrences(of: "email: String?", with: "email: String")
-            .replacingOccurrences(of: #"note: { type: String, default: "" }"#, with: "").replacingOccurrences(of: "      - [note]", with: "")
-            .replacingOccurrences(of: "code: { type: String, unique: true }", with: "code: { type: Int64, unique: true }")
+            .replacingOccurrences(of: #"note: { type: String, default: "" }"#, with: "").replacingOccurrences(
+                of: "      - [note]", with: ""
+            )
+            .replacingOccurrences(
+                of: "code: { type: String, unique: true }", with: "code: { type: Int64, unique: true }")
             + "\nmigration:\n  rolling: true\n  allowDataLoss: [Customer.note]\n"
         let diagnostics = try Self.plans([Self.v1, v2]).flatMap(\.diagnostics)
         let errors = diagnostics.filter { $0.severity == .error }.map(\.description)
-        let line = try #require(v2.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "  rolling: true")) + 1
+        let line =
+            try #require(v2.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "  rolling: true"))
+            + 1
         #expect(
             errors.contains {
-                $0.contains("v2.yaml:\(line):3: error: v2.yaml is rolling, but code of v1 cannot run beside its expand: it changes the type of Customer.code")
+                $0.contains(
+                    "v2.yaml:\(line):3: error: v2.yaml is rolling, but code of v1 cannot run beside its expand: it changes the type of Customer.code"
+                )
             }, "\(errors)")
-        #expect(errors.contains { $0.contains("it makes Customer.email required (a rolling version keeps a field made required when") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains("it makes Customer.email required (a rolling version keeps a field made required when")
+            }, "\(errors)")
         // A removed field with a default stays until the contract: no error.
         #expect(!errors.contains { $0.contains("note") }, "\(errors)")
     }
 
     @Test("`rolling` must be a boolean; a rolling version with nothing to expand is a warning")
     func keyAndWarning() throws {
-        let additive = Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+        let additive =
+            Self.v1.replacingOccurrences(of: "version: 1", with: "version: 2")
             .replacingOccurrences(of: "      email: String?", with: "      email: String?\n      extra: String?")
             + "\nmigration:\n  rolling: true\n"
         let plan = try #require(try Self.plans([Self.v1, additive]).first)
-        #expect(plan.diagnostics.map(\.message).contains { $0.hasPrefix("migration.rolling: nothing to expand and contract") })
+        #expect(
+            plan.diagnostics.map(\.message).contains {
+                $0.hasPrefix("migration.rolling: nothing to expand and contract")
+            })
         #expect(MigrationSQLRenderer.contractFile(for: plan).contains("DROP") == false)
 
         let folder = try TestPaths.temporaryFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("M"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("M"), withIntermediateDirectories: true)
         let bad = additive.replacingOccurrences(of: "rolling: true", with: "rolling: yes please")
         for (offset, text) in [Self.v1, bad].enumerated() {
-            try text.write(to: folder.appendingPathComponent("M/v\(offset + 1).yaml"), atomically: true, encoding: .utf8)
+            try text.write(
+                to: folder.appendingPathComponent("M/v\(offset + 1).yaml"), atomically: true, encoding: .utf8)
         }
         let (_, _, diagnostics) = SchemaLoader.loadModel(named: "M", in: folder.path)
-        #expect(diagnostics.map(\.description).contains { $0.contains("error: 'rolling' must be true or false, found") }, "\(diagnostics)")
+        #expect(
+            diagnostics.map(\.description).contains { $0.contains("error: 'rolling' must be true or false, found") },
+            "\(diagnostics)")
     }
 }

@@ -72,9 +72,10 @@ struct RollingExpand {
     func rebuiltIndexes(of entity: Entity) -> [RebuiltIndex] {
         let renamed = Set(renames.filter { $0.entity.name == entity.name }.map(\.to.name))
         guard !renamed.isEmpty else { return [] }
-        let added = Set(plan.changes(of: entity).compactMap { change -> String? in
-            if case .indexAdded(_, let index) = change { index.name } else { nil }
-        })
+        let added = Set(
+            plan.changes(of: entity).compactMap { change -> String? in
+                if case .indexAdded(_, let index) = change { index.name } else { nil }
+            })
         return entity.indexes.filter { !renamed.isDisjoint(with: $0.fields) }.map {
             RebuiltIndex(index: $0, isNew: added.contains($0.name))
         }
@@ -83,7 +84,8 @@ struct RollingExpand {
     /// The fields of N-1 removed from `entity` whose columns stay until the contract.
     func keptColumns(of entity: Entity) -> [Field] {
         plan.diff.changes.compactMap { change in
-            guard case .fieldRemoved(let name, let field) = change, name == entity.name, canKeep(removed: field, of: entity)
+            guard case .fieldRemoved(let name, let field) = change, name == entity.name,
+                canKeep(removed: field, of: entity)
             else { return nil }
             return field
         }
@@ -140,7 +142,8 @@ struct RollingExpand {
         let location = plan.to.migration.rollingLocation ?? SourceLocation.file(plan.to.file)
         let full = MigrationCompatibility(plan)
         for item in MigrationCompatibility(plan, expanded: true).breaking {
-            let limitation = item.change.map { expand.limitation(of: $0) } ?? "Strata cannot classify the version's own SQL"
+            let limitation =
+                item.change.map { expand.limitation(of: $0) } ?? "Strata cannot classify the version's own SQL"
             bag.error(
                 "\(plan.to.fileName) is rolling, but code of v\(plan.from.version) cannot run beside its expand: it \(item.reason) (\(limitation))",
                 at: location)
@@ -178,7 +181,8 @@ struct RollingExpand {
                 statements.append(renderer.renameIndex(rebuilt.builtName, to: rebuilt.index.name))
             }
             // Defaults left off until now, so that the trigger could tell the rows N-1 wrote.
-            for field in entity.fields where rename(of: field, in: entity) != nil || deferredDefault(field, in: entity) {
+            for field in entity.fields where rename(of: field, in: entity) != nil || deferredDefault(field, in: entity)
+            {
                 if let value = renderer.defaultValue(of: field, in: plan.to) {
                     statements.append(renderer.setDefault(table, field.column, to: value))
                 }
@@ -190,14 +194,16 @@ struct RollingExpand {
     /// True when `field`, new in `entity` and filled by its transform, gets its default only at
     /// the contract: until then a row code of N-1 inserts must reach the trigger with NULL.
     func deferredDefault(_ field: Field, in entity: Entity) -> Bool {
-        guard let old = plan.previous(of: entity), SchemaDiff.previous(of: field, in: old) == nil, field.transform != nil
+        guard let old = plan.previous(of: entity), SchemaDiff.previous(of: field, in: old) == nil,
+            field.transform != nil
         else { return false }
         return keeps(.fieldAdded(entity: entity.name, field))
     }
 
     private func canKeep(renamed from: Field, as to: Field, in entity: Entity) -> Bool {
         guard let old = plan.previous(of: entity), old.table == entity.table, plan.to.migration.before == nil,
-            !entity.primaryKeyFields.contains(where: { $0.name == to.name }), !to.isAutoincrement, !from.isAutoincrement,
+            !entity.primaryKeyFields.contains(where: { $0.name == to.name }), !to.isAutoincrement,
+            !from.isAutoincrement,
             to.transform == nil, from.isOptional == to.isOptional,
             plan.from.storageType(of: from) == plan.to.storageType(of: to),
             !plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }),
