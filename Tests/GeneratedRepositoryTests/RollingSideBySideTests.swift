@@ -110,7 +110,7 @@ struct RollingSideBySideTests {
                 _ = try await db.accounts.update(account)
             }
         case 3:
-            if let account = try await db.accounts.find(id: id) { _ = try await db.accounts.update(account, visits: 7) }
+            if let account = try await db.accounts.find(id: id) { _ = try await db.accounts.updateChanges(account) { $0.visits = 7 } }
         case 4:
             _ = try await db.accounts.fetchAll(where: { $0.name == "User \(id)" }, limit: 1)
         case 5:
@@ -138,7 +138,10 @@ struct RollingSideBySideTests {
             }
         case 3:
             if let account = try await db.accounts.find(id: id) {
-                _ = try await db.accounts.update(account, displayName: "Renamed \(id)", handle: "h\(id)")
+                _ = try await db.accounts.updateChanges(account) {
+                    $0.displayName = "Renamed \(id)"
+                    $0.handle = "h\(id)"
+                }
             }
         case 4:
             _ = try await db.accounts.fetchAll(where: { $0.displayName == "User \(id)" }, limit: 1)
