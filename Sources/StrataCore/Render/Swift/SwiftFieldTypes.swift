@@ -15,7 +15,10 @@ struct SwiftFieldTypes {
         switch field.type {
         case .scalar(let scalar): return scalar.name
         case .enumeration(let name): return SwiftNames.identifier(name)
-        case .reference: return schema.storageType(of: field)?.name ?? "Never"
+        // The referenced record's key type, by name: `customer: Customer.Key` says what it holds.
+        case .reference(let target):
+            guard schema.storageType(of: field) != nil else { return "Never" }
+            return SwiftNames.identifier(target) + ".Key"
         }
     }
 

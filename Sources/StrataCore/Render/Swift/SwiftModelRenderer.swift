@@ -127,16 +127,10 @@ struct SwiftModelRenderer {
     }
 
     /// True when a field's values may be nil: optional fields, and autoincrement keys before insert.
-    private func isOptional(_ field: Field) -> Bool { field.isOptional || field.isAutoincrement }
+    private func isOptional(_ field: Field) -> Bool { SwiftFieldTypes(schema: schema).isOptionalProperty(field) }
 
-    /// A field's Swift type without optionality.
-    private func valueType(of field: Field) -> String {
-        switch field.type {
-        case .scalar(let scalar): scalar.name
-        case .enumeration(let name): SwiftNames.identifier(name)
-        case .reference: schema.storageType(of: field)?.name ?? "Never"
-        }
-    }
+    /// A field's Swift type without optionality (``SwiftFieldTypes/baseType(of:)``).
+    private func valueType(of field: Field) -> String { SwiftFieldTypes(schema: schema).baseType(of: field) }
 
     /// The initializer's default for a field: the schema default, `UUID()` for a UUID key, `nil` for optionals.
     private func defaultExpression(for field: Field, of entity: Entity) -> String? {

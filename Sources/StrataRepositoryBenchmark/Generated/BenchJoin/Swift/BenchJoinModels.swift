@@ -32,7 +32,7 @@ public struct Article: Identifiable, Hashable, Sendable, Codable {
     // (reading a row included) one more copy of the whole struct.
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var id: Optional<Int64>
-    public var author: Int64
+    public var author: Author.Key
     public var title: String
     public var published: Bool
     public var words: Int32
@@ -40,7 +40,7 @@ public struct Article: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
-        author: Int64,
+        author: Author.Key,
         title: String,
         published: Bool,
         words: Int32

@@ -65,7 +65,7 @@ extension StrataRecordStore where Record == Article {
     @discardableResult
     public func update(
         _ record: Article,
-        author newAuthor: Int64? = nil,
+        author newAuthor: Author.Key? = nil,
         title newTitle: String? = nil,
         published newPublished: Bool? = nil,
         words newWords: Int32? = nil

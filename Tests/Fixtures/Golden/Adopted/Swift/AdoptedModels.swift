@@ -27,7 +27,7 @@ public struct Artist: Identifiable, Hashable, Sendable, Codable {
 // swift-format-ignore: UseShorthandTypeNames
 public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     public var id: Int64
-    public var artist: Int32
+    public var artist: Artist.Key
     public var issued: String
     public var total: Decimal
     public var quantity: Int32
@@ -38,7 +38,7 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64,
-        artist: Int32,
+        artist: Artist.Key,
         issued: String,
         total: Decimal = 0,
         quantity: Int32 = 1,

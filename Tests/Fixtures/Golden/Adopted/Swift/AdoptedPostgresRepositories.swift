@@ -81,7 +81,7 @@ extension StrataPostgresStore where Record == Invoice {
     @discardableResult
     public func update(
         _ record: Invoice,
-        artist newArtist: Int32? = nil,
+        artist newArtist: Artist.Key? = nil,
         issued newIssued: String? = nil,
         total newTotal: Decimal? = nil,
         quantity newQuantity: Int32? = nil,

@@ -57,7 +57,7 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
 // swift-format-ignore: UseShorthandTypeNames
 public struct Post: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var author: Int64
+    public var author: Writer.Key
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
     public var title: Optional<String>
@@ -71,7 +71,7 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
-        author: Int64,
+        author: Writer.Key,
         title: String? = nil,
         content: String = "",
         views: Int64,
@@ -94,13 +94,13 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
 
 public struct Comment: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var post: UUID
+    public var post: Post.Key
     public var text: String
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
-        post: UUID,
+        post: Post.Key,
         text: String
     ) {
         self.id = id

@@ -110,7 +110,7 @@ extension StrataPostgresStore where Record == Post {
     @discardableResult
     public func update(
         _ record: Post,
-        author newAuthor: Int64? = nil,
+        author newAuthor: Writer.Key? = nil,
         title newTitle: String?? = nil,
         content newContent: String? = nil,
         views newViews: Int64? = nil,
@@ -167,7 +167,7 @@ extension StrataPostgresStore where Record == Comment {
     @discardableResult
     public func update(
         _ record: Comment,
-        post newPost: UUID? = nil,
+        post newPost: Post.Key? = nil,
         text newText: String? = nil
     ) async throws -> Comment? {
         try await update(record, changing: [.set("post", ifGiven: newPost), .set("text", ifGiven: newText)])

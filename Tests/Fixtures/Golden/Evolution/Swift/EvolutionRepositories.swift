@@ -102,7 +102,7 @@ extension StrataRecordStore where Record == Post {
     @discardableResult
     public func update(
         _ record: Post,
-        author newAuthor: Int64? = nil,
+        author newAuthor: Writer.Key? = nil,
         title newTitle: String?? = nil,
         content newContent: String? = nil,
         views newViews: Int64? = nil,
@@ -155,7 +155,11 @@ extension StrataRecordStore where Record == Comment {
     @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
     @_disfavoredOverload
     @discardableResult
-    public func update(_ record: Comment, post newPost: UUID? = nil, text newText: String? = nil) throws -> Comment? {
+    public func update(
+        _ record: Comment,
+        post newPost: Post.Key? = nil,
+        text newText: String? = nil
+    ) throws -> Comment? {
         try update(record, changing: [.set("post", ifGiven: newPost), .set("text", ifGiven: newText)])
     }
 

@@ -69,7 +69,7 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
 
 public struct Order: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var customer: Int64
+    public var customer: Customer.Key
     public var status: Status
     public var total: Decimal
     public var note: String
@@ -78,7 +78,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
-        customer: Int64,
+        customer: Customer.Key,
         status: Status = .placed,
         total: Decimal = 0,
         note: String = "He said \"hi\" \\ left; $(rm -rf) \\(x)",
@@ -95,7 +95,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
 
 // swift-format-ignore: UseShorthandTypeNames
 public struct OrderLine: Hashable, Sendable, Codable {
-    public var order: UUID
+    public var order: Order.Key
     public var position: Int16
     public var quantity: Int32
     public var weight: Double
@@ -106,7 +106,7 @@ public struct OrderLine: Hashable, Sendable, Codable {
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        order: UUID,
+        order: Order.Key,
         position: Int16,
         quantity: Int32 = 1,
         weight: Double = 2.5,

@@ -65,7 +65,7 @@ extension OrderLine: StrataRecord {
         primaryKey: ["order", "position"]
     )
 
-    public var strataKey: (UUID, Int16)? { (order, position) }
+    public var strataKey: (Order.Key, Int16)? { (order, position) }
 }
 
 /// `Keywords` records are rows of `keywords`, bound and read by index in field order.

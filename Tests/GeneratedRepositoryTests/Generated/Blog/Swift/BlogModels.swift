@@ -11,13 +11,13 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var id: Optional<Int64>
     public var name: String
-    public var mentor: Optional<Int64>
+    public var mentor: Optional<Writer.Key>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
         name: String,
-        mentor: Int64? = nil
+        mentor: Writer.Key? = nil
     ) {
         self.id = id
         self.name = name
@@ -29,10 +29,10 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
 // swift-format-ignore: UseShorthandTypeNames
 public struct Post: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var writer: Int64
+    public var writer: Writer.Key
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
-    public var editor: Optional<Int64>
+    public var editor: Optional<Writer.Key>
     /// The title.
     public var order: String
     public var published: Bool
@@ -41,8 +41,8 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
-        writer: Int64,
-        editor: Int64? = nil,
+        writer: Writer.Key,
+        editor: Writer.Key? = nil,
         order: String,
         published: Bool = false,
         likes: Int32 = 0

@@ -32,7 +32,7 @@ extension StrataPostgresStore where Record == Writer {
     public func update(
         _ record: Writer,
         name newName: String? = nil,
-        mentor newMentor: Int64?? = nil
+        mentor newMentor: Writer.Key?? = nil
     ) async throws -> Writer? {
         try await update(record, changing: [.set("name", ifGiven: newName), .set("mentor", ifGiven: newMentor)])
     }
@@ -95,8 +95,8 @@ extension StrataPostgresStore where Record == Post {
     @discardableResult
     public func update(
         _ record: Post,
-        writer newWriter: Int64? = nil,
-        editor newEditor: Int64?? = nil,
+        writer newWriter: Writer.Key? = nil,
+        editor newEditor: Writer.Key?? = nil,
         order newOrder: String? = nil,
         published newPublished: Bool? = nil,
         likes newLikes: Int32? = nil

@@ -34,7 +34,7 @@ extension StrataRecordStore where Record == Writer {
     public func update(
         _ record: Writer,
         name newName: String? = nil,
-        mentor newMentor: Int64?? = nil
+        mentor newMentor: Writer.Key?? = nil
     ) throws -> Writer? {
         try update(record, changing: [.set("name", ifGiven: newName), .set("mentor", ifGiven: newMentor)])
     }
@@ -85,8 +85,8 @@ extension StrataRecordStore where Record == Post {
     @discardableResult
     public func update(
         _ record: Post,
-        writer newWriter: Int64? = nil,
-        editor newEditor: Int64?? = nil,
+        writer newWriter: Writer.Key? = nil,
+        editor newEditor: Writer.Key?? = nil,
         order newOrder: String? = nil,
         published newPublished: Bool? = nil,
         likes newLikes: Int32? = nil

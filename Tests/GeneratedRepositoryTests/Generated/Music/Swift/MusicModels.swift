@@ -10,7 +10,7 @@ public struct Album: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var albumId: Optional<Int64>
     public var title: String
-    public var artist: Int64
+    public var artist: Artist.Key
 
     /// The primary key, for `Identifiable`.
     public var id: Int64? { albumId }
@@ -19,7 +19,7 @@ public struct Album: Identifiable, Hashable, Sendable, Codable {
     public init(
         albumId: Int64? = nil,
         title: String,
-        artist: Int64
+        artist: Artist.Key
     ) {
         self.albumId = albumId
         self.title = title

@@ -32,7 +32,7 @@ extension StrataPostgresStore where Record == Album {
     public func update(
         _ record: Album,
         title newTitle: String? = nil,
-        artist newArtist: Int64? = nil
+        artist newArtist: Artist.Key? = nil
     ) async throws -> Album? {
         try await update(record, changing: [.set("Title", ifGiven: newTitle), .set("ArtistId", ifGiven: newArtist)])
     }

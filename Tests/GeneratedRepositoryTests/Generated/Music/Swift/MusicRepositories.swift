@@ -34,7 +34,7 @@ extension StrataRecordStore where Record == Album {
     public func update(
         _ record: Album,
         title newTitle: String? = nil,
-        artist newArtist: Int64? = nil
+        artist newArtist: Artist.Key? = nil
     ) throws -> Album? {
         try update(record, changing: [.set("Title", ifGiven: newTitle), .set("ArtistId", ifGiven: newArtist)])
     }

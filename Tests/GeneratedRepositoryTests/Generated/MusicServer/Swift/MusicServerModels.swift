@@ -10,7 +10,7 @@ public struct ServerAlbum: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var albumId: Optional<Int32>
     public var title: String
-    public var artist: Int32
+    public var artist: ServerArtist.Key
 
     /// The primary key, for `Identifiable`.
     public var id: Int32? { albumId }
@@ -19,7 +19,7 @@ public struct ServerAlbum: Identifiable, Hashable, Sendable, Codable {
     public init(
         albumId: Int32? = nil,
         title: String,
-        artist: Int32
+        artist: ServerArtist.Key
     ) {
         self.albumId = albumId
         self.title = title

@@ -32,7 +32,7 @@ extension StrataPostgresStore where Record == ServerAlbum {
     public func update(
         _ record: ServerAlbum,
         title newTitle: String? = nil,
-        artist newArtist: Int32? = nil
+        artist newArtist: ServerArtist.Key? = nil
     ) async throws -> ServerAlbum? {
         try await update(record, changing: [.set("title", ifGiven: newTitle), .set("artist_id", ifGiven: newArtist)])
     }

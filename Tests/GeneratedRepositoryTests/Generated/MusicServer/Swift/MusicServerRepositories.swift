@@ -34,7 +34,7 @@ extension StrataRecordStore where Record == ServerAlbum {
     public func update(
         _ record: ServerAlbum,
         title newTitle: String? = nil,
-        artist newArtist: Int32? = nil
+        artist newArtist: ServerArtist.Key? = nil
     ) throws -> ServerAlbum? {
         try update(record, changing: [.set("title", ifGiven: newTitle), .set("artist_id", ifGiven: newArtist)])
     }

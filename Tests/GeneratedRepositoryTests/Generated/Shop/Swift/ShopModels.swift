@@ -59,7 +59,7 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
 // swift-format-ignore: UseShorthandTypeNames
 public struct Order: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
-    public var customer: Int64
+    public var customer: Customer.Key
     public var status: Status
     public var total: Decimal
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
@@ -70,7 +70,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
-        customer: Int64,
+        customer: Customer.Key,
         status: Status = .placed,
         total: Decimal = 0,
         note: String? = nil,
@@ -87,7 +87,7 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
 
 // swift-format-ignore: UseShorthandTypeNames
 public struct OrderLine: Hashable, Sendable, Codable {
-    public var order: UUID
+    public var order: Order.Key
     public var position: Int16
     public var size: Size
     public var quantity: Int32
@@ -98,7 +98,7 @@ public struct OrderLine: Hashable, Sendable, Codable {
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        order: UUID,
+        order: Order.Key,
         position: Int16,
         size: Size = .large,
         quantity: Int32 = 1,

@@ -115,7 +115,7 @@ extension ShopPostgresAccess {
     }
 
     /// One order line by its composite key.
-    public func line(order: UUID, position: Int16) async throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) async throws -> [LineRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.line) {
             try $0.strataAppend(order, position)
         }
@@ -166,7 +166,7 @@ extension ShopPostgresDatabase {
     /// One order line by its composite key.
     ///
     /// One read.
-    public func line(order: UUID, position: Int16) async throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) async throws -> [LineRow] {
         try await read { try await $0.line(order: order, position: position) }
     }
 

@@ -126,7 +126,7 @@ extension StrataPostgresStore where Record == Order {
     @discardableResult
     public func update(
         _ record: Order,
-        customer newCustomer: Int64? = nil,
+        customer newCustomer: Customer.Key? = nil,
         status newStatus: Status? = nil,
         total newTotal: Decimal? = nil,
         note newNote: String?? = nil,
@@ -187,7 +187,7 @@ extension OrderLine: StrataPostgresRecord {
         try payload.bind(to: &bindings)
     }
 
-    public static func bind(key: (UUID, Int16), to bindings: inout PostgresBindings) throws {
+    public static func bind(key: (Order.Key, Int16), to bindings: inout PostgresBindings) throws {
         try key.0.bind(to: &bindings)
         try key.1.bind(to: &bindings)
     }
@@ -219,14 +219,14 @@ extension StrataPostgresStore where Record == OrderLine {
     }
 
     /// The record with this key, or nil.
-    public func find(order: UUID, position: Int16) async throws -> OrderLine? {
+    public func find(order: Order.Key, position: Int16) async throws -> OrderLine? {
         try await find(id: (order, position))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        order: UUID,
+        order: Order.Key,
         position: Int16,
         set assignments: (StrataColumns<OrderLine>) -> [StrataAssignment<OrderLine>]
     ) async throws -> OrderLine? {
@@ -235,7 +235,7 @@ extension StrataPostgresStore where Record == OrderLine {
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(order: UUID, position: Int16) async throws -> Bool {
+    public func delete(order: Order.Key, position: Int16) async throws -> Bool {
         try await delete(id: (order, position))
     }
 

@@ -105,7 +105,7 @@ extension ShopAccess {
     }
 
     /// One order line by its composite key.
-    public func line(order: UUID, position: Int16) throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) throws -> [LineRow] {
         try StrataStatement(db, sql: ShopQueries.line) { try $0.bind(order, position) }.fetchAll(LineRow.self)
     }
 
@@ -148,7 +148,7 @@ extension ShopDatabase {
     /// One order line by its composite key.
     ///
     /// One read.
-    public func line(order: UUID, position: Int16) throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) throws -> [LineRow] {
         try read { try $0.line(order: order, position: position) }
     }
 

@@ -94,7 +94,7 @@ extension StrataRecordStore where Record == Order {
     @discardableResult
     public func update(
         _ record: Order,
-        customer newCustomer: Int64? = nil,
+        customer newCustomer: Customer.Key? = nil,
         status newStatus: Status? = nil,
         total newTotal: Decimal? = nil,
         note newNote: String?? = nil,
@@ -143,7 +143,7 @@ extension OrderLine: StrataSQLiteRecord {
         try arguments.bind(order, position, size, quantity, weight, payload)
     }
 
-    public static func bind(key: (UUID, Int16), to arguments: inout StrataSQLiteArguments) throws {
+    public static func bind(key: (Order.Key, Int16), to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key.0, key.1)
     }
 }
@@ -174,14 +174,14 @@ extension StrataRecordStore where Record == OrderLine {
     }
 
     /// The record with this key, or nil.
-    public func find(order: UUID, position: Int16) throws -> OrderLine? {
+    public func find(order: Order.Key, position: Int16) throws -> OrderLine? {
         try find(id: (order, position))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        order: UUID,
+        order: Order.Key,
         position: Int16,
         set assignments: (StrataColumns<OrderLine>) -> [StrataAssignment<OrderLine>]
     ) throws -> OrderLine? {
@@ -190,7 +190,7 @@ extension StrataRecordStore where Record == OrderLine {
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(order: UUID, position: Int16) throws -> Bool {
+    public func delete(order: Order.Key, position: Int16) throws -> Bool {
         try delete(id: (order, position))
     }
 
@@ -202,7 +202,7 @@ extension StrataRecordStore where Record == OrderLine {
 
 extension StrataRepository where Record == OrderLine {
     /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(order: UUID, position: Int16) -> AsyncValueObservation<OrderLine?> {
+    public func observe(order: Order.Key, position: Int16) -> AsyncValueObservation<OrderLine?> {
         observe(id: (order, position))
     }
 }

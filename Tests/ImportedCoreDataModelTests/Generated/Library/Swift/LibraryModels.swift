@@ -13,7 +13,7 @@ public struct Author: Identifiable, Hashable, Sendable, Codable {
     public var fullName: String
     public var isAlive: Bool
     public var luckyNumber: Int64
-    public var profile: Optional<Int64>
+    public var profile: Optional<Profile.Key>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -22,7 +22,7 @@ public struct Author: Identifiable, Hashable, Sendable, Codable {
         fullName: String,
         isAlive: Bool = true,
         luckyNumber: Int64 = -7,
-        profile: Int64? = nil
+        profile: Profile.Key? = nil
     ) {
         self.id = id
         self.born = born
@@ -48,8 +48,8 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
     public var pages: Int32
     public var price: Optional<Decimal>
     public var subtitle: Optional<String>
-    public var author: Optional<Int64>
-    public var shelf: Optional<Int16>
+    public var author: Optional<Author.Key>
+    public var shelf: Optional<Shelf.Key>
     /// The position of this object in Author.books (an ordered relationship in Core Data).
     public var authorPosition: Int64
 
@@ -66,8 +66,8 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
         pages: Int32 = 0,
         price: Decimal? = Decimal(sign: .plus, exponent: -2, significand: 999),
         subtitle: String? = nil,
-        author: Int64? = nil,
-        shelf: Int16? = nil,
+        author: Author.Key? = nil,
+        shelf: Shelf.Key? = nil,
         authorPosition: Int64 = 0
     ) {
         self.id = id
@@ -94,15 +94,15 @@ public struct Loan: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var id: Optional<Int64>
     public var due: Date
-    public var book: UUID
-    public var borrower: Optional<Int64>
+    public var book: Book.Key
+    public var borrower: Optional<Author.Key>
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
         due: Date = Date(timeIntervalSinceReferenceDate: 728395200.0),
-        book: UUID,
-        borrower: Int64? = nil
+        book: Book.Key,
+        borrower: Author.Key? = nil
     ) {
         self.id = id
         self.due = due
@@ -136,13 +136,13 @@ public struct Review: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var id: Optional<Int64>
     public var text: String
-    public var book: UUID
+    public var book: Book.Key
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
         text: String = "",
-        book: UUID
+        book: Book.Key
     ) {
         self.id = id
         self.text = text
@@ -169,13 +169,13 @@ public struct Shelf: Identifiable, Hashable, Sendable, Codable {
 
 /// The pairs of Core Data's to-many relationship Book.related.
 public struct BookRelated: Hashable, Sendable, Codable {
-    public var book: UUID
-    public var related: UUID
+    public var book: Book.Key
+    public var related: Book.Key
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
-        book: UUID,
-        related: UUID
+        book: Book.Key,
+        related: Book.Key
     ) {
         self.book = book
         self.related = related

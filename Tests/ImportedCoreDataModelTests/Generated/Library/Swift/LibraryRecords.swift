@@ -122,7 +122,7 @@ extension BookRelated: StrataRecord {
         primaryKey: ["book", "related"]
     )
 
-    public var strataKey: (UUID, UUID)? { (book, related) }
+    public var strataKey: (Book.Key, Book.Key)? { (book, related) }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

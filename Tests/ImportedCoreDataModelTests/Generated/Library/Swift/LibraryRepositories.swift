@@ -37,7 +37,7 @@ extension StrataRecordStore where Record == Author {
         fullName newFullName: String? = nil,
         isAlive newIsAlive: Bool? = nil,
         luckyNumber newLuckyNumber: Int64? = nil,
-        profile newProfile: Int64?? = nil
+        profile newProfile: Profile.Key?? = nil
     ) throws -> Author? {
         try update(
             record,
@@ -151,8 +151,8 @@ extension StrataRecordStore where Record == Book {
         pages newPages: Int32? = nil,
         price newPrice: Decimal?? = nil,
         subtitle newSubtitle: String?? = nil,
-        author newAuthor: Int64?? = nil,
-        shelf newShelf: Int16?? = nil,
+        author newAuthor: Author.Key?? = nil,
+        shelf newShelf: Shelf.Key?? = nil,
         authorPosition newAuthorPosition: Int64? = nil
     ) throws -> Book? {
         try update(
@@ -260,8 +260,8 @@ extension StrataRecordStore where Record == Loan {
     public func update(
         _ record: Loan,
         due newDue: Date? = nil,
-        book newBook: UUID? = nil,
-        borrower newBorrower: Int64?? = nil
+        book newBook: Book.Key? = nil,
+        borrower newBorrower: Author.Key?? = nil
     ) throws -> Loan? {
         try update(
             record,
@@ -344,7 +344,7 @@ extension StrataRecordStore where Record == Review {
     @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
     @_disfavoredOverload
     @discardableResult
-    public func update(_ record: Review, text newText: String? = nil, book newBook: UUID? = nil) throws -> Review? {
+    public func update(_ record: Review, text newText: String? = nil, book newBook: Book.Key? = nil) throws -> Review? {
         try update(record, changing: [.set("text", ifGiven: newText), .set("book", ifGiven: newBook)])
     }
 
@@ -434,22 +434,22 @@ extension BookRelated: StrataSQLiteRecord {
         try arguments.bind(book, related)
     }
 
-    public static func bind(key: (UUID, UUID), to arguments: inout StrataSQLiteArguments) throws {
+    public static func bind(key: (Book.Key, Book.Key), to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key.0, key.1)
     }
 }
 
 extension StrataRecordStore where Record == BookRelated {
     /// The record with this key, or nil.
-    public func find(book: UUID, related: UUID) throws -> BookRelated? {
+    public func find(book: Book.Key, related: Book.Key) throws -> BookRelated? {
         try find(id: (book, related))
     }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @discardableResult
     public func update(
-        book: UUID,
-        related: UUID,
+        book: Book.Key,
+        related: Book.Key,
         set assignments: (StrataColumns<BookRelated>) -> [StrataAssignment<BookRelated>]
     ) throws -> BookRelated? {
         try update(id: (book, related), set: assignments)
@@ -457,7 +457,7 @@ extension StrataRecordStore where Record == BookRelated {
 
     /// Deletes the record with this key; false when there is none.
     @discardableResult
-    public func delete(book: UUID, related: UUID) throws -> Bool {
+    public func delete(book: Book.Key, related: Book.Key) throws -> Bool {
         try delete(id: (book, related))
     }
 
@@ -474,7 +474,7 @@ extension StrataRecordStore where Record == BookRelated {
 
 extension StrataRepository where Record == BookRelated {
     /// The record with this key (nil while there is none), now and after every change to it.
-    public func observe(book: UUID, related: UUID) -> AsyncValueObservation<BookRelated?> {
+    public func observe(book: Book.Key, related: Book.Key) -> AsyncValueObservation<BookRelated?> {
         observe(id: (book, related))
     }
 }
