@@ -210,7 +210,7 @@ public struct CoreDataStoreImporter: Sendable {
     static let storeSchema = "strata_coredata_store"
 
     /// A quoted SQL identifier.
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// The version a database's imported store was at; nil when it holds no imported store.
     static func importedVersion(model: String, databaseAt path: String) throws -> Int? {

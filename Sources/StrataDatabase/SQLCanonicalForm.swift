@@ -70,9 +70,7 @@ public enum SQLCanonicalForm {
     }
 
     /// A name as a quoted identifier, for messages and canonical expressions.
-    public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    public static func identifier(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// A literal in canonical form: numbers (also quoted ones) as numbers, text single-quoted,
     /// blobs as `X'HEX'`, keywords upper-cased.

@@ -648,7 +648,7 @@ public struct StrataPostgresMigrator: Sendable {
         return undone
     }
 
-    private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    private func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     func run(_ sql: String, _ connection: PostgresConnection) async throws {
         try await connection.strataExecute(sql, logger: logger)

@@ -187,9 +187,7 @@ public final class StrataTable<Record>: Sendable {
 
     /// An identifier as a quoted SQL identifier (`order` -> `"order"`, `a"b` -> `"a""b"`): the
     /// runtime's one quoting function, the same rule as the generator's dialects.
-    public static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    public static func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
 
     /// Text as a SQL string literal (`it's` -> `'it''s'`).
     static func literal(_ text: String) -> String {

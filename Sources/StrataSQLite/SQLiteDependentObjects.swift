@@ -34,7 +34,7 @@ struct SQLiteDependentObjects {
         }
         for object in objects.reversed() {
             let keyword = object.type == "view" ? "VIEW" : "TRIGGER"
-            try db.execute(sql: "DROP \(keyword) IF EXISTS \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            try db.execute(sql: "DROP \(keyword) IF EXISTS \(SQLIdentifier.quoted(object.name))")
         }
         return SQLiteDependentObjects(objects: objects)
     }
@@ -46,7 +46,7 @@ struct SQLiteDependentObjects {
                 try db.execute(sql: object.sql)
                 // SQLite checks a view's columns only when it is read.
                 if object.type == "view" {
-                    _ = try Row.fetchOne(db, sql: "SELECT * FROM \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\" LIMIT 0")
+                    _ = try Row.fetchOne(db, sql: "SELECT * FROM \(SQLIdentifier.quoted(object.name)) LIMIT 0")
                 }
             } catch let error as DatabaseError {
                 throw StrataMigrationError.dependentObjectLost(

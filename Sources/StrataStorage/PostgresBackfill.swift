@@ -93,6 +93,6 @@ public struct PostgresBackfill: Hashable, Sendable {
             """
     }
 
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
     static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 }

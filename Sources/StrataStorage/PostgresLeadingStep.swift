@@ -101,5 +101,5 @@ public struct PostgresLeadingStep: Hashable, Sendable {
         return .addConstraint(table: table, name: constraint)
     }
 
-    private static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    private static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 }

@@ -91,7 +91,5 @@ public struct SQLiteDateColumn: Hashable, Sendable {
     private var isNumber: String { "typeof(\(Self.quoted(column))) IN ('real', 'integer')" }
 
     /// An identifier in double quotes, `"` doubled.
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    private static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 }

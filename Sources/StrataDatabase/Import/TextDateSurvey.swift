@@ -17,7 +17,7 @@ public enum TextDateSurvey: Hashable, Sendable {
     /// The survey of `column` of `table`: one pass over its values, stopping at the first that
     /// no format writes.
     static func of(_ db: Database, table: String, column: String) throws -> TextDateSurvey {
-        let quote = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let quote = SQLIdentifier.quoted
         let rows = try DatabaseValue.fetchCursor(
             db, sql: "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL")
         var formats = Set(SQLiteDateText.allCases)

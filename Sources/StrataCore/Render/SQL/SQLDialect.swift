@@ -35,11 +35,7 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     ///
     /// Both dialects use standard double quotes, in which only `"` needs escaping (by doubling).
     /// Quoting every identifier keeps keywords, spaces and case exactly as written.
-    public func quoted(_ identifier: String) -> String {
-        // Most names hold no quote: skip Foundation's search-and-replace (a hot spot on large models).
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    public func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
 
     /// A value as a SQL literal of this dialect.
     ///
