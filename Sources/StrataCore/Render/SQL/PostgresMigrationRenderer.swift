@@ -80,7 +80,7 @@ struct PostgresMigrationRenderer {
         // checked that their table and columns exist at N-1); lock-safe, so are the others that can be.
         for table in tables {
             for change in plan.changes(of: table.entity) {
-                guard case .indexAdded(_, let index) = change else { continue }
+                guard case .indexAdded(_, let index) = change, !isSwapped(index, of: table) else { continue }
                 if index.isConcurrent || canBuildBeforehand(index, of: table) {
                     leading.append(renderer.createIndexConcurrently(index, of: table.entity))
                 } else {
@@ -117,8 +117,13 @@ struct PostgresMigrationRenderer {
                 }
                 expand.append(drop)
             }
-            for backfill in filled where backfill.isNew {
-                expand.append(renderer.addBareColumn(backfill.field, of: table.entity, in: plan.to, onTable: table.old.table))
+            for backfill in filled where backfill.isNew || backfill.shadow != nil {
+                var column = backfill.shadow ?? backfill.field
+                if backfill.shadow != nil {
+                    // Bare: the batches and the trigger fill it; its default is set once it is renamed.
+                    column.defaultValue = nil
+                }
+                expand.append(renderer.addBareColumn(column, of: table.entity, in: plan.to, onTable: table.old.table))
             }
             expand.append(
                 renderer.createBackfillFunction(
@@ -142,6 +147,11 @@ struct PostgresMigrationRenderer {
                 validate.append(renderer.addNotNullCheck(check, table: table, column: backfill.column))
                 validate.append(renderer.validateConstraint(check, onTable: table))
             }
+        }
+        for table in tables {
+            let shadows = backfills.filter { $0.table.entity.name == table.entity.name && $0.shadow != nil }
+            guard !shadows.isEmpty, let swaps = typeSwaps(of: table) else { continue }
+            validate += swapProofs(of: table, swaps)
         }
         let version =
             [renderer.beginTransaction(["The version's transaction, recorded in the ledger with it."])]
@@ -251,6 +261,9 @@ struct PostgresMigrationRenderer {
         /// True when the column's check is replaced around the batches (raw values remapped):
         /// dropped before them, added `NOT VALID` and validated after them.
         var replacesCheck = false
+        /// For a type change applied through a shadow column (``TypeSwap``): the shadow, which
+        /// ``column`` names; the column's value is ``expression``.
+        var shadow: Field?
         /// True when the column becomes `NOT NULL` (a new required field, NULLs filled).
         var required: Bool { !field.isOptional && !replacesCheck }
     }
@@ -265,6 +278,7 @@ struct PostgresMigrationRenderer {
             !plan.changes(of: continued.entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } })
         else { return [] }
         var candidates: [Backfill] = []
+        let swaps = typeSwaps(of: continued)
         for (field, previous) in continued.fields {
             guard let previous else {
                 if let transform = field.transform, !field.isAutoincrement, !readsOtherRows(transform) {
@@ -276,7 +290,16 @@ struct PostgresMigrationRenderer {
                 continue
             }
             let source = plan.source(of: field, in: continued.entity)
-            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) { return [] }
+            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) {
+                // Into a shadow column, swapped in the version's transaction; else ALTER TYPE there.
+                guard let swap = swaps?.first(where: { $0.field.name == field.name }) else { return [] }
+                var backfill = Backfill(
+                    table: continued, field: field, isNew: false, column: swap.shadow.column, expression: swap.expression,
+                    condition: nil)
+                backfill.shadow = swap.shadow
+                candidates.append(backfill)
+                continue
+            }
             guard values.changesValues(source) else { continue }
             if let remapped = remapCondition(field, previous: previous, source: source) {
                 var backfill = Backfill(
@@ -295,8 +318,14 @@ struct PostgresMigrationRenderer {
                     table: continued, field: field, isNew: false, column: previous.column,
                     expression: values.expression(for: field, from: source), condition: renderer.isNull(previous.column)))
         }
+        // A computed column that reads a swapped one would compute from its old type: all in the
+        // version's transaction then, as before.
+        if let swaps, candidates.contains(where: { $0.isNew && Self.reads(swaps, in: $0.expression) }) {
+            guard !candidates.contains(where: { $0.shadow != nil }) else { return [] }
+        }
         // Computed columns first: a failing transform is undone with nothing filled in place yet.
-        return candidates.filter(\.isNew) + candidates.filter { !$0.isNew }
+        let computed = candidates.filter { $0.isNew || $0.shadow != nil }
+        return computed + candidates.filter { !$0.isNew && $0.shadow == nil }
     }
 
     /// `"column" IN (old raw values)` when `field` only has enum raw values remapped (cases
@@ -411,6 +440,10 @@ struct PostgresMigrationRenderer {
             return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) } ?? false
         case .uniqueAdded(let name, let field):
             return continued(name).map { isSettled(field, in: $0) } ?? false
+        case .typeChanged(let name, _, let to) where continued(name).map({ swapsType(of: to, in: $0) }) ?? false:
+            // Into a shadow column: its constraints proved on it beforehand, when it has some.
+            guard let table = continued(name) else { return false }
+            return swapProvesBeforehand(to, in: table)
         case .referenceChanged(let name, let from, let to), .typeChanged(let name, let from, let to):
             // A type change that prepares something beforehand is a key becoming a reference.
             guard to.referencedEntity != nil, let table = continued(name) else { return false }
@@ -427,12 +460,16 @@ struct PostgresMigrationRenderer {
         switch change {
         case .fieldAdded(let entity, let added): (name, field) = (entity, added)
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
+        case .typeChanged(let entity, _, let changed): (name, field) = (entity, changed)
         case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
-            // Every column of the enum on a kept table remapped in batches.
+            // Every column of the enum on a kept table remapped in batches (or swapped for a
+            // shadow column filled so, when the raw type changes).
             var columns = 0
             for entity in plan.to.entities {
                 for field in entity.fields where field.type == .enumeration(enumName) {
-                    guard plan.previous(of: entity) != nil, remapsInBatches(field, of: entity) else { return false }
+                    guard let table = continuedTable(entity),
+                        remapsInBatches(field, of: entity) || swapsType(of: field, in: table)
+                    else { return false }
                     columns += 1
                 }
             }
@@ -503,7 +540,22 @@ struct PostgresMigrationRenderer {
         let table = old.table
         let backfills = backfills(of: continued)
         let backfilled = Set(backfills.map(\.field.name))
+        var triggerDropped = false
         for (field, previous) in continued.fields {
+            if let backfill = backfills.first(where: { $0.field.name == field.name }), let shadow = backfill.shadow {
+                // Filled into its shadow column before this transaction: swapped for it here.
+                let swap = TypeSwap(field: field, previous: previous ?? field, shadow: shadow, expression: backfill.expression)
+                var swapped = swapStatements(swap, of: continued)
+                if !triggerDropped {
+                    // Right after the first old column is dropped (under ACCESS EXCLUSIVE): the
+                    // trigger writes the shadow columns, which are renamed next.
+                    let trigger = SQLConstraintName.backfillTrigger(table: table)
+                    swapped.insert(contentsOf: [renderer.dropTrigger(trigger, onTable: table), renderer.dropFunction(trigger)], at: 1)
+                    triggerDropped = true
+                }
+                statements += swapped
+                continue
+            }
             if let backfill = backfills.first(where: { $0.field.name == field.name }) {
                 // Added and filled before this transaction; proved NOT NULL by a validated check.
                 let column = previous?.column ?? field.column
@@ -562,7 +614,10 @@ struct PostgresMigrationRenderer {
             }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
         }
-        if !backfilled.isEmpty {
+        if backfills.contains(where: { $0.shadow != nil }), let swaps = typeSwaps(of: continued) {
+            statements += swappedIndexRenames(of: continued, swaps)
+        }
+        if !backfilled.isEmpty && !triggerDropped {
             let trigger = SQLConstraintName.backfillTrigger(table: table)
             statements.append(renderer.dropTrigger(trigger, onTable: table))
             statements.append(renderer.dropFunction(trigger))
@@ -627,7 +682,8 @@ struct PostgresMigrationRenderer {
         if plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }) {
             statements.append(renderer.addPrimaryKey(of: entity))
         }
-        for (field, previous) in continued.fields {
+        let swappedFields = Set(backfills(of: continued).filter { $0.shadow != nil }.map(\.field.name))
+        for (field, previous) in continued.fields where !swappedFields.contains(field.name) {
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }
             // A field's own check is added with the field (it cannot change between versions).
             let addsOwnCheck = field.check != nil && previous == nil

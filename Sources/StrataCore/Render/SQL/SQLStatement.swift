@@ -25,6 +25,9 @@ public struct SQLStatement: Hashable, Sendable {
         case validateConstraint(name: String, table: String)
         case dropConstraint(name: String, table: String)
         case renameSequence(from: String, to: String)
+        /// `ALTER INDEX … RENAME TO …` (PostgreSQL): an index built over a shadow column
+        /// beforehand, given its final name.
+        case renameIndex(from: String, to: String)
         /// `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` (PostgreSQL), at the start of a transaction.
         case lockTables([String])
         /// SQL written by the schema's author (`migration.before` / `after`).
