@@ -10,7 +10,7 @@ import StrataPostgres
 public enum MyTODOPostgresQueries {
     /// `filteredItems`, from `queries/items.sql:4`.
     public static let filteredItems = #"""
-        SELECT * FROM todo_item
+        SELECT todo_item."id", todo_item."title", todo_item."detail", todo_item."is_done", todo_item."priority" FROM todo_item
         WHERE is_done = $1
         ORDER BY priority DESC, title
         """#

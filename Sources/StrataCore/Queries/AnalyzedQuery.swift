@@ -47,6 +47,10 @@ public struct AnalyzedQuery: Hashable, Sendable {
     /// For a generated row type, where each result column is read from (`todo_item.priority`),
     /// nil for an expression; empty otherwise.
     public var columnOrigins: [String?] = []
+    /// The SQL with the stars of its result (`*`, `t.*`, `RETURNING *`) written as the explicit
+    /// column list, when it has some (``QueryStarExpansion``): what PostgreSQL runs, so that
+    /// columns a migration moved to the end of a table are still read at their position.
+    public var expandedSQL: String?
 }
 
 extension SchemaHistory {

@@ -47,7 +47,7 @@ public enum ShopPostgresQueries {
 
     /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
-        SELECT * FROM customer WHERE joined >= $1 ORDER BY id
+        SELECT customer."id", customer."name", customer."email", customer."nickname", customer."joined", customer."is_vip" FROM customer WHERE joined >= $1 ORDER BY id
         """#
 }
 
