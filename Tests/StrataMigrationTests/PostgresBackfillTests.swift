@@ -200,17 +200,7 @@ import Testing
         try await Self.withShopAtV1(rows: 2_000) { server, session, folder in
             let url = session.url.description
             // Batches of one row, slow enough to be killed between two of them.
-            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "1"])
-            var resumable = false
-            for _ in 0..<1_200 where !resumable {
-                let rows = try? await session.textRows(
-                    sql: #"SELECT count(*)::text FROM "strata_migration_steps" WHERE "resume_after" IS NOT NULL AND NOT "done""#)
-                resumable = (rows?.first?.first ?? nil).map { $0 != "0" } ?? false
-                if !resumable { try await Task.sleep(for: .milliseconds(25)) }
-            }
-            #expect(resumable, "the backfill never recorded a batch")
-            kill(running.process.processIdentifier, SIGKILL)
-            _ = CLI.finish(running)
+            try await MigrationKills.killInTheMiddleOfABackfill(session, folder: folder)
             // Half-way: v2 not in the ledger, its column and trigger there, the batches recorded.
             #expect(try await PostgresMigrateTests.ledger(session).count == 1)
             let recorded = try await session.textRows(
@@ -279,31 +269,12 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             return kept(try server.dump(database: session.url.database))
         }
-        var killed = 0
-        for statement in 1...80 {
-            let done = try await server.withDatabase { session -> Bool in
-                let url = session.url.description
-                #expect(try Self.migrate(url, folder, ["--to", "1"]).status == 0)
+        let killed = try await MigrationKills.killBeforeEveryStatement(
+            server: server, folder: folder,
+            prepare: { session in
+                #expect(try Self.migrate(session.url.description, folder, ["--to", "1"]).status == 0)
                 try await session.execute(seed)
-                let running = try CLI.start(
-                    ["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "100"],
-                    environment: ["STRATA_TEST_KILL_BEFORE_STATEMENT": String(statement)])
-                let first = CLI.finish(running)
-                guard running.process.terminationReason == .uncaughtSignal else {
-                    // Fewer statements than that: the run went through.
-                    #expect(first.status == 0, "\(first.stderr)")
-                    return true
-                }
-                let again = try Self.migrate(url, folder, ["--batch-size", "100"])
-                #expect(again.status == 0, "killed before statement \(statement), rerun: \(again.stderr)")
-                #expect(
-                    kept(try server.dump(database: session.url.database)) == uninterrupted,
-                    "killed before statement \(statement)")
-                return false
-            }
-            if done { break }
-            killed += 1
-        }
+            }, kept: kept, expected: uninterrupted)
         // The index, the expand transaction's statements, the batches, the validations and the
         // version's transaction: every boundary was a kill point.
         #expect(killed >= 15, "only \(killed) kill points")

@@ -437,7 +437,8 @@ struct PostgresMigrationRenderer {
             guard let table = continued(name), SchemaDiff.previous(of: field, in: table.old) != nil else { return false }
             return isSettled(field, in: table)
         case .indexAdded(let name, let index):
-            return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) } ?? false
+            // Or over a shadow column, built concurrently before the version's transaction too.
+            return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) || isSwapped(index, of: $0) } ?? false
         case .uniqueAdded(let name, let field):
             return continued(name).map { isSettled(field, in: $0) } ?? false
         case .typeChanged(let name, _, let to) where continued(name).map({ swapsType(of: to, in: $0) }) ?? false:
