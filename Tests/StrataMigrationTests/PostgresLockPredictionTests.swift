@@ -129,6 +129,8 @@ import Testing
             make(
                 "typeChanged (String to Int64, transform, unique)",
                 base.with("code", #"{ type: Int64, unique: true, transform: "CAST(substr(code, 2) AS BIGINT)" }"#)),
+            // Optional, no constraint, no index: nothing to prove beforehand.
+            make("typeChanged (String? to Int64?, transform)", base.with("note", #"{ type: Int64?, transform: "length(note)" }"#)),
             make("typeChanged (enum to String)", base.with("status", "String")),
             make(
                 "typeChanged (String to enum, transform)", base.with("tag", "String"),

@@ -299,6 +299,26 @@ import Testing
         #expect(killed >= 15, "only \(killed) kill points")
     }
 
+    @Test("a swap whose new values break the unique constraint: the concurrent build fails, exit 4, all undone")
+    func aUniqueViolationOnTheShadowIsUndone() async throws {
+        let (server, folder) = (try await TestPostgresServer.forTest(), try Self.folder())
+        try await Self.withShopAtV1(server, folder, rows: 500) { session in
+            // 'C07' and 'C7' are both 7 as a number.
+            try await session.execute(#"UPDATE "post" SET "code" = 'C07' WHERE "id" = 400"#)
+            let dump = try server.dump(database: session.url.database)
+            let failed = try Self.migrate(session.url.description, folder, ["--batch-size", "50"])
+            #expect(failed.status == 4, "\(failed.stderr)")
+            #expect(failed.stderr.contains("v2 was rolled back"), "\(failed.stderr)")
+            #expect(
+                PostgresMigrateTests.significantLines(try server.dump(database: session.url.database))
+                    == PostgresMigrateTests.significantLines(dump))
+            // The old unique constraint still holds.
+            await #expect(throws: (any Error).self) {
+                try await session.execute(#"INSERT INTO "post" ("title", "views", "rating", "code") VALUES ('t', 1, '1', 'C1')"#)
+            }
+        }
+    }
+
     @Test("a swap whose value fails on a row (a text that is no number): exit 4, the shadow columns and trigger removed")
     func aFailingConversionIsUndone() async throws {
         let (server, folder) = (try await TestPostgresServer.forTest(), try Self.folder())
