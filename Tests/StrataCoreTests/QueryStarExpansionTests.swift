@@ -39,6 +39,16 @@ import Testing
         #expect(sql["done"] == "UPDATE todo_item SET is_done = 1 WHERE id = $1 RETURNING \(returning)")
     }
 
+    @Test func aQueryWhoseSQLChangesRunsTheNewSQL() throws {
+        let history = try #require(SchemaLoader.loadAll(from: TestPaths.schemas.path).histories.first)
+        var query = try #require(history.queries.first { $0.source.name == "filteredItems" })
+        #expect(query.expandedSQL != nil)
+        query.source.sql = "SELECT * FROM todo_item WHERE title = :title"
+        query.parameters = [.init(name: "title", swiftType: "String")]
+        #expect(query.expandedSQL == nil)
+        #expect(query.postgresSQL == "SELECT * FROM todo_item WHERE title = $1")
+    }
+
     @Test func whatIsNoStarOfTheResultStaysAsWritten() throws {
         let queries = """
             -- name: counted
