@@ -266,6 +266,17 @@ import Testing
         let folder = try Self.folder([Self.v1, v2])
         let plan = try CLI.strata(["plan", "Shop", "--from", "1", "--dialect", "postgres", "--schemas", folder])
         #expect(plan.stdout.contains(#"RENAME COLUMN "views_strata_new" TO "views""#), "\(plan.stdout)")
+        try await Self.withShopAtV1(server, folder, rows: 100) { session in
+            let url = session.url.description
+            #expect(try Self.migrate(url, folder).status == 0)
+            // The swapped column comes last; drift compares columns by name.
+            let order = try await session.textRows(
+                sql: #"SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '"post"'::regclass AND attnum > 0 AND NOT attisdropped"#
+            )
+            #expect(order == [["id,title,rating,code,views"]])
+            let drift = try CLI.strata(["drift", "--postgres", url, "--schemas", folder])
+            #expect(drift.status == 0, "\(drift.stdout)\(drift.stderr)")
+        }
         let verify = try CLI.strata(["verify", "--schemas", folder, "--postgres", server.url.description, "--rows", "5"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
