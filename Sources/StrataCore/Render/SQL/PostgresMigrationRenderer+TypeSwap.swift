@@ -22,9 +22,8 @@ import StrataStorage
 extension PostgresMigrationRenderer {
     /// A type change applied through a shadow column.
     struct TypeSwap {
-        /// The field in N, and in N-1 (same column name).
+        /// The field in N (its column has the same name in N-1).
         let field: Field
-        let previous: Field
         /// The shadow column: the field as N declares it under the column `<column>_strata_new`.
         let shadow: Field
         /// The value of a row, over its N-1 columns (the `USING` expression).
@@ -54,7 +53,7 @@ extension PostgresMigrationRenderer {
             guard let names = Self.names(in: expression), !names.contains("SELECT") else { return nil }
             var shadow = field
             shadow.column = SQLConstraintName.fitted(base: field.column, suffix: Self.shadowSuffix)
-            swaps.append(TypeSwap(field: field, previous: previous, shadow: shadow, expression: expression))
+            swaps.append(TypeSwap(field: field, shadow: shadow, expression: expression))
         }
         guard !swaps.isEmpty else { return [] }
         // A value that reads another swapped column would read its old values, of its old type.

@@ -11,7 +11,9 @@ import StrataStorage
 /// `CONCURRENTLY`, a unique constraint is added over a unique index built so, and foreign keys
 /// and checks are added `NOT VALID` then validated, each in a transaction of its own. A required
 /// field with a default is added in one `ADD COLUMN … NOT NULL DEFAULT`, which PostgreSQL 11 and
-/// later do without touching the rows. Strata 0.6.0 and earlier rendered every statement in the
+/// later do without touching the rows. Columns are filled in batches outside the transaction
+/// (``backfills(of:)``), a type change through a shadow column swapped in the transaction
+/// (``typeSwaps(of:)``). Strata 0.6.0 and earlier rendered every statement in the
 /// transaction (`lockSafe: false`): the checksums of that rendering stay accepted for the versions
 /// databases applied then.
 struct PostgresMigrationRenderer {
@@ -545,7 +547,7 @@ struct PostgresMigrationRenderer {
         for (field, previous) in continued.fields {
             if let backfill = backfills.first(where: { $0.field.name == field.name }), let shadow = backfill.shadow {
                 // Filled into its shadow column before this transaction: swapped for it here.
-                let swap = TypeSwap(field: field, previous: previous ?? field, shadow: shadow, expression: backfill.expression)
+                let swap = TypeSwap(field: field, shadow: shadow, expression: backfill.expression)
                 var swapped = swapStatements(swap, of: continued)
                 if !triggerDropped {
                     // Right after the first old column is dropped (under ACCESS EXCLUSIVE): the
