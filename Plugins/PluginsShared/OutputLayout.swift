@@ -45,4 +45,8 @@ extension OutputLayout {
 
     /// The migration into `version` (from version - 1, or from empty for version 1), relative to a SQL folder.
     public static func migrationSQL(version: Int) -> String { "migrations/v\(version).sql" }
+
+    /// The contract of a rolling version (PostgreSQL), run after code of the version before is
+    /// gone, relative to a SQL folder.
+    public static func contractSQL(version: Int) -> String { "migrations/v\(version).contract.sql" }
 }

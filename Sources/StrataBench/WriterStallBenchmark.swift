@@ -276,6 +276,8 @@ public struct WriterStallBenchmark: Sendable {
             var migrationFailure: String?
             do {
                 try await migrator.migrate(session.connection, to: version)
+                // A rolling version's contract, which the next version would run first.
+                try await migrator.contract(session.connection)
             } catch {
                 migrationFailure = String(describing: error).replacingOccurrences(of: "\n", with: " ")
             }
@@ -290,6 +292,7 @@ public struct WriterStallBenchmark: Sendable {
                 progress("stalls (\(label)): v\(version) failed under the writer; applying it with the writer stopped")
                 do {
                     try await unhurried.migrate(session.connection, to: version)
+                    try await unhurried.contract(session.connection)
                 } catch {
                     throw Failure(description: "v\(version) (\(change.kind), \(label)) failed: \(error)")
                 }

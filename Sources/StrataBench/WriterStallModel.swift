@@ -37,6 +37,8 @@ enum WriterStallModel {
         var tag = true
         var comment = false
         var allowDataLoss: [String] = []
+        /// `migration.rolling`: applied as expand, then contract.
+        var rolling = false
 
         /// Sets (or adds, at the end) a field of `Post`.
         mutating func set(_ name: String, _ type: String) {
@@ -74,7 +76,9 @@ enum WriterStallModel {
                     "  Comment:", "    fields:", "      id: UUID", "      post: { type: Post, onDelete: cascade }", "      text: String",
                 ]
             }
-            if !allowDataLoss.isEmpty { lines += ["", "migration:", "  allowDataLoss: [\(allowDataLoss.joined(separator: ", "))]"] }
+            if !allowDataLoss.isEmpty || rolling { lines += ["", "migration:"] }
+            if !allowDataLoss.isEmpty { lines.append("  allowDataLoss: [\(allowDataLoss.joined(separator: ", "))]") }
+            if rolling { lines.append("  rolling: true") }
             return lines.joined(separator: "\n") + "\n"
         }
     }
@@ -130,6 +134,14 @@ enum WriterStallModel {
         Change(
             kind: "drop an entity", source: "Evolution v4, Tag", apply: { $0.tag = false },
             annotate: { $0.allowDataLoss = ["Tag"] }),
+        // Measured with its contract: the new column filled in batches beside the old one, then the old one dropped.
+        Change(
+            kind: "rename a field, rolling: expand, then contract", source: "Evolution v5's rename with migration.rolling, here Post.title -> headline",
+            apply: { $0.rename("title", to: "headline", type: "String?") },
+            annotate: {
+                $0.set("headline", "{ type: String?, renamedFrom: title }")
+                $0.rolling = true
+            }),
     ]
 
     /// Every version file, `v1.yaml` first.

@@ -103,8 +103,9 @@ package struct Plan: ParsableCommand {
                     steps: zip(plan.steps, plan.postgresLocks()).map { step, lock in
                         (step.line, step.isDestructive, step.allowedBy?.spelled, lock.summary)
                     },
-                    sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered),
-                    compatibility: MigrationCompatibility(plan)))
+                    sql: MigrationSQLRenderer.statements(for: plan, dialect: dialect).map(\.rendered)
+                        + MigrationSQLRenderer.contractStatements(for: plan, dialect: dialect).map(\.rendered),
+                    compatibility: MigrationCompatibility(plan, expanded: dialect == .postgres)))
         }
         let diagnostics = loadDiagnostics + plans.flatMap(\.diagnostics)
         report(diagnostics, migrations: migrations, start: start, target: target, model: model)

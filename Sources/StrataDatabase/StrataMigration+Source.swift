@@ -9,6 +9,7 @@ extension StrataMigration {
         self.init(
             version: source.version, sql: source.sql, checksum: source.checksum, legacyChecksum: source.legacyChecksum,
             dateColumns: source.dateColumns, compatibleFrom: source.compatibleFrom,
-            incompatibility: source.incompatibility)
+            incompatibility: source.incompatibility, contract: source.contract,
+            contractIncompatibility: source.contractIncompatibility)
     }
 }

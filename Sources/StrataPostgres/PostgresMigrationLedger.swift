@@ -140,4 +140,28 @@ public enum PostgresMigrationLedger {
             """,
             logger: logger)
     }
+
+    /// Records that the contract of `migration` (a rolling version) ran: code of the version
+    /// before no longer runs against the database, and why.
+    static func recordContract(
+        _ migration: StrataMigration, model: String, _ connection: PostgresConnection, logger: Logger
+    ) async throws {
+        _ = try await connection.strataRows(
+            """
+            UPDATE "strata_migrations" SET "compatible_from" = \(migration.version), \
+            "incompatibility" = \(migration.contractIncompatibility) \
+            WHERE "model" = \(model) AND "version" = \(migration.version)
+            """,
+            logger: logger)
+    }
+
+    /// True when `migration` is a rolling version the ledger (`entries`) records as applied and
+    /// not contracted yet (code of the version before still accepted).
+    static func contractPending(_ migration: StrataMigration, model: String, in entries: [AppliedStrataMigration]) -> Bool {
+        guard migration.contract != nil,
+            let entry = entries.first(where: { $0.model == model && $0.version == migration.version }),
+            let oldest = entry.compatibleFrom
+        else { return false }
+        return oldest < migration.version
+    }
 }

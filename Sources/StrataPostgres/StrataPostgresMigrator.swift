@@ -131,13 +131,63 @@ public struct StrataPostgresMigrator: Sendable {
         return try result.get()
     }
 
-    /// Applies the pending migrations up to `target`; the caller holds the lock.
+    /// The rolling versions the database has applied and not contracted (their
+    /// ``StrataMigration/contract`` pending), oldest first. Reads only.
+    public func pendingContracts(_ connection: PostgresConnection) async throws -> [StrataMigration] {
+        let entries = try await PostgresMigrationLedger.entries(connection, logger: logger)
+        _ = try plan.currentVersion(entries)
+        return migrations.filter { PostgresMigrationLedger.contractPending($0, model: model, in: entries) }
+    }
+
+    /// Runs the contract of every rolling version the database has applied and not contracted
+    /// (``StrataMigration/contract``), oldest first, each in a transaction of its own with its
+    /// ledger row updated, within the lock budget as a version is. Returns the versions
+    /// contracted (none when there is nothing to contract). Applies no pending version: call
+    /// ``migrate(_:to:waiting:progress:)`` first.
+    ///
+    /// Run it once no instance runs code of the version before a rolling version: that code no
+    /// longer opens the database afterwards.
+    @discardableResult
+    public func contract(
+        _ connection: PostgresConnection, waiting: @Sendable () -> Void = {},
+        progress: (StrataMigrationProgress) throws -> Void = { _ in }
+    ) async throws -> [StrataMigration] {
+        try await locked(connection, waiting: waiting) {
+            _ = try await currentVersion(connection)
+            var contracted: [StrataMigration] = []
+            for migration in migrations where migration.contract != nil {
+                if try await contractWithinBudget(migration, connection, progress: progress) { contracted.append(migration) }
+            }
+            return contracted
+        }
+    }
+
+    /// Runs the contract of `migration` when the ledger says it is pending; true when it ran.
+    private func contractWithinBudget(
+        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
+    ) async throws -> Bool {
+        let entries = try await PostgresMigrationLedger.entries(connection, logger: logger)
+        guard PostgresMigrationLedger.contractPending(migration, model: model, in: entries) else { return false }
+        try progress(.willContract(migration))
+        let start = ContinuousClock.now
+        let done = try await withinBudget(migration, connection, progress: progress) { _ in
+            try await applyContract(migration, connection, progress: progress)
+        }
+        if done { try progress(.didContract(migration, duration: ContinuousClock.now - start)) }
+        return done
+    }
+
+    /// Applies the pending migrations up to `target`; the caller holds the lock. A rolling
+    /// version not contracted yet is contracted before the version after it.
     func migrateLocked(
         _ connection: PostgresConnection, to target: Int?, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> [StrataMigration] {
         let pending = try await pending(connection, to: target)
         var applied: [StrataMigration] = []
         for (offset, migration) in pending.enumerated() {
+            if let previous = migrations.first(where: { $0.version == migration.version - 1 }), previous.contract != nil {
+                _ = try await contractWithinBudget(previous, connection, progress: progress)
+            }
             try progress(.willApply(migration, position: offset + 1, count: pending.count))
             let start = ContinuousClock.now
             if try await applyWithinBudget(migration, connection, progress: progress) {
@@ -161,6 +211,17 @@ public struct StrataPostgresMigrator: Sendable {
     private func applyWithinBudget(
         _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
     ) async throws -> Bool {
+        try await withinBudget(migration, connection, progress: progress) { made in
+            try await apply(migration, connection, made: &made, progress: progress)
+        }
+    }
+
+    /// Runs `body` (a version, or a contract, of `migration`) again while a statement times
+    /// out waiting for a lock (``LockTimedOut``), as ``applyWithinBudget(_:_:progress:)`` says.
+    private func withinBudget(
+        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void,
+        body: (inout [Made]) async throws -> Bool
+    ) async throws -> Bool {
         var made: [Made] = []
         var waited = Duration.zero
         var attempt = 0
@@ -172,7 +233,7 @@ public struct StrataPostgresMigrator: Sendable {
                 if let outwaitAutovacuum {
                     try await run("SET lock_timeout = '\(PostgresLockBudget.milliseconds(outwaitAutovacuum))ms'", connection)
                 }
-                let result = try await apply(migration, connection, made: &made, progress: progress)
+                let result = try await body(&made)
                 if outwaitAutovacuum != nil { try await run("SET lock_timeout = \(lockBudget.setting)", connection) }
                 return result
             } catch let error as LockTimedOut {
@@ -384,6 +445,48 @@ public struct StrataPostgresMigrator: Sendable {
         } catch {
             let rolledBack = (try? await run("ROLLBACK", connection)) != nil
             throw await failure(error, in: current, rolledBack: rolledBack)
+        }
+    }
+
+    /// Runs the contract of `migration` in one transaction with its ledger row updated; false
+    /// when the ledger already records it contracted. A lock timeout is thrown as
+    /// ``LockTimedOut`` (tried again), any other failure as a ``StrataPostgresMigrationFailure``
+    /// with the contract rolled back (the database stays expanded), an error `progress` threw as it is.
+    private func applyContract(
+        _ migration: StrataMigration, _ connection: PostgresConnection, progress: (StrataMigrationProgress) throws -> Void
+    ) async throws -> Bool {
+        struct Stopped: Error { var error: any Error }
+        try await run("BEGIN", connection)
+        var current: String?
+        do {
+            let statements = try SQLScriptSplitter.statements(migration.contract ?? "", dialect: .postgres)
+            let entries = try await PostgresMigrationLedger.entries(connection, logger: logger)
+            guard PostgresMigrationLedger.contractPending(migration, model: model, in: entries) else {
+                try await run("COMMIT", connection)
+                return false
+            }
+            if let limit = lockBudget.holdLimitStatement { try await run(limit, connection) }
+            for statement in statements {
+                current = statement
+                do { try progress(.willRun(migration, statement: statement)) } catch { throw Stopped(error: error) }
+                try await run(statement, connection)
+            }
+            current = nil
+            try await PostgresMigrationLedger.recordContract(migration, model: model, connection, logger: logger)
+            try await run("COMMIT", connection)
+            return true
+        } catch {
+            let rolledBack = (try? await run("ROLLBACK", connection)) != nil
+            if let stopped = error as? Stopped, rolledBack { throw stopped.error }
+            let message = PostgresServerMessage(error)
+            if rolledBack, let current, message.sqlState == Self.lockNotAvailable {
+                throw LockTimedOut(statement: current, message: message)
+            }
+            var failure = StrataPostgresMigrationFailure(
+                model: model, version: migration.version, statement: current, message: message, rolledBack: rolledBack,
+                leftBehind: [])
+            if message.sqlState == Self.queryCanceled { failure.holdLimit = lockBudget.holdLimit }
+            throw failure
         }
     }
 

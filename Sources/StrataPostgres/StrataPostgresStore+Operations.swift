@@ -124,6 +124,26 @@ extension StrataPostgresStore {
         }
     }
 
+    /// Changes the stored record that has `record`'s key as `change` changes a copy of `record`,
+    /// writing only the columns whose values then differ from `record`'s (none: nothing is
+    /// written), and returns the record as stored afterwards (nil when there is none):
+    ///
+    /// ```swift
+    /// try await db.notes.updateChanges(note) { $0.pinned = true; $0.tag = nil }
+    /// ```
+    ///
+    /// The key is not changed (a change to it is ignored): the stored record is found by
+    /// `record`'s key. Another session's changes to the other columns are kept.
+    @discardableResult
+    public func updateChanges(_ record: Record, _ change: (inout Record) throws -> Void) async throws -> Record? {
+        guard let key = record.strataKey else { return nil }
+        var changed = record
+        try change(&changed)
+        let assignments = Record.strataTable.changes(from: record, to: changed)
+        guard !assignments.isEmpty else { return try await find(id: key) }
+        return try await update(id: key, set: { _ in assignments })
+    }
+
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
     /// nothing) and returns the record as stored afterwards (nil when there is none).
     @inlinable

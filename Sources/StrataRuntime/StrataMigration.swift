@@ -30,6 +30,13 @@ public struct StrataMigration: Hashable, Sendable {
     /// `renames Post.title to headline`), recorded in the ledger's `incompatibility` so that older
     /// code refusing the database can say why; nil when it can, or when unknown.
     public var incompatibility: String?
+    /// The contract of a rolling version (PostgreSQL, `migrations/vN.contract.sql`): statements
+    /// run in one transaction once no instance runs code of the version before (`strata migrate
+    /// --contract`, or before the next version), which drop what only that code needed. After
+    /// it the ledger records ``contractIncompatibility``. Nil for a version applied whole.
+    public var contract: String?
+    /// Why code of the version before cannot run against this version once its ``contract`` ran.
+    public var contractIncompatibility: String?
 
     /// The oldest code version the ledger records for this migration: ``compatibleFrom``, or the
     /// version itself.
@@ -38,8 +45,11 @@ public struct StrataMigration: Hashable, Sendable {
     /// Creates a migration.
     public init(
         version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = [],
-        compatibleFrom: Int? = nil, incompatibility: String? = nil
+        compatibleFrom: Int? = nil, incompatibility: String? = nil, contract: String? = nil,
+        contractIncompatibility: String? = nil
     ) {
+        self.contract = contract
+        self.contractIncompatibility = contractIncompatibility
         self.version = version
         self.sql = sql
         self.checksum = checksum
@@ -53,12 +63,13 @@ public struct StrataMigration: Hashable, Sendable {
     /// (`"table" ("column", "column")`, a line per table): how generated code lists them.
     public init(
         version: Int, sql: String, checksum: String, legacyChecksum: String? = nil, dateColumns list: String,
-        compatibleFrom: Int? = nil, incompatibility: String? = nil
+        compatibleFrom: Int? = nil, incompatibility: String? = nil, contract: String? = nil,
+        contractIncompatibility: String? = nil
     ) {
         self.init(
             version: version, sql: sql, checksum: checksum, legacyChecksum: legacyChecksum,
             dateColumns: SQLiteDateColumn.columns(inList: list), compatibleFrom: compatibleFrom,
-            incompatibility: incompatibility)
+            incompatibility: incompatibility, contract: contract, contractIncompatibility: contractIncompatibility)
     }
 
     /// Creates a migration whose checksum is computed from `sql` as the generator computes it

@@ -21,4 +21,10 @@ public enum StrataMigrationProgress: Sendable {
     /// was cancelled (it starts again later), so that the migration's statements do not queue
     /// behind it, and the application's behind them.
     case cancelledAutovacuum(StrataMigration, [StrataLockHolder])
+    /// The contract of a rolling version (``StrataMigration/contract``, PostgreSQL) is about to
+    /// run: what only code of the version before needed is dropped.
+    case willContract(StrataMigration)
+    /// The contract of a rolling version was committed, in `duration`: code of the version
+    /// before no longer runs against the database.
+    case didContract(StrataMigration, duration: Duration)
 }

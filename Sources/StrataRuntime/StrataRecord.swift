@@ -49,6 +49,9 @@ public final class StrataTable<Record>: Sendable {
     public let columns: [String]
     /// The quoted column of each stored property, by key path.
     public let quotedColumns: [PartialKeyPath<Record> & Sendable: String]
+    /// Each stored property's key path and quoted column, in field order, but the key's: what
+    /// ``changes(from:to:)`` compares.
+    let nonKeyProperties: [(keyPath: PartialKeyPath<Record> & Sendable, column: String)]
     /// The primary key's column names, in key order.
     public let primaryKey: [String]
     /// True when the database assigns the key on insert (an autoincremented integer key).
@@ -108,6 +111,7 @@ public final class StrataTable<Record>: Sendable {
         dateTextsByColumn = Dictionary(
             dateTexts.compactMap { keyPath, format in quotedColumns[keyPath].map { ($0, format) } },
             uniquingKeysWith: { first, _ in first })
+        nonKeyProperties = properties.filter { !primaryKey.contains($0.1) }.map { ($0.0, Self.quoted($0.1)) }
         quotedName = Self.quoted(name)
         selection = columns.map(Self.quoted).joined(separator: ", ")
         sqlite = StrataTableStatements(
@@ -126,6 +130,24 @@ public final class StrataTable<Record>: Sendable {
                     "COALESCE(\(parameter), nextval(pg_get_serial_sequence(\(Self.literal(Self.quoted(name))), \(Self.literal(key)))))"
                 })
             })
+    }
+
+    /// The assignments that take the stored row of `old` to `new`: one per column (the key's
+    /// excepted) whose value, as stored, differs, in field order. What `updateChanges(_:_:)`
+    /// writes after its closure changed a copy of a record.
+    public func changes(from old: Record, to new: Record) -> [StrataAssignment<Record>] {
+        var assignments: [StrataAssignment<Record>] = []
+        for (keyPath, column) in nonKeyProperties {
+            // Every stored property of a generated record is a column value (optionals too).
+            guard let before = old[keyPath: keyPath] as? any StrataColumnValue,
+                let after = new[keyPath: keyPath] as? any StrataColumnValue
+            else { continue }
+            var value = after.strataSQLValue
+            guard value != before.strataSQLValue else { continue }
+            if let format = dateTexts[keyPath], case .date(let date) = value { value = .textDate(date, format) }
+            assignments.append(StrataAssignment(column: column, value: value))
+        }
+        return assignments
     }
 
     /// `UPDATE t SET c = ?, … WHERE k = ? …`: the statement that sets the given (quoted) columns

@@ -178,6 +178,26 @@ extension StrataRecordStore {
         }
     }
 
+    /// Changes the stored record that has `record`'s key as `change` changes a copy of `record`,
+    /// writing only the columns whose values then differ from `record`'s (none: nothing is
+    /// written), and returns the record as stored afterwards (nil when there is none):
+    ///
+    /// ```swift
+    /// try db.todoItems.updateChanges(item) { $0.isDone = true; $0.detail = nil }
+    /// ```
+    ///
+    /// The key is not changed (a change to it is ignored): the stored record is found by
+    /// `record`'s key. Another session's changes to the other columns are kept.
+    @discardableResult
+    public func updateChanges(_ record: Record, _ change: (inout Record) throws -> Void) throws -> Record? {
+        guard let key = record.strataKey else { return nil }
+        var changed = record
+        try change(&changed)
+        let assignments = Record.strataTable.changes(from: record, to: changed)
+        guard !assignments.isEmpty else { return try find(id: key) }
+        return try update(id: key, set: { _ in assignments })
+    }
+
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
     /// nothing) and returns the record as stored afterwards (nil when there is none). Not
     /// inlinable (nor is `update(id:set:)`): an update is one statement, and a copy of it in

@@ -122,6 +122,11 @@ extension Migrate {
                 outcome.pending = try await migrator.pending(connection, to: to)
                 outcome.from = outcome.pending.first.map { $0.version - 1 }
                 outcome.to = outcome.pending.last?.version
+                if contract {
+                    // Applied contracts, then those of the versions the run would apply.
+                    let applied = try await migrator.pendingContracts(connection)
+                    outcome.contracted = applied + outcome.pending.filter { $0.contract != nil }
+                }
             } else {
                 let model = migrator.model
                 outcome.from = try await migrator.currentVersion(connection)
@@ -132,6 +137,12 @@ extension Migrate {
                 let now = try await migrator.currentVersion(connection)
                 outcome.to = now
                 outcome.from = now - outcome.applied.count
+                if contract {
+                    outcome.contracted = try await migrator.contract(
+                        connection, waiting: Self.waitingNotice(name: name, model: model),
+                        progress: Self.reportProgress(model: model))
+                }
+                outcome.expanded = try await migrator.pendingContracts(connection)
             }
             return .success
         } catch where Interruption.received != nil {

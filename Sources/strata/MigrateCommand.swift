@@ -46,7 +46,11 @@ struct Migrate: AsyncParsableCommand {
             A database ahead of these schemas (a rolling deploy: a newer release migrated it) is \
             accepted, with nothing to apply, when its ledger records every newer version as \
             compatible with the code of the latest version here; otherwise it is refused, naming \
-            the first newer version that is not, and why. Migrations never go backwards.
+            the first newer version that is not, and why. Migrations never go backwards. On \
+            PostgreSQL a rolling version (migration.rolling) is applied as its expand, which code of \
+            the version before keeps running against; --contract then runs the contracts of the \
+            rolling versions applied (what only that code needs is dropped, in one transaction), \
+            which the next version's migration otherwise runs first.
 
             Exit status: 0 applied, or nothing to apply; 1 refused (the database is untouched); \
             2 could not run (a file that cannot be opened or is not a SQLite database, a server that \
@@ -57,7 +61,7 @@ struct Migrate: AsyncParsableCommand {
             version being applied was rolled back (on SQLite at once, on PostgreSQL after the \
             running statement; a second Ctrl-C ends strata at once, and the server rolls back).\
              With --format json: one object, {"database", "model", "from", "to", "dryRun", \
-            "aheadOfSchemas" (true for a compatible database ahead of the schemas), "applied": [{"version", "checksum"}], "pending": [{"version", "sql"}], "dateConversion": \
+            "aheadOfSchemas" (true for a compatible database ahead of the schemas), "applied": [{"version", "checksum"}], "contracted": [version], "expanded": [version], "pending": [{"version", "sql"}], "dateConversion": \
             {"version", "statements"} or null, "baseline": N or null, "recorded": [{"version", \
             "checksum"}] (the versions the baseline records), "schemaDifferences": [text], "error"}.
             """
@@ -101,6 +105,11 @@ struct Migrate: AsyncParsableCommand {
             "PostgreSQL: the rows one batch of a backfill updates, each batch committed on its own (default: 1000).",
             valueName: "rows"))
     var batchSize: Int?
+    @Flag(
+        help: ArgumentHelp(
+            "PostgreSQL: then run the contract of the rolling versions applied (migration.rolling): drop what only code of the version before needs. Run it once no instance runs that code."
+        ))
+    var contract = false
     @Flag(help: "Print the SQL that would run, and change nothing.") var dryRun = false
     @OptionGroup var schemaOptions: SchemaOptions
     @OptionGroup var formatOptions: FormatOptions
@@ -110,6 +119,10 @@ struct Migrate: AsyncParsableCommand {
         var from: Int?
         var to: Int?
         var applied: [StrataMigration] = []
+        /// The rolling versions whose contract ran (`--contract`), or would run (a dry run).
+        var contracted: [StrataMigration] = []
+        /// The rolling versions applied and not contracted after the run (PostgreSQL).
+        var expanded: [StrataMigration] = []
         /// The versions a baseline recorded (or, in a dry run, would record) without running them.
         var recorded: [StrataMigration] = []
         /// The differences that made a baseline refuse the database.
@@ -215,6 +228,12 @@ struct Migrate: AsyncParsableCommand {
                 }
             case .didApply(let migration, let duration):
                 print("\(model): applied v\(migration.version) in \(Self.seconds(duration))", to: &stream)
+            case .willContract(let migration):
+                print(
+                    "\(model): contracting v\(migration.version) (dropping what only code of v\(migration.version - 1) needs)…",
+                    to: &stream)
+            case .didContract(let migration, let duration):
+                print("\(model): contracted v\(migration.version) in \(Self.seconds(duration))", to: &stream)
             case .waitingForLock(let migration, let wait):
                 print(
                     "\(model): v\(migration.version) could not get a lock within the lock timeout, \(wait.holdersDescription); "
@@ -349,6 +368,8 @@ struct Migrate: AsyncParsableCommand {
                     "applied",
                     .array(outcome.applied.map(Self.versionAndChecksum))
                 ),
+                ("contracted", .array(outcome.contracted.map { .int($0.version) })),
+                ("expanded", .array(outcome.expanded.map { .int($0.version) })),
                 (
                     "pending",
                     .array(outcome.pending.map { .object([("version", .int($0.version)), ("sql", .string($0.sql))]) })
@@ -386,17 +407,33 @@ struct Migrate: AsyncParsableCommand {
                     print("-- version \(migration.version)")
                     print(migration.sql)
                 }
+                for migration in outcome.contracted {
+                    print("-- contract of version \(migration.version)")
+                    print(migration.contract ?? "")
+                }
             } else if ahead, let from = outcome.from {
                 print(
                     "\(database) is at version \(from) of \(model), ahead of these schemas (v\(latest)); "
                         + "\(from == latest + 1 ? "v\(from) is" : "v\(latest + 1)…v\(from) are") compatible with the code of "
                         + "v\(latest): nothing to apply.")
             } else if outcome.applied.isEmpty {
-                print("\(database) is at version \(outcome.from ?? 0) of \(model): nothing to apply.")
+                if outcome.contracted.isEmpty {
+                    print("\(database) is at version \(outcome.from ?? 0) of \(model): nothing to apply.")
+                }
             } else {
                 print(
                     "\(database): \(model) migrated from version \(outcome.from ?? 0) to \(outcome.to ?? 0) (applied \(outcome.applied.map { "v\($0.version)" }.joined(separator: ", ")))."
                 )
+            }
+            if !dryRun, !outcome.contracted.isEmpty {
+                print(
+                    "\(database): contracted \(outcome.contracted.map { "v\($0.version)" }.joined(separator: ", ")) of \(model): "
+                        + "code of \(outcome.contracted.map { "v\($0.version - 1)" }.joined(separator: ", ")) no longer runs against it.")
+            }
+            for migration in outcome.expanded {
+                print(
+                    "\(database): v\(migration.version) of \(model) is expanded (migration.rolling): code of v\(migration.version - 1) "
+                        + "still runs against it. Once no instance runs that code, run strata migrate --contract.")
             }
         }
     }

@@ -86,7 +86,7 @@ struct BlogJoinTests {
         try db.posts.insert(Post(writer: try #require(ada.id), order: "alpha"))
         var joined = db.posts.observeAll(joining: Writer.self, on: \.writer).makeAsyncIterator()
         #expect(try await joined.next()?.map(\.partner.name) == ["ada"])
-        try db.writers.update(ada, name: "ada lovelace")
+        try db.writers.updateChanges(ada) { $0.name = "ada lovelace" }
         #expect(try await joined.next()?.map(\.partner.name) == ["ada lovelace"])
         var counts = db.writers.observeAll(counting: Post.self, via: \.writer).makeAsyncIterator()
         #expect(try await counts.next()?.map(\.count) == [1])

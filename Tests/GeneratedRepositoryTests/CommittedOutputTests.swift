@@ -14,6 +14,7 @@ struct CommittedOutputTests {
         arguments: [
             ("Tests/GeneratedRepositoryTests/Schemas", "Tests/GeneratedRepositoryTests/Generated", "sqlite postgres"),
             ("Tests/MyTODOV1/Schemas", "Tests/MyTODOV1/Generated", "sqlite"),
+            ("Tests/RollingV1/Schemas", "Tests/RollingV1/Generated", "postgres"),
             ("Benchmarks/Schemas", "Sources/StrataRepositoryBenchmark/Generated", "sqlite"),
         ]
     )

@@ -135,7 +135,10 @@ struct MusicTests {
         }
         // Updates of chosen fields, by name and by column, and upserts bind the same text.
         let first = try #require(try music.invoices.find(id: 1))
-        try music.invoices.update(first, invoiceDate: date("2009-01-01 08:15:00.5"), dueDate: .some(nil))
+        try music.invoices.updateChanges(first) {
+            $0.invoiceDate = date("2009-01-01 08:15:00.5")
+            $0.dueDate = nil
+        }
         #expect(try text(1) == "2009-01-01 08:15:00.500|NULL")
         try music.invoices.update(invoiceId: 2, set: { [$0.dueDate.set(date("2024-02-29"))] })
         #expect(try text(2) == "2009-01-02 00:00:00|2024-02-29")

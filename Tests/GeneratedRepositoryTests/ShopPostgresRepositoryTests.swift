@@ -62,11 +62,11 @@ struct ShopPostgresRepositoryTests {
         try await withShop { shop in
             let ada = try await shop.customers.insert(Self.customer("ada"))
             _ = try await shop.customers.insert(contentsOf: ["bob", "cy", "dee"].map(Self.customer))
-            let named = try await shop.customers.update(ada, nickname: "A")
+            let named = try await shop.customers.updateChanges(ada) { $0.nickname = "A" }
             #expect(named?.nickname == "A")
             #expect(try await shop.customers.fetchOne(where: { $0.nickname == "A" })?.id == ada.id)
             #expect(try await shop.customers.count(where: { $0.nickname.isNull }) == 3)
-            let cleared = try await shop.customers.update(ada, nickname: .some(nil))
+            let cleared = try await shop.customers.updateChanges(try #require(named)) { $0.nickname = nil }
             #expect(cleared?.nickname == nil)
             let page = try await shop.customers.fetchAll(orderBy: { [$0.name.descending] }, limit: 2, offset: 1)
             #expect(page.map(\.name) == ["cy", "bob"])
@@ -122,7 +122,7 @@ struct ShopPostgresRepositoryTests {
             let row = try await shop.keywords.insert(Keywords(default: 1, class: "c", protocol: nil, self_check: false))
             #expect(try await shop.keywords.find(default: 1) == row)
             #expect(try await shop.keywords.fetchAll(where: { $0.class == "c" && $0.self_check == false }) == [row])
-            #expect(try await shop.keywords.update(row, protocol: "p")?.protocol == "p")
+            #expect(try await shop.keywords.updateChanges(row) { $0.protocol = "p" }?.protocol == "p")
             #expect(try await shop.keywords.delete(default: 1))
         }
     }

@@ -58,11 +58,19 @@ struct ShopRepositoryTests {
         let ada = try customer("ada")
         #expect(ada.nickname == nil)
         #expect(try shop.customers.count(where: { $0.nickname.isNull }) == 1)
-        let named = try shop.customers.update(ada, nickname: "A")
+        let named = try shop.customers.updateChanges(ada) { $0.nickname = "A" }
         #expect(named?.nickname == "A")
         #expect(try shop.customers.fetchOne(where: { $0.nickname == "A" })?.id == ada.id)
-        let cleared = try shop.customers.update(ada, nickname: .some(nil))
+        // Compared with the record given: from `ada` (nickname nil), setting nil changes nothing.
+        #expect(try shop.customers.updateChanges(ada) { $0.nickname = nil }?.nickname == "A")
+        let cleared = try shop.customers.updateChanges(try #require(named)) { $0.nickname = nil }
         #expect(cleared?.nickname == nil)
+        // `update(record)` with its result unused is the whole-record update, not the deprecated
+        // chosen-fields one with every field left out (which wrote nothing).
+        var renamed = try #require(cleared)
+        renamed.name = "ada l."
+        _ = try shop.customers.update(renamed)
+        #expect(try shop.customers.find(id: try #require(ada.id))?.name == "ada l.")
         #expect(try shop.customers.count(where: { $0.nickname.isNotNull }) == 0)
     }
 
@@ -132,7 +140,7 @@ struct ShopRepositoryTests {
         let row = try shop.keywords.insert(Keywords(default: 1, class: "c", protocol: nil, self_check: false))
         #expect(try shop.keywords.find(default: 1) == row)
         #expect(try shop.keywords.fetchAll(where: { $0.class == "c" && $0.self_check == false }) == [row])
-        let changed = try shop.keywords.update(row, protocol: "p")
+        let changed = try shop.keywords.updateChanges(row) { $0.protocol = "p" }
         #expect(changed?.protocol == "p")
         #expect(try shop.keywords.delete(default: 1))
     }

@@ -27,7 +27,7 @@ final class LiveTODOStore {
     }
 
     func toggle(_ item: TODOItem) throws {
-        try database.todoItems.update(item, isDone: !item.isDone)
+        try database.todoItems.updateChanges(item) { $0.isDone.toggle() }
     }
 
     func delete(_ item: TODOItem) throws {
@@ -97,7 +97,7 @@ struct LiveStoreTests {
         let item = try db.todoItems.insert(TODOItem(title: "Buy milk"))
         let live = db.live(initial: nil) { try $0.todoItems.find(id: item.id) }
         #expect(live.value == item)
-        try db.todoItems.update(item, title: "Buy oat milk")
+        try db.todoItems.updateChanges(item) { $0.title = "Buy oat milk" }
         try await eventually("the update is seen") { live.value?.title == "Buy oat milk" }
         try db.todoItems.delete(item)
         try await eventually("the deletion is seen") { live.value == nil }

@@ -46,7 +46,10 @@ struct ModelVersionTests {
             orderBy: { [$0.priority.descending, $0.title.ascending] }
         )
         #expect(sorted.count == 2)
-        try v3.todoItems.update(items[0], isDone: true, priority: .highest)
+        try v3.todoItems.updateChanges(items[0]) {
+            $0.isDone = true
+            $0.priority = .highest
+        }
         #expect(try v3.todoItems.count(where: { $0.isDone == true && $0.priority == .highest }) == 1)
     }
 
@@ -65,7 +68,7 @@ struct ModelVersionTests {
         #expect(try MyTODOV1.MyTODODatabase.migrator.pending(in: v1.writer).isEmpty)
         #expect(try v1.todoItems.fetchAll().map(\.title) == [first.title])
         let written = try v1.todoItems.insert(MyTODOV1.TODOItem(title: "Written by v1", detail: "x"))
-        try v1.todoItems.update(written, title: "Written by v1, then changed")
+        try v1.todoItems.updateChanges(written) { $0.title = "Written by v1, then changed" }
         // The v3 app reads what v1 wrote, with the defaults of the fields v1 does not know.
         let read = try #require(try v3.todoItems.fetchAll(where: { $0.id == written.id }).first)
         #expect(read.title == "Written by v1, then changed")

@@ -81,22 +81,30 @@ struct TODOItemStoreTests {
     }
 
     @Test(
-        "updateTODOItem(item, title:, detail:, isDone:, priority:) changes the chosen fields only",
+        "updateChanges(item) { … } writes the changed fields only",
         arguments: TODOBackend.allCases)
     func updateChosenFields(_ backend: TODOBackend) async throws {
         try await withTODOItems(backend) { items in
             let item = try await Self.createTODOItem(items, "Title", "Detail", false, .low)
-            let updated = try await items.update(item, title: "New title", detail: nil, isDone: true, priority: nil)
+            let updated = try await items.updateChanges(item) {
+                $0.title = "New title"
+                $0.isDone = true
+            }
             #expect(updated == TODOItem(id: item.id, title: "New title", detail: "Detail", isDone: true, priority: .low))
             #expect(try await items.find(id: item.id) == updated)
 
-            let again = try await items.update(item, title: nil, detail: "New detail", isDone: nil, priority: .highest)
+            // From the stale copy: the title stored meanwhile is kept.
+            let again = try await items.updateChanges(item) {
+                $0.detail = "New detail"
+                $0.priority = .highest
+            }
             #expect(again?.title == "New title")
             #expect(again?.detail == "New detail")
             #expect(again?.priority == .highest)
             #expect(
-                try await items.update(TODOItem(title: "not stored"), title: "x", detail: nil, isDone: nil, priority: nil)
-                    == nil)
+                try await items.updateChanges(TODOItem(title: "not stored")) { $0.title = "x" } == nil)
+            // Nothing changed: nothing written, the stored record returned.
+            #expect(try await items.updateChanges(item) { _ in } == again)
         }
     }
 
@@ -181,7 +189,7 @@ struct TODOItemStoreTests {
         }
         #expect(try await iterator.next()?.map(\.title) == ["Second", "First"])
 
-        try database.todoItems.update(item, isDone: true)
+        try database.todoItems.updateChanges(item) { $0.isDone = true }
         #expect(try await iterator.next()?.map(\.title) == ["Second"])
 
         // A batch insert steps most rows directly and reports its changes once: still observed.

@@ -29,8 +29,7 @@ protocol TODOItems: Sendable {
     func count(where filter: Filter?) async throws -> Int
     func exists(where filter: Filter?) async throws -> Bool
     func update(_ item: TODOItem) async throws -> Bool
-    func update(_ item: TODOItem, title: String?, detail: String?, isDone: Bool?, priority: Priority?) async throws
-        -> TODOItem?
+    func updateChanges(_ item: TODOItem, _ change: (inout TODOItem) -> Void) async throws -> TODOItem?
     func updateAll(where filter: Filter?, set: @Sendable (TODOItem.Columns) -> [StrataAssignment<TODOItem>]) async throws
         -> Int
     func delete(_ item: TODOItem) async throws -> Bool
@@ -105,10 +104,8 @@ struct SQLiteTODOItems: TODOItems {
     func count(where filter: Filter?) async throws -> Int { try items.count(where: filter) }
     func exists(where filter: Filter?) async throws -> Bool { try items.exists(where: filter) }
     func update(_ item: TODOItem) async throws -> Bool { try items.update(item) }
-    func update(_ item: TODOItem, title: String?, detail: String?, isDone: Bool?, priority: Priority?) async throws
-        -> TODOItem?
-    {
-        try items.update(item, title: title, detail: detail, isDone: isDone, priority: priority)
+    func updateChanges(_ item: TODOItem, _ change: (inout TODOItem) -> Void) async throws -> TODOItem? {
+        try items.updateChanges(item, change)
     }
     func updateAll(where filter: Filter?, set: @Sendable (TODOItem.Columns) -> [StrataAssignment<TODOItem>]) async throws
         -> Int
@@ -151,10 +148,8 @@ struct PostgresTODOItems: TODOItems {
     func count(where filter: Filter?) async throws -> Int { try await items.count(where: filter) }
     func exists(where filter: Filter?) async throws -> Bool { try await items.exists(where: filter) }
     func update(_ item: TODOItem) async throws -> Bool { try await items.update(item) }
-    func update(_ item: TODOItem, title: String?, detail: String?, isDone: Bool?, priority: Priority?) async throws
-        -> TODOItem?
-    {
-        try await items.update(item, title: title, detail: detail, isDone: isDone, priority: priority)
+    func updateChanges(_ item: TODOItem, _ change: (inout TODOItem) -> Void) async throws -> TODOItem? {
+        try await items.updateChanges(item, change)
     }
     func updateAll(where filter: Filter?, set: @Sendable (TODOItem.Columns) -> [StrataAssignment<TODOItem>]) async throws
         -> Int

@@ -9,9 +9,9 @@ import Testing
     import Darwin
 #endif
 
-/// `strata migrate --postgres` killed with SIGKILL where a deploy could be killed: in the middle
-/// of a backfill, and before each statement of a run (`STRATA_TEST_KILL_BEFORE_STATEMENT`), for
-/// the tests that check a rerun ends as an uninterrupted run.
+/// `strata migrate --postgres` killed with SIGKILL in the middle of a backfill, as a deploy could
+/// be, for the tests that check a rerun ends as an uninterrupted run (before each statement:
+/// `PostgresBackfillTests.killedAtEveryStatement`).
 enum MigrationKills {
     /// Starts `strata migrate` to the latest version of `folder` in batches of one row, and kills
     /// it once a backfill has recorded a batch (so that the rerun resumes after it).
@@ -29,38 +29,5 @@ enum MigrationKills {
         #expect(resumable, "the backfill never recorded a batch")
         kill(running.process.processIdentifier, SIGKILL)
         _ = CLI.finish(running)
-    }
-
-    /// For each statement n from 1 until a run has fewer: a database of `server` made ready by
-    /// `prepare` (at the first version, with rows), `strata migrate` to the latest version of
-    /// `folder` killed before statement n, then run again; the database must then be `expected`
-    /// (its dump through `kept`). Returns how many runs were killed.
-    static func killBeforeEveryStatement(
-        server: TestPostgresServer, folder: String, upTo limit: Int = 80,
-        prepare: (PostgresSession) async throws -> Void, kept: (String) -> [String], expected: [String]
-    ) async throws -> Int {
-        var killed = 0
-        for statement in 1...limit {
-            let done = try await server.withDatabase { session -> Bool in
-                let url = session.url.description
-                try await prepare(session)
-                let running = try CLI.start(
-                    ["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "100"],
-                    environment: ["STRATA_TEST_KILL_BEFORE_STATEMENT": String(statement)])
-                let first = CLI.finish(running)
-                guard running.process.terminationReason == .uncaughtSignal else {
-                    // Fewer statements than that: the run went through.
-                    #expect(first.status == 0, "\(first.stderr)")
-                    return true
-                }
-                let again = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "100"])
-                #expect(again.status == 0, "killed before statement \(statement), rerun: \(again.stderr)")
-                #expect(kept(try server.dump(database: session.url.database)) == expected, "killed before statement \(statement)")
-                return false
-            }
-            if done { break }
-            killed += 1
-        }
-        return killed
     }
 }

@@ -254,30 +254,101 @@ import Testing
                 indexes:
                   - [email]
             """
-        let server = try await TestPostgresServer.forTest()
-        let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
         let seed =
             #"INSERT INTO "customer" ("email", "name", "nickname", "tier") SELECT 'c' || g || '@x', repeat('n', 1 + g % 7), CASE WHEN g % 2 = 0 THEN 'nick' END, CASE WHEN g % 3 = 0 THEN 'silver' ELSE 'bronze' END FROM generate_series(1, 300) g"#
+        // The index, the expand transaction's statements, the batches, the validations and the
+        // version's transaction: every boundary was a kill point.
+        #expect(try await Self.killedAtEveryStatement(v1: v1, v2: v2, seed: seed) >= 15)
+    }
+
+    @Test("a rolling version killed (SIGKILL) before each statement of its expand: every rerun ends as an uninterrupted run, and so does the contract")
+    func rollingExpandKilledAtEveryStatementBoundaryTheRerunEndsTheSame() async throws {
+        let v1 = """
+            model: Shop
+            version: 1
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String
+                  name: { type: String, default: "" }
+                  note: String?
+                indexes:
+                  - { fields: [name], name: customer_by_name }
+            """
+        // A column renamed (with an index over it), one computed, one removed: side by side.
+        let v2 = """
+            model: Shop
+            version: 2
+            entities:
+              Customer:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  email: String
+                  fullName: { type: String, default: "", renamedFrom: name }
+                  score: { type: Int64, transform: "length(name) * 10" }
+                indexes:
+                  - { fields: [fullName], name: customer_by_name }
+            migration:
+              rolling: true
+              allowDataLoss: [Customer.note]
+            """
+        let seed =
+            #"INSERT INTO "customer" ("email", "name", "note") SELECT 'c' || g || '@x', repeat('n', 1 + g % 7), 'x' FROM generate_series(1, 300) g"#
+        #expect(try await Self.killedAtEveryStatement(v1: v1, v2: v2, seed: seed, contract: true) >= 12)
+    }
+
+    /// Runs `strata migrate` from v1 (with `seed`) to v2 killed before its 1st, 2nd, …
+    /// statement, reruns it each time, and expects the database (schema and rows, `pg_dump`) as
+    /// after an uninterrupted run; with `contract`, runs `--contract` after and expects the same
+    /// again. Returns the number of kill points.
+    static func killedAtEveryStatement(v1: String, v2: String, seed: String, contract: Bool = false) async throws -> Int {
+        let server = try await TestPostgresServer.forTest()
+        let (_, folder) = try Models.temporary("Shop", versions: [v1, v2])
         // The schema and rows, without the ledger's times.
         func kept(_ dump: String) -> [String] {
             PostgresMigrateTests.significantLines(dump).filter { !$0.hasPrefix("Shop\t") }
         }
-        let uninterrupted = try await server.withDatabase { session in
+        func contracted(_ session: PostgresSession) throws -> [String] {
+            guard contract else { return [] }
+            let result = try Self.migrate(session.url.description, folder, ["--contract"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return kept(try server.dump(database: session.url.database))
+        }
+        let (uninterrupted, uninterruptedContracted) = try await server.withDatabase { session in
             #expect(try Self.migrate(session.url.description, folder, ["--to", "1"]).status == 0)
             try await session.execute(seed)
             let result = try Self.migrate(session.url.description, folder, ["--batch-size", "100"])
             #expect(result.status == 0, "\(result.stderr)")
-            return kept(try server.dump(database: session.url.database))
+            return (kept(try server.dump(database: session.url.database)), try contracted(session))
         }
-        let killed = try await MigrationKills.killBeforeEveryStatement(
-            server: server, folder: folder,
-            prepare: { session in
-                #expect(try Self.migrate(session.url.description, folder, ["--to", "1"]).status == 0)
+        var killed = 0
+        for statement in 1...80 {
+            let done = try await server.withDatabase { session -> Bool in
+                let url = session.url.description
+                #expect(try Self.migrate(url, folder, ["--to", "1"]).status == 0)
                 try await session.execute(seed)
-            }, kept: kept, expected: uninterrupted)
-        // The index, the expand transaction's statements, the batches, the validations and the
-        // version's transaction: every boundary was a kill point.
-        #expect(killed >= 15, "only \(killed) kill points")
+                let running = try CLI.start(
+                    ["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "100"],
+                    environment: ["STRATA_TEST_KILL_BEFORE_STATEMENT": String(statement)])
+                let first = CLI.finish(running)
+                guard running.process.terminationReason == .uncaughtSignal else {
+                    // Fewer statements than that: the run went through.
+                    #expect(first.status == 0, "\(first.stderr)")
+                    return true
+                }
+                let again = try Self.migrate(url, folder, ["--batch-size", "100"])
+                #expect(again.status == 0, "killed before statement \(statement), rerun: \(again.stderr)")
+                #expect(
+                    kept(try server.dump(database: session.url.database)) == uninterrupted,
+                    "killed before statement \(statement)")
+                #expect(try contracted(session) == uninterruptedContracted, "killed before statement \(statement), contracted")
+                return false
+            }
+            if done { break }
+            killed += 1
+        }
+        return killed
     }
 
     @Test("a backfill that fails on a row: exit 4, the column, trigger and step records removed")

@@ -53,9 +53,11 @@ import Testing
 
     /// Rows at v1: `views` is the id, `title` 't', `rating` '<id % 10>.5', `code` 'C<id>'.
     static func seed(_ session: PostgresSession, rows: Int) async throws {
-        try await session.execute(
-            #"INSERT INTO "post" ("title", "views", "rating", "code") SELECT 't', g, (g % 10) || '.5', 'C' || g FROM generate_series(1, \#(rows)) g"#
-        )
+        try await session.execute(seedSQL(rows: rows))
+    }
+
+    static func seedSQL(rows: Int) -> String {
+        #"INSERT INTO "post" ("title", "views", "rating", "code") SELECT 't', g, (g % 10) || '.5', 'C' || g FROM generate_series(1, \#(rows)) g"#
     }
 
     /// The rows that do not hold what v2 says of them: seeded rows whose views are not the id
@@ -299,12 +301,8 @@ import Testing
 
     @Test("strata migrate killed (SIGKILL) before each statement of a type swap: every rerun ends as an uninterrupted run")
     func killedAtEveryStatementTheRerunEndsTheSame() async throws {
-        let server = try await TestPostgresServer.forTest()
-        let folder = try Self.folder()
-        let uninterrupted = try await Self.uninterrupted(server, folder, rows: 300)
-        let killed = try await MigrationKills.killBeforeEveryStatement(
-            server: server, folder: folder,
-            prepare: { try await Self.atV1($0, folder, rows: 300) }, kept: Self.kept, expected: uninterrupted)
+        let killed = try await PostgresBackfillTests.killedAtEveryStatement(
+            v1: Self.v1, v2: Self.v2, seed: Self.seedSQL(rows: 300))
         // The expand transaction, the batches of three columns, the checks, the two concurrent
         // index builds and the version's transaction.
         #expect(killed >= 15, "only \(killed) kill points")

@@ -193,6 +193,69 @@ import Testing
 
     // MARK: PostgreSQL
 
+    /// v2 renames Post.title as a rolling version; v3 adds an optional field.
+    static let rollingRename = renaming + "\nmigration:\n  rolling: true\n"
+    static let afterRolling = renaming.replacingOccurrences(of: "version: 2", with: "version: 3")
+        .replacingOccurrences(of: "headline: { type: String, renamedFrom: title }", with: "headline: String\n      summary: String?")
+
+    @Test func postgresRollingVersionKeepsV1UntilItsContractWhichTheNextVersionRunsFirst() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let (old, _) = try Models.temporary("Blog", versions: [Self.v1])
+        let (new, _) = try Models.temporary("Blog", versions: [Self.v1, Self.rollingRename, Self.afterRolling])
+        func migrator(_ history: SchemaHistory) -> StrataPostgresMigrator {
+            StrataPostgresMigrator(model: "Blog", migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
+        }
+        let (v1, v3) = (migrator(old), migrator(new))
+        try await server.withDatabase { session in
+            let connection = session.connection
+            try await v1.migrate(connection)
+            try await session.execute(#"INSERT INTO "post" ("title") VALUES ('before')"#)
+            #expect(try await v3.migrate(connection, to: 2).map(\.version) == [2])
+            let ledger = #"SELECT "compatible_from"::text, coalesce("incompatibility", '') FROM "strata_migrations" ORDER BY "version""#
+            #expect(try await session.textRows(sql: ledger) == [["1", ""], ["1", ""]])
+            // Code of v1 opens the expanded database and writes with its column; v2's reads it renamed.
+            #expect(try await v1.currentVersion(connection) == 2)
+            try await session.execute(#"INSERT INTO "post" ("title") VALUES ('from v1')"#)
+            try await session.execute(#"INSERT INTO "post" ("headline") VALUES ('from v2')"#)
+            try await session.execute(#"UPDATE "post" SET "headline" = 'before, by v2' WHERE "title" = 'before'"#)
+            #expect(
+                try await session.textRows(sql: #"SELECT "title", "headline" FROM "post" ORDER BY "id""#)
+                    == [["before, by v2", "before, by v2"], ["from v1", "from v1"], ["from v2", "from v2"]])
+
+            // The next version contracts v2 first: v1's column goes, and v1's code is refused.
+            #expect(try await v3.migrate(connection).map(\.version) == [3])
+            #expect(try await session.textRows(sql: ledger) == [["1", ""], ["2", Self.renameReason], ["2", ""]])
+            #expect(try await session.textRows(sql: #"SELECT "headline" FROM "post" ORDER BY "id""#)
+                == [["before, by v2"], ["from v1"], ["from v2"]])
+            let columns = try await session.textRows(
+                sql: "SELECT column_name FROM information_schema.columns WHERE table_name = 'post' ORDER BY column_name")
+            #expect(columns == [["headline"], ["id"], ["summary"]])
+            #expect(try await session.textRows(sql: "SELECT count(*)::text FROM pg_trigger WHERE NOT tgisinternal") == [["0"]])
+            await #expect(throws: StrataMigrationError.self) { try await v1.currentVersion(connection) }
+        }
+    }
+
+    @Test func strataMigrateSaysAVersionIsExpandedAndContractsItOnRequest() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let (_, folder) = try Models.temporary("Blog", versions: [Self.v1, Self.rollingRename])
+        try await server.withDatabase { session in
+            let url = session.url.description
+            let expanded = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder])
+            #expect(expanded.status == 0, "\(expanded.stderr)")
+            #expect(expanded.stdout.contains("v2 of Blog is expanded (migration.rolling): code of v1 still runs against it. Once no instance runs that code, run strata migrate --contract."), "\(expanded.stdout)")
+            let dryRun = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder, "--contract", "--dry-run"])
+            #expect(dryRun.stdout.contains(#"ALTER TABLE "post" DROP COLUMN "title";"#), "\(dryRun.stdout)")
+            let json = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder, "--contract", "--format", "json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(object["contracted"] as? [Int] == [2])
+            #expect(object["expanded"] as? [Int] == [])
+            #expect(json.stderr.contains("Blog: contracted v2 in"), "\(json.stderr)")
+            let again = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder, "--contract"])
+            #expect(again.stdout.contains("is at version 2 of Blog: nothing to apply."), "\(again.stdout)")
+        }
+    }
+
     @Test func postgresCodeAtV1RunsAgainstADatabaseV2OnlyAddedToAndIsRefusedByARename() async throws {
         let server = try await TestPostgresServer.forTest()
         for (second, compatible) in [(Self.additive, true), (Self.renaming, false)] {

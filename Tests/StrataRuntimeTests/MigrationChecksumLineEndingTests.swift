@@ -59,6 +59,8 @@ struct MigrationChecksumLineEndingTests {
             case .waitingForLock(let migration, _): events.append("waiting \(migration.version)")
             case .filledRows(let migration, _, _): events.append("filled \(migration.version)")
             case .cancelledAutovacuum(let migration, _): events.append("cancelled \(migration.version)")
+            case .willContract(let migration): events.append("contracting \(migration.version)")
+            case .didContract(let migration, _): events.append("contracted \(migration.version)")
             }
         }
         #expect(events == ["will 1 1/2", "run 1 CREATE TABLE", "did 1", "will 2 2/2", "run 2 ALTER TABLE ", "did 2"])

@@ -120,6 +120,34 @@ struct RecordStoreTests {
         #expect(try !tasks.exists(where: { $0.title == "z" }))
     }
 
+    @Test("updateChanges writes the columns a closure changed on a copy, and only those")
+    func updateChanges() throws {
+        let tasks = StrataRepository<Task>(writer: try database())
+        let task = try tasks.insert(Task(title: "a", note: "n"))
+        let id = try #require(task.id)
+        // Columns of the record the closure changed, as stored: the key never.
+        #expect(Task.strataTable.changes(from: task, to: task).isEmpty)
+        var changed = task
+        changed.note = nil
+        changed.level = .high
+        changed.id = 99
+        #expect(Task.strataTable.changes(from: task, to: changed).map(\.column) == [#""note""#, #""level""#])
+        #expect(Task.strataTable.changes(from: task, to: changed).map(\.value) == [.null, .integer(1)])
+
+        // Another session renames it meanwhile: a change of other columns keeps the new title.
+        #expect(try tasks.update(id: id, set: { [$0.title.set("renamed")] })?.title == "renamed")
+        let updated = try tasks.updateChanges(task) {
+            $0.note = nil
+            $0.id = 99
+        }
+        #expect(updated == Task(id: id, title: "renamed", note: nil))
+        #expect(try tasks.find(id: 99) == nil)
+        // Nothing changed: nothing written, the stored record returned; no stored record: nil.
+        #expect(try tasks.updateChanges(task) { _ in } == updated)
+        #expect(try tasks.updateChanges(Task(title: "no key yet")) { $0.title = "x" } == nil)
+        #expect(try tasks.updateChanges(Task(id: 42, title: "none")) { $0.title = "x" } == nil)
+    }
+
     @Test("updates: whole record, chosen columns, by filter; upsert; deletes")
     func updateAndDelete() throws {
         let tasks = StrataRepository<Task>(writer: try database())

@@ -23,8 +23,26 @@ public struct MigrationCompatibility: Hashable, Sendable {
     /// (`renames Post.title to headline (column title -> headline)`); empty when it can.
     public var reasons: [String]
 
+    /// For a rolling version's expand (``init(_:expanded:)``): why code of N-1 stops working once
+    /// the contract has run (the reasons of the version applied whole); nil otherwise.
+    public var contractReasons: [String]?
+    /// A breaking change with its reason (no change: a reason of the version as a whole).
+    struct Breaking: Hashable, Sendable {
+        var reason: String
+        var change: SchemaChange?
+    }
+
+    /// The breaking changes with their reasons.
+    var breaking: [Breaking] = []
+
     /// True when code of N-1 keeps working against a database at N.
     public var isCompatible: Bool { reasons.isEmpty }
+
+    /// The reasons of ``contractReasons`` as one line, nil when there are none.
+    public var contractReason: String? {
+        guard let contractReasons, !contractReasons.isEmpty else { return nil }
+        return contractReasons.joined(separator: "; ")
+    }
 
     /// The reasons as one line (`renames …; removes …`), nil when compatible: what the ledger's
     /// `incompatibility` records.
@@ -32,49 +50,68 @@ public struct MigrationCompatibility: Hashable, Sendable {
 
     /// The line migration files and `strata plan` show: `Compatible with code of version N-1: yes`,
     /// or `no (reason; reason)`.
+    /// A rolling version's expand says until when: `yes, until the contract (then no (reasons))`.
     public var line: String {
-        "Compatible with code of version \(version - 1): " + (reason.map { "no (\($0))" } ?? "yes")
+        let verdict = reason.map { "no (\($0))" } ?? "yes"
+        guard let contract = contractReason else { return "Compatible with code of version \(version - 1): " + verdict }
+        return "Compatible with code of version \(version - 1): \(verdict), until the contract (then no (\(contract)))"
     }
 
-    /// The compatibility of `plan`'s migration.
-    public init(_ plan: MigrationPlan) {
+    /// The compatibility of `plan`'s migration; with `expanded`, of a rolling version's expand
+    /// (``RollingExpand``, PostgreSQL), which keeps code of N-1 working across the changes it
+    /// keeps side by side until the contract (``contractReasons``).
+    public init(_ plan: MigrationPlan, expanded: Bool = false) {
         version = plan.to.version
-        var reasons: [String] = []
+        var breaking: [Breaking] = []
+        func add(_ reason: String, _ change: SchemaChange?) {
+            if !breaking.contains(where: { $0.reason == reason }) { breaking.append(Breaking(reason: reason, change: change)) }
+        }
         for change in plan.diff.changes {
-            if let reason = Self.reason(change, plan: plan), !reasons.contains(reason) { reasons.append(reason) }
+            if let reason = Self.reason(change, plan: plan) { add(reason, change) }
         }
         for entity in plan.to.entities {
             guard let old = plan.previous(of: entity) else { continue }
-            for reason in Self.fieldReasons(entity, old: old, plan: plan) where !reasons.contains(reason) {
-                reasons.append(reason)
-            }
+            for reason in Self.fieldReasons(entity, old: old, plan: plan) { add(reason, nil) }
         }
         if plan.to.migration.before != nil {
-            reasons.append("runs its own SQL (migration.before), which Strata cannot classify")
+            add("runs its own SQL (migration.before), which Strata cannot classify", nil)
         }
         if plan.to.migration.after != nil {
-            reasons.append("runs its own SQL (migration.after), which Strata cannot classify")
+            add("runs its own SQL (migration.after), which Strata cannot classify", nil)
         }
-        self.reasons = reasons
+        if expanded, let expand = RollingExpand(plan) {
+            contractReasons = breaking.map(\.reason)
+            breaking = breaking.filter { item in item.change.map { !expand.keeps($0) } ?? true }
+        }
+        self.breaking = breaking
+        self.reasons = breaking.map(\.reason)
     }
 
     /// Creates a compatibility from its parts.
-    public init(version: Int, reasons: [String]) {
+    public init(version: Int, reasons: [String], contractReasons: [String]? = nil) {
         self.version = version
         self.reasons = reasons
+        self.contractReasons = contractReasons
+        breaking = reasons.map { Breaking(reason: $0, change: nil) }
     }
 
     /// For each version of `plans` (the migrations of a model's history, each into its `to`), the
     /// oldest version whose code can run against a database at it: the version itself when its
     /// migration is breaking, else the one its previous version allows (additive changes add up:
     /// code that runs against N-1 runs against N). Version 1 allows only itself.
-    public static func compatibleFrom(_ plans: [MigrationPlan]) -> [Int: Int] {
+    ///
+    /// With `expanded` (PostgreSQL), a rolling version's value is that of its expand; the
+    /// versions after it count from its contract, which runs before them.
+    public static func compatibleFrom(_ plans: [MigrationPlan], expanded: Bool = false) -> [Int: Int] {
         var result: [Int: Int] = [1: 1]
+        // What a rolling version's successors count from: its value after the contract.
+        var contracted: [Int: Int] = [:]
         for plan in plans.sorted(by: { $0.to.version < $1.to.version }) {
             let version = plan.to.version
-            let previous = result[plan.from.version] ?? plan.from.version
-            result[version] = plan.from.version == version - 1 && MigrationCompatibility(plan).isCompatible
-                ? previous : version
+            let previous = contracted[plan.from.version] ?? result[plan.from.version] ?? plan.from.version
+            let compatibility = MigrationCompatibility(plan, expanded: expanded)
+            result[version] = plan.from.version == version - 1 && compatibility.isCompatible ? previous : version
+            if compatibility.contractReason != nil { contracted[version] = version }
         }
         return result
     }

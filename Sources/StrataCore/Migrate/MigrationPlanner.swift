@@ -130,6 +130,7 @@ public enum MigrationPlanner {
         }
         var plan = MigrationPlan(diff: diff, steps: steps, diagnostics: bag.all)
         plan.diagnostics += LockWarnings.diagnostics(for: plan)
+        plan.diagnostics += RollingExpand.diagnostics(for: plan)
         return plan
     }
 

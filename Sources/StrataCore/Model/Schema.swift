@@ -19,6 +19,12 @@ public struct MigrationHints: Hashable, Sendable {
     /// Steps that hold ACCESS EXCLUSIVE on an existing PostgreSQL table while they read or write
     /// its rows, which the author acknowledges (`Entity`, `Entity.field` or `Enum`, names of N).
     public var allowLocks: [DataLossAllowance] = []
+    /// True when the version is applied to PostgreSQL as expand then contract
+    /// (`migration.rolling: true`), so that code of version N-1 keeps running beside code of N
+    /// until the contract (see ``RollingExpand``).
+    public var rolling = false
+    /// Where `rolling` is written.
+    public var rollingLocation: SourceLocation?
     /// Custom SQL run before the derived steps.
     public var before: DialectSQL?
     /// Custom SQL run after the derived steps.

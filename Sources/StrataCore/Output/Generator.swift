@@ -245,6 +245,13 @@ public enum Generator {
                     contents: MigrationSQLRenderer.file(for: plan, dialect: dialect))
             }
         }
+        for plan in plans where dialect == .postgres && plan.to.migration.rolling {
+            jobs.append {
+                GeneratedFile(
+                    path: "\(folder)/\(OutputLayout.contractSQL(version: plan.to.version))",
+                    contents: MigrationSQLRenderer.contractFile(for: plan))
+            }
+        }
         return jobs
     }
 }

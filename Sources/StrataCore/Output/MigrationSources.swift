@@ -23,6 +23,11 @@ public struct MigrationSource: Hashable, Sendable {
     /// Why code of the version before cannot run against this version
     /// (``MigrationCompatibility/reason``): recorded in the ledger.
     public var incompatibility: String?
+    /// A rolling version's contract (PostgreSQL, `migrations/vN.contract.sql`), exactly as in the
+    /// generated file; nil for another version.
+    public var contract: String?
+    /// Why code of the version before cannot run against this version once its contract ran.
+    public var contractIncompatibility: String?
 
     /// Creates a migration source, computing its checksum.
     public init(version: Int, sql: String, legacyChecksum: String? = nil, dateColumns: [SQLiteDateColumn] = []) {
@@ -41,10 +46,13 @@ public struct MigrationSource: Hashable, Sendable {
     }
 
     /// The source with the compatibility of its version among `plans` (the history's migrations).
-    func withCompatibility(from allowed: [Int: Int], plans: [MigrationPlan]) -> MigrationSource {
+    /// With `expanded` (PostgreSQL), a rolling version's compatibility is its expand's.
+    func withCompatibility(from allowed: [Int: Int], plans: [MigrationPlan], expanded: Bool) -> MigrationSource {
         var source = self
         if let oldest = allowed[version], oldest < version { source.compatibleFrom = oldest }
-        source.incompatibility = plans.first { $0.to.version == version }.flatMap { MigrationCompatibility($0).reason }
+        let compatibility = plans.first { $0.to.version == version }.map { MigrationCompatibility($0, expanded: expanded) }
+        source.incompatibility = compatibility?.reason
+        if source.contract != nil { source.contractIncompatibility = compatibility?.contractReason }
         return source
     }
 }
@@ -82,7 +90,7 @@ public enum MigrationSources {
         var byPath: [String: String] = [:]
         for file in files { byPath[file.path] = file.contents }
         var sources: [MigrationSource] = []
-        let allowed = MigrationCompatibility.compatibleFrom(plans)
+        let allowed = MigrationCompatibility.compatibleFrom(plans, expanded: dialect == .postgres)
         var version = 1
         while let sql = byPath["\(folder)/\(OutputLayout.migrationSQL(version: version))"] {
             guard dialect == .sqlite else {
@@ -91,10 +99,11 @@ public enum MigrationSources {
                 let current = checksum(sql)
                 let earlier = plans.first { $0.to.version == version }
                     .flatMap(MigrationSQLRenderer.postgresFileBeforeLockSafety(for:)).map(checksum)
-                sources.append(
-                    MigrationSource(
-                        version: version, sql: sql, checksum: current, legacyChecksum: earlier == current ? nil : earlier,
-                        dateColumns: []))
+                var source = MigrationSource(
+                    version: version, sql: sql, checksum: current, legacyChecksum: earlier == current ? nil : earlier,
+                    dateColumns: [])
+                source.contract = byPath["\(folder)/\(OutputLayout.contractSQL(version: version))"]
+                sources.append(source)
                 version += 1
                 continue
             }
@@ -108,7 +117,7 @@ public enum MigrationSources {
                     dateColumns: schema.map(dateColumns) ?? []))
             version += 1
         }
-        return sources.map { $0.withCompatibility(from: allowed, plans: plans) }
+        return sources.map { $0.withCompatibility(from: allowed, plans: plans, expanded: dialect == .postgres) }
     }
 
     /// The columns of `schema` that store Dates, in entity and field order.

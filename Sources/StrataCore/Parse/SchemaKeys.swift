@@ -19,7 +19,7 @@ public enum SchemaKeys {
     /// One entry of an entity's `hasMany`.
     public static let hasMany = ["entity", "via"]
     /// The `migration` block.
-    public static let migration = ["allowDataLoss", "allowLocks", "before", "after"]
+    public static let migration = ["allowDataLoss", "allowLocks", "rolling", "before", "after"]
     /// SQL given per dialect (`transform`, `before`, `after`).
     public static let dialectSQL = ["sql", "sqlite", "postgres"]
 }

@@ -192,6 +192,9 @@ struct SchemaParser {
             switch entry.key {
             case "allowDataLoss": hints.allowDataLoss = names(entry.value, "allowDataLoss")
             case "allowLocks": hints.allowLocks = names(entry.value, "allowLocks")
+            case "rolling":
+                hints.rolling = reader.bool(entry.value, "'rolling'") ?? false
+                hints.rollingLocation = entry.keyLocation
             case "before": hints.before = reader.dialectSQL(entry.value, "'before'")
             case "after": hints.after = reader.dialectSQL(entry.value, "'after'")
             default: break

@@ -96,7 +96,7 @@ public enum CompatibilityCheck {
         guard let (code, database, plan) = versions(history) else { return nil }
         var report = CompatibilityReport(
             model: history.model, dialect: .postgres, codeVersion: code.version, databaseVersion: database.version,
-            compatibility: MigrationCompatibility(plan))
+            compatibility: MigrationCompatibility(plan, expanded: true))
         let statements = CompatibilityStatements.of(code, queries: history.queries, dialect: .postgres)
         return try await PostgresScratch.withDatabases(["compat"], url: url) { sessions in
             let session = sessions[0]

@@ -114,6 +114,10 @@ public struct MigrationVerifier: Sendable {
         }
 
         try await database.applyMigration(version: plan.to.version, sql: MigrationSQLRenderer.file(for: plan, dialect: dialect))
+        if dialect == .postgres, plan.to.migration.rolling {
+            // A rolling version's contract, which `strata migrate` runs before the next version.
+            try await database.execute(MigrationSQLRenderer.contractFile(for: plan))
+        }
 
         for (entity, expected) in expectations {
             let keyFields = entity.primaryKeyFields

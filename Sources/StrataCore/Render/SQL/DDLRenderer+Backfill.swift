@@ -29,10 +29,26 @@ extension DDLRenderer {
     /// every row written to `table`: `NEW."c" := (SELECT expression FROM (SELECT NEW.*) AS
     /// "table")`, so that SQL written for an `UPDATE` of the table means the same for the row
     /// being written.
+    ///
+    /// `syncs` (a rolling version's renamed columns, new and old) are kept equal both ways: a row
+    /// inserted with the new column NULL (by code of N-1) gets it from the old one, any other
+    /// gives the old one its value; an update that changes the new column sets the old one, any
+    /// other sets the new one from the old.
     public func createBackfillFunction(
-        _ name: String, table: String, assignments: [(column: String, expression: String, condition: String?)]
+        _ name: String, table: String, assignments: [(column: String, expression: String, condition: String?)],
+        syncs: [(new: String, old: String)] = [], keptUntilContract: Bool = false
     ) -> SQLStatement {
         var body: [String] = []
+        for sync in syncs {
+            let (new, old) = (dialect.quoted(sync.new), dialect.quoted(sync.old))
+            body += [
+                "  IF TG_OP = 'INSERT' THEN",
+                "    IF NEW.\(new) IS NULL THEN NEW.\(new) := NEW.\(old); ELSE NEW.\(old) := NEW.\(new); END IF;",
+                "  ELSIF NEW.\(new) IS DISTINCT FROM OLD.\(new) THEN NEW.\(old) := NEW.\(new);",
+                "  ELSE NEW.\(new) := NEW.\(old);",
+                "  END IF;",
+            ]
+        }
         let row = "FROM (SELECT NEW.*) AS \(dialect.quoted(table))"
         for assignment in assignments {
             let set = "NEW.\(dialect.quoted(assignment.column)) := (SELECT \(assignment.expression) \(row));"
@@ -42,7 +58,10 @@ extension DDLRenderer {
             + ["  RETURN NEW;", "END", "$strata$"]).joined(separator: "\n")
         return SQLStatement(
             kind: .createFunction(name: name),
-            comments: dialect.comment("Keeps the rows written while the backfill runs in step; dropped at the end."),
+            comments: dialect.comment(
+                syncs.isEmpty && !keptUntilContract
+                    ? "Keeps the rows written while the backfill runs in step; dropped at the end."
+                    : "Keeps the rows written by code of either version in step; dropped by the contract."),
             sql: sql)
     }
 

@@ -83,9 +83,16 @@ extension DDLRenderer {
     }
 
     /// `ALTER TABLE … ADD COLUMN "name" TYPE [DEFAULT …]`, nullable, without constraints: a column
-    /// that is filled and constrained by later statements.
-    public func addBareColumn(_ field: Field, of entity: Entity, in schema: Schema, onTable table: String) -> SQLStatement {
+    /// that is filled and constrained by later statements. Without `withDefault`, the column
+    /// gets no default either (every existing row holds NULL until filled).
+    public func addBareColumn(
+        _ field: Field, of entity: Entity, in schema: Schema, onTable table: String, withDefault: Bool = true
+    ) -> SQLStatement {
         var bare = field
+        if !withDefault {
+            bare.defaultValue = nil
+            bare.sqlDefault = nil
+        }
         bare.isOptional = true
         bare.isUnique = false
         bare.isAutoincrement = false
@@ -176,6 +183,11 @@ extension DDLRenderer {
     /// `ALTER SEQUENCE "old" RENAME TO "new"` (the sequence of an identity column).
     public func renameSequence(_ name: String, to newName: String) -> SQLStatement {
         SQLStatement(kind: .renameSequence(from: name, to: newName), sql: "ALTER SEQUENCE \(dialect.quoted(name)) RENAME TO \(dialect.quoted(newName))")
+    }
+
+    /// `ALTER INDEX "name" RENAME TO "newName"` (PostgreSQL).
+    public func renameIndex(_ name: String, to newName: String) -> SQLStatement {
+        SQLStatement(kind: .renameIndex(from: name, to: newName), sql: "ALTER INDEX \(dialect.quoted(name)) RENAME TO \(dialect.quoted(newName))")
     }
 
     /// SQL the schema's author wrote, run as it is.

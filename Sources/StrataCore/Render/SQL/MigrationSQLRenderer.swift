@@ -37,12 +37,42 @@ public enum MigrationSQLRenderer {
         return file(for: plan, dialect: .postgres, statements: old)
     }
 
+    /// The statements of a rolling version's contract, after a comment saying what they are
+    /// (`dialect` PostgreSQL); empty for another version or dialect.
+    public static func contractStatements(for plan: MigrationPlan, dialect: SQLDialect) -> [SQLStatement] {
+        guard dialect == .postgres, plan.to.migration.rolling else { return [] }
+        var statements = PostgresMigrationRenderer(plan: plan).contractStatements()
+        guard !statements.isEmpty else { return [] }
+        statements[0].comments =
+            dialect.comment("The contract (v\(plan.to.version).contract.sql): strata migrate --contract, or the next version.")
+            + statements[0].comments
+        return statements
+    }
+
+    /// `migrations/vN.contract.sql` of a rolling version (PostgreSQL): what only code of N-1
+    /// needed, dropped in one transaction once no instance runs it (``RollingExpand``).
+    public static func contractFile(for plan: MigrationPlan) -> String {
+        let dialect = SQLDialect.postgres
+        let summary = "PostgreSQL contract of \(plan.to.model) version \(plan.to.version) (migration.rolling)."
+        var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
+        let compatibility = MigrationCompatibility(plan)
+        header += dialect.comment(
+            "Compatible with code of version \(plan.from.version) afterwards: " + (compatibility.reason.map { "no (\($0))" } ?? "yes"))
+        header += dialect.comment("")
+        header += [
+            "Run once no instance runs code of version \(plan.from.version) any more: `strata migrate --contract`, or",
+            "the migration of the next version, which runs it first. One transaction, catalog changes only;",
+            "the ledger then records that code of version \(plan.from.version) no longer runs against the database.",
+        ].flatMap { dialect.comment($0) }
+        return SQLScript(header: header, statements: PostgresMigrationRenderer(plan: plan).contractStatements()).rendered
+    }
+
     private static func file(for plan: MigrationPlan, dialect: SQLDialect, statements: [SQLStatement]) -> String {
         var statements = statements
         let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."
         var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
         // A comment: the ledger checksum does not count it.
-        header += dialect.comment(MigrationCompatibility(plan).line)
+        header += dialect.comment(MigrationCompatibility(plan, expanded: dialect == .postgres).line)
         if !plan.steps.isEmpty {
             header += dialect.comment("")
             header += dialect.comment("Steps:")
@@ -59,6 +89,16 @@ public enum MigrationSQLRenderer {
                 "completes, resumes a killed run where it stopped, and undoes the steps of a version that fails.",
                 "The last transaction is the version's, recorded in the ledger. Do not apply this file with psql -1.",
             ].flatMap { dialect.comment($0) }
+            if dialect == .postgres, plan.to.migration.rolling {
+                header += dialect.comment("")
+                header += [
+                    "Rolling (migration.rolling): this is the expand. Renamed columns are added beside the old ones",
+                    "and kept equal to them both ways, removed columns stay, and the triggers fill what code of",
+                    "version \(plan.from.version) writes, so that it runs beside code of version \(plan.to.version). The contract",
+                    "(v\(plan.to.version).contract.sql) drops what only code of version \(plan.from.version) needs: `strata migrate --contract`,",
+                    "or the next version's migration, runs it.",
+                ].flatMap { dialect.comment($0) }
+            }
         } else if leading > 0 {
             header += dialect.comment("")
             header += [

@@ -17,8 +17,8 @@ import StrataStorage
 /// nil) when the column's table or name changes, it is part of the primary key, a reference or
 /// an identity, it has its own `check` or an SQL default, the table has table checks or partial
 /// indexes (their SQL may name the column), an index over it covers a column new in the version,
-/// its `USING` value reads other rows, or the values of another changed column, or the column
-/// type stays the same.
+/// its `USING` value reads other rows, or the values of another changed column, the column type
+/// stays the same, or the version is `rolling` (its trigger stays until the contract).
 extension PostgresMigrationRenderer {
     /// A type change applied through a shadow column.
     struct TypeSwap {
@@ -40,7 +40,8 @@ extension PostgresMigrationRenderer {
         var swaps: [TypeSwap] = []
         for (field, previous) in continued.fields {
             guard let previous, plan.from.storageType(of: previous) != plan.to.storageType(of: field) else { continue }
-            guard lockSafe, plan.to.migration.before == nil, old.table == entity.table, previous.column == field.column,
+            // A rolling version keeps its trigger until the contract: its type changes stay ALTER TYPE.
+            guard lockSafe, rolling == nil, plan.to.migration.before == nil, old.table == entity.table, previous.column == field.column,
                 !entity.primaryKey.contains(field.name), !old.primaryKey.contains(previous.name),
                 field.referencedEntity == nil, previous.referencedEntity == nil,
                 !field.isAutoincrement, !previous.isAutoincrement,
@@ -205,14 +206,5 @@ extension PostgresMigrationRenderer {
     /// once every old column is dropped (with the indexes of N-1 over it).
     func swappedIndexRenames(of continued: ContinuedTable, _ swaps: [TypeSwap]) -> [SQLStatement] {
         swappedIndexes(of: continued, swaps).map { renderer.renameIndex($0.temporary, to: $0.index.name) }
-    }
-}
-
-extension DDLRenderer {
-    /// `ALTER INDEX "old" RENAME TO "new"` (PostgreSQL).
-    public func renameIndex(_ name: String, to newName: String) -> SQLStatement {
-        SQLStatement(
-            kind: .renameIndex(from: name, to: newName),
-            sql: "ALTER INDEX \(dialect.quoted(name)) RENAME TO \(dialect.quoted(newName))")
     }
 }

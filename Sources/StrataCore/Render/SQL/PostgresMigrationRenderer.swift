@@ -22,6 +22,18 @@ struct PostgresMigrationRenderer {
     var lockSafe = true
     let renderer = DDLRenderer(dialect: .postgres)
     var values: MigrationValues { MigrationValues(plan: plan, renderer: renderer) }
+    /// The expand of a rolling version (``RollingExpand``; lock-safe rendering only), else nil.
+    var rolling: RollingExpand? { lockSafe ? RollingExpand(plan) : nil }
+
+    /// The statements of a rolling version's contract (``RollingExpand``), empty for another.
+    func contractStatements() -> [SQLStatement] {
+        guard let rolling else { return [] }
+        let stable = ContinuedTable.stableEnums(of: plan)
+        let filled = plan.to.entities.compactMap { entity in
+            plan.previous(of: entity).map { ContinuedTable(entity, old: $0, stableEnums: stable) }
+        }.filter { !backfills(of: $0).isEmpty }
+        return rolling.contractStatements(renderer: renderer, filledTables: Set(filled.map(\.old.table)))
+    }
 
     func statements() -> [SQLStatement] {
         let to = plan.to
@@ -35,7 +47,9 @@ struct PostgresMigrationRenderer {
         for table in tables {
             let (entity, old) = (table.entity, table.old)
             for change in plan.changes(of: entity) {
-                if case .indexRemoved(_, let index) = change { statements.append(renderer.dropIndex(named: index.name)) }
+                if case .indexRemoved(_, let index) = change, !keptUntilContract(index, of: old) {
+                    statements.append(renderer.dropIndex(named: index.name))
+                }
                 if case .primaryKeyChanged = change {
                     statements.append(renderer.dropConstraint(SQLConstraintName.primaryKey(table: old.table), onTable: old.table))
                 }
@@ -78,11 +92,14 @@ struct PostgresMigrationRenderer {
             statements += constraintsToAdd(table, leading: &leading)
         }
         statements += created.filter { if case .addForeignKey = $0.kind { true } else { false } }
+        statements += renamedConstraints().transaction
         // Indexes marked `concurrently` are built first, outside the transaction (the planner
         // checked that their table and columns exist at N-1); lock-safe, so are the others that can be.
         for table in tables {
             for change in plan.changes(of: table.entity) {
                 guard case .indexAdded(_, let index) = change, !isSwapped(index, of: table) else { continue }
+                // Over a rolling version's renamed column: built once it is filled (renamedConstraints).
+                if rolling?.rebuiltIndexes(of: table.entity).contains(where: { $0.index.name == index.name }) == true { continue }
                 if index.isConcurrent || canBuildBeforehand(index, of: table) {
                     leading.append(renderer.createIndexConcurrently(index, of: table.entity))
                 } else {
@@ -120,17 +137,35 @@ struct PostgresMigrationRenderer {
                 expand.append(drop)
             }
             for backfill in filled where backfill.isNew || backfill.shadow != nil {
-                var column = backfill.shadow ?? backfill.field
-                if backfill.shadow != nil {
+                if let shadow = backfill.shadow {
                     // Bare: the batches and the trigger fill it; its default is set once it is renamed.
-                    column.defaultValue = nil
+                    expand.append(renderer.addBareColumn(shadow, of: table.entity, in: plan.to, onTable: table.old.table, withDefault: false))
+                    continue
                 }
-                expand.append(renderer.addBareColumn(column, of: table.entity, in: plan.to, onTable: table.old.table))
+                // A rolling version's new columns get their defaults at the contract: until then
+                // the trigger tells the rows code of N-1 inserts by their NULL.
+                let deferred = backfill.syncedWith != nil || rolling?.deferredDefault(backfill.field, in: table.entity) == true
+                expand.append(
+                    renderer.addBareColumn(
+                        backfill.field, of: table.entity, in: plan.to, onTable: table.old.table, withDefault: !deferred))
             }
+            for backfill in filled {
+                // The old column of a renamed one loses its default, so that a row code of N
+                // inserts holds NULL there until the trigger copies the new column's value.
+                guard let old = backfill.syncedWith, let previous = SchemaDiff.previous(of: backfill.field, in: table.old),
+                    let value = renderer.defaultValue(of: previous, in: plan.from)
+                else { continue }
+                var drop = renderer.setDefault(table.old.table, old, to: nil)
+                drop.comments = renderer.dialect.comment("undo: " + renderer.setDefault(table.old.table, old, to: value).sql)
+                expand.append(drop)
+            }
+            let fills = filled.filter { $0.syncedWith == nil }
             expand.append(
                 renderer.createBackfillFunction(
                     name, table: table.old.table,
-                    assignments: filled.map { ($0.column, $0.expression, $0.condition) }))
+                    assignments: fills.map { ($0.column, $0.expression, $0.condition) },
+                    syncs: filled.compactMap { backfill in backfill.syncedWith.map { (backfill.column, $0) } },
+                    keptUntilContract: rolling != nil))
             expand.append(renderer.createBackfillTrigger(name, table: table.old.table))
         }
         expand.append(renderer.commitTransaction())
@@ -158,7 +193,7 @@ struct PostgresMigrationRenderer {
         let version =
             [renderer.beginTransaction(["The version's transaction, recorded in the ledger with it."])]
             + lockedFirst(transaction) + transaction + [renderer.commitTransaction()]
-        return leading + expand + swapped.map(\.validate) + fill + validate + version
+        return leading + expand + swapped.map(\.validate) + fill + validate + renamedConstraints().afterFill + version
     }
 
     /// A constraint of a settled column replaced by one that accepts every row the old one did
@@ -247,6 +282,49 @@ struct PostgresMigrationRenderer {
         }
     }
 
+    /// True when `index` (of `old`, at N-1) covers a rolling version's renamed column or a removed
+    /// one it keeps: code of N-1 still queries it, and the contract drops it with the column.
+    private func keptUntilContract(_ index: Index, of old: Entity) -> Bool {
+        guard let rolling, let declared = old.indexes.first(where: { $0.name == index.name }),
+            let entity = plan.to.entities.first(where: { plan.previous(of: $0)?.name == old.name })
+        else { return false }
+        let kept = Set(rolling.renames.filter { $0.entity.name == entity.name }.map(\.from.name))
+            .union(rolling.keptColumns(of: entity).map(\.name))
+        return !kept.isDisjoint(with: declared.fields)
+    }
+
+    /// The constraints of a rolling version's renamed columns (``RollingExpand/renames``), under
+    /// the new columns' names: checks and foreign keys added `NOT VALID` and validated, unique
+    /// indexes built concurrently, once the columns are filled (`afterFill`); the unique
+    /// constraints over those indexes in the version's transaction.
+    private func renamedConstraints() -> (afterFill: [SQLStatement], transaction: [SQLStatement]) {
+        var afterFill: [SQLStatement] = []
+        var transaction: [SQLStatement] = []
+        for rename in rolling?.renames ?? [] {
+            let (entity, field) = (rename.entity, rename.to)
+            if let check = renderer.addCheck(field, of: entity, in: plan.to) {
+                let name = SQLConstraintName.check(table: entity.table, column: field.column)
+                afterFill += [renderer.notValid(check, name: name, table: entity.table), renderer.validateConstraint(name, onTable: entity.table)]
+            }
+            if field.isUnique {
+                afterFill.append(renderer.createIndexConcurrently(renderer.uniqueIndex(field, of: entity), of: entity))
+                transaction.append(renderer.addUniqueUsingIndex(field, of: entity))
+            }
+            if let foreignKey = renderer.addForeignKey(field, of: entity, in: plan.to) {
+                let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)
+                afterFill += [renderer.notValid(foreignKey, name: name, table: entity.table), renderer.validateConstraint(name, onTable: entity.table)]
+            }
+        }
+        for entity in plan.to.entities {
+            for rebuilt in rolling?.rebuiltIndexes(of: entity) ?? [] {
+                var index = rebuilt.index
+                index.name = rebuilt.builtName
+                afterFill.append(renderer.createIndexConcurrently(index, of: entity))
+            }
+        }
+        return (afterFill, transaction)
+    }
+
     /// A column of a continued table that the lock-safe rendering fills in batches, outside the
     /// version's transaction (``backfills(of:)``).
     struct Backfill {
@@ -266,6 +344,9 @@ struct PostgresMigrationRenderer {
         /// For a type change applied through a shadow column (``TypeSwap``): the shadow, which
         /// ``column`` names; the column's value is ``expression``.
         var shadow: Field?
+        /// For a rolling version's renamed column (new, `column`): the old column, which the
+        /// trigger keeps equal to it both ways until the contract drops it.
+        var syncedWith: String?
         /// True when the column becomes `NOT NULL` (a new required field, NULLs filled).
         var required: Bool { !field.isOptional && !replacesCheck }
     }
@@ -284,11 +365,22 @@ struct PostgresMigrationRenderer {
         for (field, previous) in continued.fields {
             guard let previous else {
                 if let transform = field.transform, !field.isAutoincrement, !readsOtherRows(transform) {
+                    // Rolling: the trigger stays until the contract and computes only the rows
+                    // that come without a value (those code of N-1 inserts).
                     candidates.append(
                         Backfill(
                             table: continued, field: field, isNew: true, column: field.column,
-                            expression: values.expression(for: field, in: continued.entity), condition: nil))
+                            expression: values.expression(for: field, in: continued.entity),
+                            condition: rolling == nil ? nil : renderer.isNull(field.column)))
                 }
+                continue
+            }
+            if rolling?.rename(of: field, in: continued.entity) != nil {
+                var backfill = Backfill(
+                    table: continued, field: field, isNew: true, column: field.column,
+                    expression: renderer.column(previous.column), condition: renderer.isNull(field.column))
+                backfill.syncedWith = previous.column
+                candidates.append(backfill)
                 continue
             }
             let source = plan.source(of: field, in: continued.entity)
@@ -464,6 +556,7 @@ struct PostgresMigrationRenderer {
         case .fieldAdded(let entity, let added): (name, field) = (entity, added)
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
         case .typeChanged(let entity, _, let changed): (name, field) = (entity, changed)
+        case .fieldRenamed(let entity, _, let renamed) where rolling != nil: (name, field) = (entity, renamed)
         case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
             // Every column of the enum on a kept table remapped in batches (or swapped for a
             // shadow column filled so, when the raw type changes).
@@ -512,6 +605,8 @@ struct PostgresMigrationRenderer {
 
     /// The old constraints of a continued field that do not survive as they are.
     private func constraintsToDrop(_ field: Field, previous: Field, entity: Entity, old: Entity) -> [String] {
+        // A rolling version's renamed column keeps its constraints until the contract drops it.
+        if rolling?.rename(of: field, in: entity) != nil { return [] }
         var names: [String] = []
         let checkBefore = renderer.allowedValues(of: previous, in: plan.from)
         let checkAfter = renderer.allowedValues(of: field, in: plan.to)
@@ -561,12 +656,15 @@ struct PostgresMigrationRenderer {
             }
             if let backfill = backfills.first(where: { $0.field.name == field.name }) {
                 // Added and filled before this transaction; proved NOT NULL by a validated check.
-                let column = previous?.column ?? field.column
+                let column = backfill.column
                 if backfill.required {
                     statements.append(renderer.setNotNull(table, column))
                     statements.append(renderer.dropConstraint(SQLConstraintName.notNull(table: table, column: column), onTable: table))
                 }
-                if let previous, renderer.defaultValue(of: previous, in: plan.from) != renderer.defaultValue(of: field, in: plan.to) {
+                // A renamed column's default is set by the contract.
+                if let previous, backfill.syncedWith == nil,
+                    renderer.defaultValue(of: previous, in: plan.from) != renderer.defaultValue(of: field, in: plan.to)
+                {
                     statements.append(renderer.setDefault(table, column, to: renderer.defaultValue(of: field, in: plan.to)))
                 }
                 continue
@@ -620,12 +718,14 @@ struct PostgresMigrationRenderer {
         if backfills.contains(where: { $0.shadow != nil }), let swaps = typeSwaps(of: continued) {
             statements += swappedIndexRenames(of: continued, swaps)
         }
-        if !backfilled.isEmpty && !triggerDropped {
+        // A rolling version's trigger keeps code of N-1 working until the contract drops it.
+        if !backfilled.isEmpty && rolling == nil && !triggerDropped {
             let trigger = SQLConstraintName.backfillTrigger(table: table)
             statements.append(renderer.dropTrigger(trigger, onTable: table))
             statements.append(renderer.dropFunction(trigger))
         }
-        for previous in old.fields where !continued.keptFields.contains(previous.name) {
+        let keptUntilContract = Set(rolling?.keptColumns(of: entity).map(\.name) ?? [])
+        for previous in old.fields where !continued.keptFields.contains(previous.name) && !keptUntilContract.contains(previous.name) {
             statements.append(renderer.dropColumn(previous.column, fromTable: table))
         }
         return statements
@@ -640,7 +740,8 @@ struct PostgresMigrationRenderer {
             statements += rename(SQLConstraintName.primaryKey(table: old.table), SQLConstraintName.primaryKey(table: entity.table), entity)
         }
         for (field, previous) in continued.fields {
-            guard let previous else { continue }
+            // A rolling version's renamed column was added beside the old one.
+            guard let previous, rolling?.rename(of: field, in: entity) == nil else { continue }
             if previous.column != field.column {
                 statements.append(renderer.renameColumn(previous.column, to: field.column, onTable: entity.table))
             }
@@ -687,6 +788,8 @@ struct PostgresMigrationRenderer {
         }
         let swappedFields = Set(backfills(of: continued).filter { $0.shadow != nil }.map(\.field.name))
         for (field, previous) in continued.fields where !swappedFields.contains(field.name) {
+            // A rolling version's renamed column gets its constraints after it is filled.
+            if rolling?.rename(of: field, in: entity) != nil { continue }
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }
             // A field's own check is added with the field (it cannot change between versions).
             let addsOwnCheck = field.check != nil && previous == nil

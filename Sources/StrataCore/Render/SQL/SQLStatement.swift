@@ -25,8 +25,7 @@ public struct SQLStatement: Hashable, Sendable {
         case validateConstraint(name: String, table: String)
         case dropConstraint(name: String, table: String)
         case renameSequence(from: String, to: String)
-        /// `ALTER INDEX … RENAME TO …` (PostgreSQL): an index built over a shadow column
-        /// beforehand, given its final name.
+        /// `ALTER INDEX … RENAME TO` (PostgreSQL).
         case renameIndex(from: String, to: String)
         /// `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` (PostgreSQL), at the start of a transaction.
         case lockTables([String])

@@ -44,7 +44,12 @@ struct EntityMethodsRenderer {
                     "stored, and returns the record as stored afterwards (nil when there is none). A nil argument",
                     "leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.",
                 ],
-                attributes: r.exemptions(for: fields) + ["@discardableResult"],
+                // Disfavored: `update(record)` with every argument left out is the whole-record update
+                // (which it silently was not while this method won the overload).
+                attributes: r.exemptions(for: fields) + [
+                    #"@available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")"#,
+                    "@_disfavoredOverload", "@discardableResult",
+                ],
                 name: "update",
                 parameters: parameters,
                 returns: "\(r.record)?",

@@ -47,7 +47,8 @@ struct SwiftMigrationsRenderer {
                 for (offset, argument) in arguments.enumerated() {
                     let comma = offset == arguments.count - 1 ? "" : ","
                     for (index, line) in argument.enumerated() {
-                        w.line("        " + line + (index == argument.count - 1 ? comma : ""))
+                        // A blank line of a multi-line literal stays empty.
+                        if line.isEmpty { w.line() } else { w.line("        " + line + (index == argument.count - 1 ? comma : "")) }
                     }
                 }
                 w.line("    )" + separator)
@@ -112,6 +113,16 @@ struct SwiftMigrationsRenderer {
         }
         if let reason = migration.incompatibility {
             arguments.append(Self.argument("incompatibility", reason))
+        }
+        if let contract = migration.contract {
+            let literal = MultilineStringLiteral(contract)
+            var lines = ["contract: " + literal.opening]
+            literal.forEachLine(in: literal.text.startIndex..<literal.text.endIndex) { lines.append($0.isEmpty ? "" : "    " + $0) }
+            lines.append("    " + literal.closingDelimiter)
+            arguments.append(lines)
+            if let reason = migration.contractIncompatibility {
+                arguments.append(Self.argument("contractIncompatibility", reason))
+            }
         }
         return arguments
     }

@@ -32,7 +32,7 @@ import Testing
             #expect(try await notes.find(id: inserted[1].id) == inserted[1])
             let shown = try await notes.fetchAll(orderBy: { [$0.pinned.descending, $0.createdAt.descending] })
             #expect(shown.map(\.title) == ["taxes", "groceries"])
-            let updated = try await notes.update(inserted[0], color: .blue)
+            let updated = try await notes.updateChanges(inserted[0]) { $0.color = .blue }
             #expect(updated?.color == .blue && updated?.title == "groceries")
             try await database.write { access in
                 try await access.notes.deleteAll(where: { $0.color == .red })

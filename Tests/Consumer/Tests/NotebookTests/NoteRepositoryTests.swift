@@ -27,7 +27,10 @@ import Testing
         let colored = try notes.fetchAll(where: { $0.color != .plain }, orderBy: { [$0.title.ascending] })
         #expect(colored.map(\.title) == ["ideas", "taxes"])
 
-        let updated = try notes.update(inserted[0], pinned: true, color: .blue)
+        let updated = try notes.updateChanges(inserted[0]) {
+            $0.pinned = true
+            $0.color = .blue
+        }
         #expect(updated?.pinned == true && updated?.color == .blue && updated?.title == "groceries")
         #expect(try notes.count(where: { $0.pinned == true }) == 2)
 

@@ -31,6 +31,8 @@ extension StrataRecordStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Writer,
@@ -95,6 +97,8 @@ extension StrataRecordStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Post,
@@ -148,6 +152,8 @@ extension StrataRecordStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(_ record: Comment, post newPost: UUID? = nil, text newText: String? = nil) throws -> Comment? {
         try update(record, changing: [.set("post", ifGiven: newPost), .set("text", ifGiven: newText)])

@@ -50,6 +50,8 @@ extension StrataPostgresStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Customer,
@@ -108,6 +110,8 @@ extension StrataPostgresStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Order,
@@ -182,6 +186,8 @@ extension StrataPostgresStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: OrderLine,
@@ -259,6 +265,8 @@ extension StrataPostgresStore where Record == Keywords {
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     // swift-format-ignore: AlwaysUseLowerCamelCase
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Keywords,

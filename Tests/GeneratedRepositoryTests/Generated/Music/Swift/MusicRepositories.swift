@@ -28,6 +28,8 @@ extension StrataRecordStore where Record == Album {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Album,
@@ -94,6 +96,8 @@ extension StrataRecordStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(_ record: Artist, name newName: String?? = nil) throws -> Artist? {
         try update(record, changing: [.set("Name", ifGiven: newName)])
@@ -163,6 +167,8 @@ extension StrataRecordStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Invoice,

@@ -31,6 +31,8 @@ extension StrataRecordStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Customer,
@@ -87,6 +89,8 @@ extension StrataRecordStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Order,
@@ -148,6 +152,8 @@ extension StrataRecordStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: OrderLine,
@@ -222,6 +228,8 @@ extension StrataRecordStore where Record == Keywords {
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
     // swift-format-ignore: AlwaysUseLowerCamelCase
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Keywords,

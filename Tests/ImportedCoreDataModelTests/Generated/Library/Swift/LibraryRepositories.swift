@@ -28,6 +28,8 @@ extension StrataRecordStore where Record == Author {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Author,
@@ -134,6 +136,8 @@ extension StrataRecordStore where Record == Book {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Book,
@@ -250,6 +254,8 @@ extension StrataRecordStore where Record == Loan {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(
         _ record: Loan,
@@ -303,6 +309,8 @@ extension StrataRecordStore where Record == Profile {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(_ record: Profile, bio newBio: String?? = nil) throws -> Profile? {
         try update(record, changing: [.set("bio", ifGiven: newBio)])
@@ -333,6 +341,8 @@ extension StrataRecordStore where Record == Review {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(_ record: Review, text newText: String? = nil, book newBook: UUID? = nil) throws -> Review? {
         try update(record, changing: [.set("text", ifGiven: newText), .set("book", ifGiven: newBook)])
@@ -364,6 +374,8 @@ extension StrataRecordStore where Record == Shelf {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
     @discardableResult
     public func update(_ record: Shelf, width newWidth: Double? = nil) throws -> Shelf? {
         try update(record, changing: [.set("width", ifGiven: newWidth)])
