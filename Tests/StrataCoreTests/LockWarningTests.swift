@@ -6,7 +6,9 @@ import Testing
 /// it reads or writes its rows, and `migration.allowLocks` acknowledges it (the warnings
 /// themselves, and the errors of bad items: Tests/Fixtures/Bad/lock-warnings).
 @Suite struct LockWarningTests {
-    static let v1 = """
+    static let v1 = v1WithoutChecks + "\n    checks: { counted: \"views >= 0\" }"
+
+    static let v1WithoutChecks = """
         model: M
         version: 1
         enums:
@@ -22,9 +24,10 @@ import Testing
               status: Status
         """
 
-    /// v2: views widened (a rewrite), rating made required (an UPDATE, in the transaction since the
-    /// table's type changes), a case added (a check replaced `NOT VALID` beforehand: no warning).
-    static func v2(migration: String = "") -> String {
+    /// v2: views widened (a rewrite: the table check names it, so no shadow column), rating made
+    /// required (an UPDATE, in the transaction since the table's type changes), a case added (a
+    /// check replaced `NOT VALID` beforehand: no warning).
+    static func v2(migration: String = "", checks: String = "    checks: { counted: \"views >= 0\" }") -> String {
         """
         model: M
         version: 2
@@ -39,6 +42,7 @@ import Testing
               views: Int64
               rating: { type: Int16, default: 0 }
               status: Status
+        \(checks)
         \(migration)
         """
     }
@@ -69,6 +73,21 @@ import Testing
         #expect(unused.count == 1 && unused[0].contains("allowLocks names 'Status'"), "\(unused)")
         let lines = try Self.diagnostics(Self.v2(migration: "migration:\n  allowLocks: [Post.views]"))
         #expect(lines.count == 1 && !lines.contains { $0.contains("Post.views") }, "\(lines)")
+    }
+
+    @Test func aTypeChangeSwappedThroughAShadowColumnIsNotWarned() throws {
+        // Without the table check, views is filled into a shadow column in batches and swapped,
+        // and rating's NULLs are filled in batches too: nothing holds the table while it is read.
+        let schemas = try TeamReviewTests.model(["v1.yaml": Self.v1WithoutChecks, "v2.yaml": Self.v2(checks: "")])
+        let plan = Workspace.plan(schemas: schemas, output: "", render: false)
+        #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics)")
+        let (history, _, _) = SchemaLoader.loadModel(named: "M", in: schemas)
+        let loaded = try #require(history)
+        let migration = try #require(Generator.migrationPlans(for: loaded).last)
+        let step = try #require(migration.steps.first { if case .typeChanged = $0.change { true } else { false } })
+        #expect(
+            migration.postgresLock(of: step)
+                == PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true))
     }
 
     @Test func aTypeChangeUnderTheSameStorageIsNotARewrite() throws {

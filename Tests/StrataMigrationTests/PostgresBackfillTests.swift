@@ -200,17 +200,7 @@ import Testing
         try await Self.withShopAtV1(rows: 2_000) { server, session, folder in
             let url = session.url.description
             // Batches of one row, slow enough to be killed between two of them.
-            let running = try CLI.start(["migrate", "--postgres", url, "--schemas", folder, "--batch-size", "1"])
-            var resumable = false
-            for _ in 0..<1_200 where !resumable {
-                let rows = try? await session.textRows(
-                    sql: #"SELECT count(*)::text FROM "strata_migration_steps" WHERE "resume_after" IS NOT NULL AND NOT "done""#)
-                resumable = (rows?.first?.first ?? nil).map { $0 != "0" } ?? false
-                if !resumable { try await Task.sleep(for: .milliseconds(25)) }
-            }
-            #expect(resumable, "the backfill never recorded a batch")
-            kill(running.process.processIdentifier, SIGKILL)
-            _ = CLI.finish(running)
+            try await MigrationKills.killInTheMiddleOfABackfill(session, folder: folder)
             // Half-way: v2 not in the ledger, its column and trigger there, the batches recorded.
             #expect(try await PostgresMigrateTests.ledger(session).count == 1)
             let recorded = try await session.textRows(

@@ -123,6 +123,14 @@ import Testing
                 base.changing { $0.migration = ["allowDataLoss: [Item.boss]"] }),
             make("fieldRenamed", base.without("note").with("remark", "{ type: String?, renamedFrom: note }")),
             make("typeChanged (Int32 to Int64)", base.with("qty", "Int64")),
+            // Into a shadow column filled in batches, its index and unique constraint built over it
+            // concurrently, swapped in the transaction.
+            make("typeChanged (String to Int32, transform, indexed)", base.with("tag", #"{ type: Int32, transform: "length(tag)" }"#)),
+            make(
+                "typeChanged (String to Int64, transform, unique)",
+                base.with("code", #"{ type: Int64, unique: true, transform: "CAST(substr(code, 2) AS BIGINT)" }"#)),
+            // Optional, no constraint, no index: nothing to prove beforehand.
+            make("typeChanged (String? to Int64?, transform)", base.with("note", #"{ type: Int64?, transform: "length(note)" }"#)),
             make("typeChanged (enum to String)", base.with("status", "String")),
             make(
                 "typeChanged (String to enum, transform)", base.with("tag", "String"),

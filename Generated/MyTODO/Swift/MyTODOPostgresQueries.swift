@@ -4,13 +4,14 @@
 import Foundation
 import StrataPostgres
 
-/// The SQL of MyTODO's named queries as written in `queries/`, each `:name` parameter as
-/// PostgreSQL's `$n`, checked against version 3 when generated and prepared on a
-/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.
+/// The SQL of MyTODO's named queries as written in `queries/` (a `*` of the result as its
+/// columns), each `:name` parameter as PostgreSQL's `$n`, checked against version 3
+/// when generated and prepared on a server by `strata verify --postgres`. Their parameters are
+/// bound, never spliced into the SQL.
 public enum MyTODOPostgresQueries {
     /// `filteredItems`, from `queries/items.sql:4`.
     public static let filteredItems = #"""
-        SELECT * FROM todo_item
+        SELECT todo_item."id", todo_item."title", todo_item."detail", todo_item."is_done", todo_item."priority" FROM todo_item
         WHERE is_done = $1
         ORDER BY priority DESC, title
         """#

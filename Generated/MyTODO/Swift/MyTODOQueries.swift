@@ -4,12 +4,13 @@
 import Foundation
 import StrataSQLite
 
-/// The SQL of MyTODO's named queries, as written in `queries/`, checked against
-/// version 3 when generated. Their parameters are bound, never spliced into the SQL.
+/// The SQL of MyTODO's named queries, as written in `queries/` (a `*` of the result as
+/// its columns), checked against version 3 when generated. Their parameters are
+/// bound, never spliced into the SQL.
 public enum MyTODOQueries {
     /// `filteredItems`, from `queries/items.sql:4`.
     public static let filteredItems = #"""
-        SELECT * FROM todo_item
+        SELECT todo_item."id", todo_item."title", todo_item."detail", todo_item."is_done", todo_item."priority" FROM todo_item
         WHERE is_done = :isDone
         ORDER BY priority DESC, title
         """#

@@ -189,6 +189,10 @@ public struct PostgresLock: Hashable, Sendable {
         case .enumCasesRemoved where filledInBatches, .enumRawValueChanged where filledInBatches:
             // The check dropped, the rows remapped in batches, the new check validated beforehand.
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
+        case .typeChanged where filledInBatches:
+            // Into a shadow column added with the backfill trigger and filled in batches, its
+            // constraints proved on it beforehand; swapped for the old column in the transaction.
+            return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: preparedBeforehand, filledInBatches: true)
         case .becameRequired where filledInBatches:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
         case .becameRequired where preparedBeforehand:

@@ -1,8 +1,9 @@
 extension AnalyzedQuery {
     /// The SQL with each `:name` parameter written as PostgreSQL's `$n` (n in ``parameters``
-    /// order): what `<Model>PostgresQueries.swift` runs, and what `strata verify --postgres` prepares.
+    /// order) and the stars of its result written out (``expandedSQL``): what
+    /// `<Model>PostgresQueries.swift` runs, and what `strata verify --postgres` prepares.
     public var postgresSQL: String {
-        Self.postgresSQL(source.sql, parameters: parameters.map(\.name))
+        Self.postgresSQL(expandedSQL ?? source.sql, parameters: parameters.map(\.name))
     }
 
     /// `sql` with each `:name` parameter written `$n`, n being the name's position in

@@ -47,6 +47,21 @@ public struct AnalyzedQuery: Hashable, Sendable {
     /// For a generated row type, where each result column is read from (`todo_item.priority`),
     /// nil for an expression; empty otherwise.
     public var columnOrigins: [String?] = []
+    /// The SQL with the stars of its result (`*`, `t.*`, `RETURNING *`) written as the explicit
+    /// column list, when it has some (``QueryStarExpansion``): what PostgreSQL runs, so that
+    /// columns a migration moved to the end of a table are still read at their position. Made
+    /// from `source.sql`: nil again once that changes.
+    public var expandedSQL: String? {
+        get { expansion.flatMap { $0.from == source.sql ? $0.sql : nil } }
+        set { expansion = newValue.map { Expansion(from: source.sql, sql: $0) } }
+    }
+
+    /// ``expandedSQL``, with the SQL it was made from.
+    struct Expansion: Hashable, Sendable {
+        var from: String
+        var sql: String
+    }
+    var expansion: Expansion? = nil
 }
 
 extension SchemaHistory {

@@ -108,6 +108,15 @@ private struct QueryChecker {
                 column.table.flatMap { table in column.origin.map { "\(table).\($0)" } }
             }
         }
+        // Kept only when SQLite reads the same result columns from it.
+        if let expanded = QueryStarExpansion.expand(source.sql, schema: schema),
+            let again = try? database.prepare(expanded), again.trailingOffset == nil,
+            again.columns.map(\.name) == prepared.columns.map(\.name),
+            again.columns.map(\.table) == prepared.columns.map(\.table),
+            again.columns.map(\.origin) == prepared.columns.map(\.origin)
+        {
+            query.expandedSQL = expanded
+        }
         return query
     }
 

@@ -87,7 +87,7 @@ public enum CompatibilityStatements {
             statements.append(
                 CompatibilityStatement(
                     entity: nil, kind: "query '\(query.source.name)'",
-                    sql: dialect == .postgres ? query.postgresSQL : query.source.sql))
+                    sql: dialect == .postgres ? query.postgresSQL : query.expandedSQL ?? query.source.sql))
         }
         return statements
     }

@@ -11,7 +11,9 @@ import StrataStorage
 /// `CONCURRENTLY`, a unique constraint is added over a unique index built so, and foreign keys
 /// and checks are added `NOT VALID` then validated, each in a transaction of its own. A required
 /// field with a default is added in one `ADD COLUMN … NOT NULL DEFAULT`, which PostgreSQL 11 and
-/// later do without touching the rows. Strata 0.6.0 and earlier rendered every statement in the
+/// later do without touching the rows. Columns are filled in batches outside the transaction
+/// (``backfills(of:)``), a type change through a shadow column swapped in the transaction
+/// (``typeSwaps(of:)``). Strata 0.6.0 and earlier rendered every statement in the
 /// transaction (`lockSafe: false`): the checksums of that rendering stay accepted for the versions
 /// databases applied then.
 struct PostgresMigrationRenderer {
@@ -95,7 +97,7 @@ struct PostgresMigrationRenderer {
         // checked that their table and columns exist at N-1); lock-safe, so are the others that can be.
         for table in tables {
             for change in plan.changes(of: table.entity) {
-                guard case .indexAdded(_, let index) = change else { continue }
+                guard case .indexAdded(_, let index) = change, !isSwapped(index, of: table) else { continue }
                 // Over a rolling version's renamed column: built once it is filled (renamedConstraints).
                 if rolling?.rebuiltIndexes(of: table.entity).contains(where: { $0.index.name == index.name }) == true { continue }
                 if index.isConcurrent || canBuildBeforehand(index, of: table) {
@@ -134,7 +136,12 @@ struct PostgresMigrationRenderer {
                 }
                 expand.append(drop)
             }
-            for backfill in filled where backfill.isNew {
+            for backfill in filled where backfill.isNew || backfill.shadow != nil {
+                if let shadow = backfill.shadow {
+                    // Bare: the batches and the trigger fill it; its default is set once it is renamed.
+                    expand.append(renderer.addBareColumn(shadow, of: table.entity, in: plan.to, onTable: table.old.table, withDefault: false))
+                    continue
+                }
                 // A rolling version's new columns get their defaults at the contract: until then
                 // the trigger tells the rows code of N-1 inserts by their NULL.
                 let deferred = backfill.syncedWith != nil || rolling?.deferredDefault(backfill.field, in: table.entity) == true
@@ -177,6 +184,11 @@ struct PostgresMigrationRenderer {
                 validate.append(renderer.addNotNullCheck(check, table: table, column: backfill.column))
                 validate.append(renderer.validateConstraint(check, onTable: table))
             }
+        }
+        for table in tables {
+            let shadows = backfills.filter { $0.table.entity.name == table.entity.name && $0.shadow != nil }
+            guard !shadows.isEmpty, let swaps = typeSwaps(of: table) else { continue }
+            validate += swapProofs(of: table, swaps)
         }
         let version =
             [renderer.beginTransaction(["The version's transaction, recorded in the ledger with it."])]
@@ -329,6 +341,9 @@ struct PostgresMigrationRenderer {
         /// True when the column's check is replaced around the batches (raw values remapped):
         /// dropped before them, added `NOT VALID` and validated after them.
         var replacesCheck = false
+        /// For a type change applied through a shadow column (``TypeSwap``): the shadow, which
+        /// ``column`` names; the column's value is ``expression``.
+        var shadow: Field?
         /// For a rolling version's renamed column (new, `column`): the old column, which the
         /// trigger keeps equal to it both ways until the contract drops it.
         var syncedWith: String?
@@ -346,6 +361,7 @@ struct PostgresMigrationRenderer {
             !plan.changes(of: continued.entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } })
         else { return [] }
         var candidates: [Backfill] = []
+        let swaps = typeSwaps(of: continued)
         for (field, previous) in continued.fields {
             guard let previous else {
                 if let transform = field.transform, !field.isAutoincrement, !readsOtherRows(transform) {
@@ -368,7 +384,16 @@ struct PostgresMigrationRenderer {
                 continue
             }
             let source = plan.source(of: field, in: continued.entity)
-            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) { return [] }
+            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) {
+                // Into a shadow column, swapped in the version's transaction; else ALTER TYPE there.
+                guard let swap = swaps?.first(where: { $0.field.name == field.name }) else { return [] }
+                var backfill = Backfill(
+                    table: continued, field: field, isNew: false, column: swap.shadow.column, expression: swap.expression,
+                    condition: nil)
+                backfill.shadow = swap.shadow
+                candidates.append(backfill)
+                continue
+            }
             guard values.changesValues(source) else { continue }
             if let remapped = remapCondition(field, previous: previous, source: source) {
                 var backfill = Backfill(
@@ -387,8 +412,14 @@ struct PostgresMigrationRenderer {
                     table: continued, field: field, isNew: false, column: previous.column,
                     expression: values.expression(for: field, from: source), condition: renderer.isNull(previous.column)))
         }
+        // A computed column that reads a swapped one would compute from its old type: all in the
+        // version's transaction then, as before.
+        if let swaps, candidates.contains(where: { $0.isNew && Self.reads(swaps, in: $0.expression) }) {
+            guard !candidates.contains(where: { $0.shadow != nil }) else { return [] }
+        }
         // Computed columns first: a failing transform is undone with nothing filled in place yet.
-        return candidates.filter(\.isNew) + candidates.filter { !$0.isNew }
+        let computed = candidates.filter { $0.isNew || $0.shadow != nil }
+        return computed + candidates.filter { !$0.isNew && $0.shadow == nil }
     }
 
     /// `"column" IN (old raw values)` when `field` only has enum raw values remapped (cases
@@ -500,9 +531,14 @@ struct PostgresMigrationRenderer {
             guard let table = continued(name), SchemaDiff.previous(of: field, in: table.old) != nil else { return false }
             return isSettled(field, in: table)
         case .indexAdded(let name, let index):
-            return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) } ?? false
+            // Or over a shadow column, built concurrently before the version's transaction too.
+            return continued(name).map { index.isConcurrent || canBuildBeforehand(index, of: $0) || isSwapped(index, of: $0) } ?? false
         case .uniqueAdded(let name, let field):
             return continued(name).map { isSettled(field, in: $0) } ?? false
+        case .typeChanged(let name, _, let to) where continued(name).map({ swapsType(of: to, in: $0) }) ?? false:
+            // Into a shadow column: its constraints proved on it beforehand, when it has some.
+            guard let table = continued(name) else { return false }
+            return swapProvesBeforehand(to, in: table)
         case .referenceChanged(let name, let from, let to), .typeChanged(let name, let from, let to):
             // A type change that prepares something beforehand is a key becoming a reference.
             guard to.referencedEntity != nil, let table = continued(name) else { return false }
@@ -519,13 +555,17 @@ struct PostgresMigrationRenderer {
         switch change {
         case .fieldAdded(let entity, let added): (name, field) = (entity, added)
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
+        case .typeChanged(let entity, _, let changed): (name, field) = (entity, changed)
         case .fieldRenamed(let entity, _, let renamed) where rolling != nil: (name, field) = (entity, renamed)
         case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
-            // Every column of the enum on a kept table remapped in batches.
+            // Every column of the enum on a kept table remapped in batches (or swapped for a
+            // shadow column filled so, when the raw type changes).
             var columns = 0
             for entity in plan.to.entities {
                 for field in entity.fields where field.type == .enumeration(enumName) {
-                    guard plan.previous(of: entity) != nil, remapsInBatches(field, of: entity) else { return false }
+                    guard let table = continuedTable(entity),
+                        remapsInBatches(field, of: entity) || swapsType(of: field, in: table)
+                    else { return false }
                     columns += 1
                 }
             }
@@ -598,7 +638,22 @@ struct PostgresMigrationRenderer {
         let table = old.table
         let backfills = backfills(of: continued)
         let backfilled = Set(backfills.map(\.field.name))
+        var triggerDropped = false
         for (field, previous) in continued.fields {
+            if let backfill = backfills.first(where: { $0.field.name == field.name }), let shadow = backfill.shadow {
+                // Filled into its shadow column before this transaction: swapped for it here.
+                let swap = TypeSwap(field: field, shadow: shadow, expression: backfill.expression)
+                var swapped = swapStatements(swap, of: continued)
+                if !triggerDropped {
+                    // Right after the first old column is dropped (under ACCESS EXCLUSIVE): the
+                    // trigger writes the shadow columns, which are renamed next.
+                    let trigger = SQLConstraintName.backfillTrigger(table: table)
+                    swapped.insert(contentsOf: [renderer.dropTrigger(trigger, onTable: table), renderer.dropFunction(trigger)], at: 1)
+                    triggerDropped = true
+                }
+                statements += swapped
+                continue
+            }
             if let backfill = backfills.first(where: { $0.field.name == field.name }) {
                 // Added and filled before this transaction; proved NOT NULL by a validated check.
                 let column = backfill.column
@@ -660,8 +715,11 @@ struct PostgresMigrationRenderer {
             }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
         }
+        if backfills.contains(where: { $0.shadow != nil }), let swaps = typeSwaps(of: continued) {
+            statements += swappedIndexRenames(of: continued, swaps)
+        }
         // A rolling version's trigger keeps code of N-1 working until the contract drops it.
-        if !backfilled.isEmpty && rolling == nil {
+        if !backfilled.isEmpty && rolling == nil && !triggerDropped {
             let trigger = SQLConstraintName.backfillTrigger(table: table)
             statements.append(renderer.dropTrigger(trigger, onTable: table))
             statements.append(renderer.dropFunction(trigger))
@@ -728,7 +786,8 @@ struct PostgresMigrationRenderer {
         if plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }) {
             statements.append(renderer.addPrimaryKey(of: entity))
         }
-        for (field, previous) in continued.fields {
+        let swappedFields = Set(backfills(of: continued).filter { $0.shadow != nil }.map(\.field.name))
+        for (field, previous) in continued.fields where !swappedFields.contains(field.name) {
             // A rolling version's renamed column gets its constraints after it is filled.
             if rolling?.rename(of: field, in: entity) != nil { continue }
             let oldCheck = previous.flatMap { renderer.allowedValues(of: $0, in: plan.from) }

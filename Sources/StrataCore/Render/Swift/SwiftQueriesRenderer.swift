@@ -54,14 +54,15 @@ struct SwiftQueriesRenderer {
         let folder = "`\(SchemaLoader.queriesFolder)/`"
         switch dialect {
         case .sqlite:
-            writer.line("/// The SQL of \(schema.model)'s named queries, as written in \(folder), checked against")
-            writer.line(
-                "/// version \(schema.version) when generated. Their parameters are bound, never spliced into the SQL.")
+            writer.line("/// The SQL of \(schema.model)'s named queries, as written in \(folder) (a `*` of the result as")
+            writer.line("/// its columns), checked against version \(schema.version) when generated. Their parameters are")
+            writer.line("/// bound, never spliced into the SQL.")
         case .postgres:
             writer.lines([
-                "/// The SQL of \(schema.model)'s named queries as written in \(folder), each `:name` parameter as",
-                "/// PostgreSQL's `$n`, checked against version \(schema.version) when generated and prepared on a",
-                "/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.",
+                "/// The SQL of \(schema.model)'s named queries as written in \(folder) (a `*` of the result as its",
+                "/// columns), each `:name` parameter as PostgreSQL's `$n`, checked against version \(schema.version)",
+                "/// when generated and prepared on a server by `strata verify --postgres`. Their parameters are",
+                "/// bound, never spliced into the SQL.",
             ])
         }
         writer.block("public enum \(sqlType)") { w in
@@ -69,7 +70,7 @@ struct SwiftQueriesRenderer {
                 if index > 0 { w.line() }
                 w.line("/// `\(query.source.name)`, from \(query.place).")
                 Self.sqlLiteral(
-                    dialect == .postgres ? query.postgresSQL : query.source.sql,
+                    dialect == .postgres ? query.postgresSQL : query.expandedSQL ?? query.source.sql,
                     declaration: "public static let \(SwiftNames.identifier(query.source.name)) = ", into: &w)
             }
         }

@@ -219,12 +219,27 @@ public enum EvolutionPostgresMigrations {
 
                 CREATE TRIGGER "writer_strata_backfill" BEFORE INSERT OR UPDATE ON "writer" FOR EACH ROW EXECUTE FUNCTION "writer_strata_backfill"();
 
+                ALTER TABLE "post" ADD COLUMN "rating_strata_new" SMALLINT;
+
+                -- Keeps the rows written while the backfill runs in step; dropped at the end.
+                CREATE FUNCTION "post_strata_backfill"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  NEW."rating_strata_new" := (SELECT (round(rating)::smallint) FROM (SELECT NEW.*) AS "post");
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "post_strata_backfill" BEFORE INSERT OR UPDATE ON "post" FOR EACH ROW EXECUTE FUNCTION "post_strata_backfill"();
+
                 COMMIT;
 
                 ALTER TABLE "post" VALIDATE CONSTRAINT "post_author_fkey";
 
                 -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
                 UPDATE "writer" SET "bio" = COALESCE("bio", '') WHERE "bio" IS NULL;
+
+                -- Filled in batches of rows, each committed on its own (`strata migrate` runs the batches).
+                UPDATE "post" SET "rating_strata_new" = (round(rating)::smallint);
 
                 ALTER TABLE "writer" ADD CONSTRAINT "writer_bio_not_null" CHECK ("bio" IS NOT NULL) NOT VALID;
 
@@ -249,14 +264,20 @@ public enum EvolutionPostgresMigrations {
 
                 ALTER TABLE "post" ALTER COLUMN "title" DROP NOT NULL;
 
-                ALTER TABLE "post" ALTER COLUMN "rating" TYPE SMALLINT USING (round(rating)::smallint);
+                ALTER TABLE "post" DROP COLUMN "rating";
+
+                DROP TRIGGER "post_strata_backfill" ON "post";
+
+                DROP FUNCTION "post_strata_backfill"();
+
+                ALTER TABLE "post" RENAME COLUMN "rating_strata_new" TO "rating";
 
                 DROP TABLE "tag";
 
                 COMMIT;
 
                 """#,
-            checksum: "9129c23a428866c9c5e359eaf0741ca05e5b5f5c2e70de7679b439a3669a00e8",
+            checksum: "7b1e2bb89804e936d18e897f803e9bb6913e86da2fe1054c1f374d60c6493769",
             legacyChecksum: "8423e6451d9f8e3d24602f30c6d1355fdadb9ce01b767ed94b2b5657d97aaca5",
             incompatibility: #"""
                 makes Writer.bio required; changes the reference Post.author; makes Post.title optional: code of v3\#

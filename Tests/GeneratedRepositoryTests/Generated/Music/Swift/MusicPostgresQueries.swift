@@ -4,9 +4,10 @@
 import Foundation
 import StrataPostgres
 
-/// The SQL of Music's named queries as written in `queries/`, each `:name` parameter as
-/// PostgreSQL's `$n`, checked against version 1 when generated and prepared on a
-/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.
+/// The SQL of Music's named queries as written in `queries/` (a `*` of the result as its
+/// columns), each `:name` parameter as PostgreSQL's `$n`, checked against version 1
+/// when generated and prepared on a server by `strata verify --postgres`. Their parameters are
+/// bound, never spliced into the SQL.
 public enum MusicPostgresQueries {
     /// `invoicesDueBefore`, from `queries/music.sql:3`.
     public static let invoicesDueBefore = #"""

@@ -4,8 +4,9 @@
 import Foundation
 import StrataSQLite
 
-/// The SQL of Music's named queries, as written in `queries/`, checked against
-/// version 1 when generated. Their parameters are bound, never spliced into the SQL.
+/// The SQL of Music's named queries, as written in `queries/` (a `*` of the result as
+/// its columns), checked against version 1 when generated. Their parameters are
+/// bound, never spliced into the SQL.
 public enum MusicQueries {
     /// `invoicesDueBefore`, from `queries/music.sql:3`.
     public static let invoicesDueBefore = #"""

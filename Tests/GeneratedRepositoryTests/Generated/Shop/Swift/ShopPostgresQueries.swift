@@ -4,9 +4,10 @@
 import Foundation
 import StrataPostgres
 
-/// The SQL of Shop's named queries as written in `queries/`, each `:name` parameter as
-/// PostgreSQL's `$n`, checked against version 1 when generated and prepared on a
-/// server by `strata verify --postgres`. Their parameters are bound, never spliced into the SQL.
+/// The SQL of Shop's named queries as written in `queries/` (a `*` of the result as its
+/// columns), each `:name` parameter as PostgreSQL's `$n`, checked against version 1
+/// when generated and prepared on a server by `strata verify --postgres`. Their parameters are
+/// bound, never spliced into the SQL.
 public enum ShopPostgresQueries {
     /// `ordersWithCustomer`, from `queries/shop.sql:3`.
     public static let ordersWithCustomer = #"""
@@ -47,7 +48,7 @@ public enum ShopPostgresQueries {
 
     /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
-        SELECT * FROM customer WHERE joined >= $1 ORDER BY id
+        SELECT customer."id", customer."name", customer."email", customer."nickname", customer."joined", customer."is_vip" FROM customer WHERE joined >= $1 ORDER BY id
         """#
 }
 

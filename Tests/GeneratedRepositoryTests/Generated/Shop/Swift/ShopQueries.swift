@@ -4,8 +4,9 @@
 import Foundation
 import StrataSQLite
 
-/// The SQL of Shop's named queries, as written in `queries/`, checked against
-/// version 1 when generated. Their parameters are bound, never spliced into the SQL.
+/// The SQL of Shop's named queries, as written in `queries/` (a `*` of the result as
+/// its columns), checked against version 1 when generated. Their parameters are
+/// bound, never spliced into the SQL.
 public enum ShopQueries {
     /// `ordersWithCustomer`, from `queries/shop.sql:3`.
     public static let ordersWithCustomer = #"""
@@ -46,7 +47,7 @@ public enum ShopQueries {
 
     /// `customersJoinedSince`, from `queries/shop.sql:37`.
     public static let customersJoinedSince = #"""
-        SELECT * FROM customer WHERE joined >= :since ORDER BY id
+        SELECT customer."id", customer."name", customer."email", customer."nickname", customer."joined", customer."is_vip" FROM customer WHERE joined >= :since ORDER BY id
         """#
 }
 
