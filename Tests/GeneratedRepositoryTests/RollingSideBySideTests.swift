@@ -8,7 +8,8 @@ import Testing
 
 /// A rolling deploy on PostgreSQL, with the code Strata generated for each version: the app at v1
 /// (the `RollingV1` target) keeps 200 operations a second going on its own connection while v2
-/// (a rolling version: a field renamed, a required field filled by a transform, a new enum case)
+/// (a rolling version: a field renamed, a required field filled by a transform, a new enum case,
+/// an integer widened)
 /// is expanded under it, then the app at v2 starts beside it at the same rate. Neither sees an
 /// operation fail until the contract; after it, v1's code is refused and v2's goes on.
 @Suite("Rolling deploy: code of v1 and v2 side by side on PostgreSQL")
@@ -87,8 +88,11 @@ struct RollingSideBySideTests {
                 try await old.accounts.insert(RollingV1.Account(name: "late", email: "late@example.com"))
             }
             let after = try await new.accounts.insert(
-                Account(displayName: "After", email: "after@example.com", handle: "after"))
+                Account(displayName: "After", email: "after@example.com", handle: "after", visits: 5_000_000_000))
             #expect(try await new.accounts.find(id: try #require(after.id)) == after)
+            #expect(
+                try await session.textRows(sql: "SELECT data_type FROM information_schema.columns WHERE column_name = 'visits'")
+                    == [["bigint"]])
             try await v1Session.close()
             try await v2Session.close()
         }
@@ -134,6 +138,8 @@ struct RollingSideBySideTests {
         case 2:
             if var account = try await db.accounts.find(id: id) {
                 account.displayName += "*"
+                // Int64 in v2: written into v1's INTEGER column until the contract swaps in BIGINT.
+                account.visits += 1
                 _ = try await db.accounts.update(account)
             }
         case 3:

@@ -180,6 +180,45 @@ import Testing
         #expect(!errors.contains { $0.contains("note") }, "\(errors)")
     }
 
+    @Test("a widened integer: filled into a shadow column the trigger keeps in step, swapped in by the contract")
+    func widenedInteger() throws {
+        let v1 = """
+            model: M
+            version: 1
+            entities:
+              Account:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  visits: { type: Int32, default: 0 }
+                  label: String
+                indexes:
+                  - [visits]
+            """
+        let v2 = v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            .replacingOccurrences(of: "Int32", with: "Int64") + "\nmigration:\n  rolling: true\n"
+        let plan = try #require(try Self.plans([v1, v2]).first)
+        #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
+        let expand = MigrationSQLRenderer.file(for: plan, dialect: .postgres)
+        #expect(expand.contains(#"ALTER TABLE "account" ADD COLUMN "visits_strata_new" BIGINT;"#), "\(expand)")
+        #expect(expand.contains(#"UPDATE "account" SET "visits_strata_new" = CAST("visits" AS BIGINT);"#), "\(expand)")
+        for absent in ["DROP COLUMN", "RENAME COLUMN", "DROP TRIGGER", "ALTER COLUMN \"visits\" TYPE"] {
+            #expect(!expand.contains(absent), "\(absent)\n\(expand)")
+        }
+        let contract = MigrationSQLRenderer.contractFile(for: plan)
+        for statement in [
+            #"ALTER TABLE "account" DROP COLUMN "visits";"#,
+            #"ALTER TABLE "account" RENAME COLUMN "visits_strata_new" TO "visits";"#,
+            #"ALTER INDEX "account_visits_idx_strata_new" RENAME TO "account_visits_idx";"#,
+        ] {
+            #expect(contract.contains(statement), "\(statement)\n\(contract)")
+        }
+        // Narrowing, or another type: code of v2 could not write into the old column.
+        let narrowed = v1.replacingOccurrences(of: "version: 1", with: "version: 2")
+            .replacingOccurrences(of: "label: String", with: "label: Int64") + "\nmigration:\n  rolling: true\n"
+        let refused = try #require(try Self.plans([v1, narrowed]).first)
+        #expect(refused.diagnostics.contains { $0.message.contains("it changes the type of Account.label") })
+    }
+
     @Test("`rolling` must be a boolean; a rolling version with nothing to expand is a warning")
     func keyAndWarning() throws {
         let additive =

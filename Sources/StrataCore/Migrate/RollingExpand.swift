@@ -106,6 +106,14 @@ struct RollingExpand {
         case .becameRequired:
             // NULLs filled in batches; the trigger stays and fills the NULLs N-1 writes.
             return PostgresMigrationRenderer(plan: plan).fillsInBatches(change)
+        case .typeChanged(let name, let from, let to):
+            // An integer widened: both versions write the old column until the contract swaps in
+            // the shadow the trigger keeps filled.
+            guard Self.widensInteger(from, to: to, from: plan.from, into: plan.to), let entity = plan.to.entity(named: name),
+                let old = plan.previous(of: entity)
+            else { return false }
+            let stable = ContinuedTable.stableEnums(of: plan)
+            return PostgresMigrationRenderer(plan: plan).swapsType(of: to, in: ContinuedTable(entity, old: old, stableEnums: stable))
         default:
             return false
         }
@@ -126,6 +134,9 @@ struct RollingExpand {
         case .becameRequired:
             "a rolling version keeps a field made required when a default, or a transform that reads its row "
                 + "alone, fills its NULLs"
+        case .typeChanged:
+            "a rolling version keeps a type change that widens an integer (Int16 -> Int32 -> Int64) of a column that "
+                + "keeps its name, is in no key, reference or check, and whose table has no table check or partial index"
         case .enumCasesAdded:
             "declare an `unknown:` case in the enum first, so that code of the version before reads a new case as it"
         default:
@@ -198,6 +209,19 @@ struct RollingExpand {
             field.transform != nil
         else { return false }
         return keeps(.fieldAdded(entity: entity.name, field))
+    }
+
+    /// True when `from` (of `old`) to `to` (of `new`) widens an integer column (`SMALLINT` to
+    /// `INTEGER` or `BIGINT`, `INTEGER` to `BIGINT`), keeping its optionality: code of N binds
+    /// and reads the old column's values unchanged (PostgreSQL casts its wider parameters on
+    /// assignment, refusing a value the old type cannot hold), so it runs against the old
+    /// column until the contract swaps in the new one.
+    static func widensInteger(_ from: Field, to: Field, from old: Schema, into new: Schema) -> Bool {
+        let ranks: [ScalarType: Int] = [.int16: 1, .int32: 2, .int64: 3, .int: 3]
+        guard case .scalar(let a) = from.type, case .scalar(let b) = to.type, let before = ranks[a], let after = ranks[b],
+            from.isOptional == to.isOptional, to.transform == nil
+        else { return false }
+        return before < after && old.storageType(of: from) != new.storageType(of: to)
     }
 
     private func canKeep(renamed from: Field, as to: Field, in entity: Entity) -> Bool {

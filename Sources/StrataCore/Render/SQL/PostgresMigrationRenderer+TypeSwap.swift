@@ -17,8 +17,10 @@ import StrataStorage
 /// nil) when the column's table or name changes, it is part of the primary key, a reference or
 /// an identity, it has its own `check` or an SQL default, the table has table checks or partial
 /// indexes (their SQL may name the column), an index over it covers a column new in the version,
-/// its `USING` value reads other rows, or the values of another changed column, the column type
-/// stays the same, or the version is `rolling` (its trigger stays until the contract).
+/// its `USING` value reads other rows, or the values of another changed column, or the column type
+/// stays the same. In a `rolling` version only an integer widened is swapped, by the contract
+/// (``RollingExpand/widensInteger(_:to:from:into:)``): until then both versions' code writes the
+/// old column, which the trigger copies into the shadow.
 extension PostgresMigrationRenderer {
     /// A type change applied through a shadow column.
     struct TypeSwap {
@@ -40,8 +42,9 @@ extension PostgresMigrationRenderer {
         var swaps: [TypeSwap] = []
         for (field, previous) in continued.fields {
             guard let previous, plan.from.storageType(of: previous) != plan.to.storageType(of: field) else { continue }
-            // A rolling version keeps its trigger until the contract: its type changes stay ALTER TYPE.
-            guard lockSafe, rolling == nil, plan.to.migration.before == nil, old.table == entity.table, previous.column == field.column,
+            // A rolling version swaps only a widened integer, which code of N writes into the old column meanwhile.
+            guard lockSafe, rolling == nil || RollingExpand.widensInteger(previous, to: field, from: plan.from, into: plan.to),
+                plan.to.migration.before == nil, old.table == entity.table, previous.column == field.column,
                 !entity.primaryKey.contains(field.name), !old.primaryKey.contains(previous.name),
                 field.referencedEntity == nil, previous.referencedEntity == nil,
                 !field.isAutoincrement, !previous.isAutoincrement,

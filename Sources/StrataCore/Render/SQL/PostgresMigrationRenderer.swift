@@ -25,14 +25,23 @@ struct PostgresMigrationRenderer {
     /// The expand of a rolling version (``RollingExpand``; lock-safe rendering only), else nil.
     var rolling: RollingExpand? { lockSafe ? RollingExpand(plan) : nil }
 
-    /// The statements of a rolling version's contract (``RollingExpand``), empty for another.
+    /// The statements of a rolling version's contract (``RollingExpand``), empty for another:
+    /// its own, then per table the type changes swapped in (``swapStatements(_:of:)``).
     func contractStatements() -> [SQLStatement] {
         guard let rolling else { return [] }
         let stable = ContinuedTable.stableEnums(of: plan)
         let filled = plan.to.entities.compactMap { entity in
             plan.previous(of: entity).map { ContinuedTable(entity, old: $0, stableEnums: stable) }
         }.filter { !backfills(of: $0).isEmpty }
-        return rolling.contractStatements(renderer: renderer, filledTables: Set(filled.map(\.old.table)))
+        var statements = rolling.contractStatements(renderer: renderer, filledTables: Set(filled.map(\.old.table)))
+        for table in filled {
+            let shadows = backfills(of: table).compactMap { backfill in
+                backfill.shadow.map { TypeSwap(field: backfill.field, shadow: $0, expression: backfill.expression) }
+            }
+            guard !shadows.isEmpty, let swaps = typeSwaps(of: table) else { continue }
+            statements += shadows.flatMap { swapStatements($0, of: table) } + swappedIndexRenames(of: table, swaps)
+        }
+        return statements
     }
 
     func statements() -> [SQLStatement] {
@@ -641,6 +650,8 @@ struct PostgresMigrationRenderer {
         var triggerDropped = false
         for (field, previous) in continued.fields {
             if let backfill = backfills.first(where: { $0.field.name == field.name }), let shadow = backfill.shadow {
+                // A rolling version's shadow is swapped in by the contract.
+                if rolling != nil { continue }
                 // Filled into its shadow column before this transaction: swapped for it here.
                 let swap = TypeSwap(field: field, shadow: shadow, expression: backfill.expression)
                 var swapped = swapStatements(swap, of: continued)
@@ -715,7 +726,7 @@ struct PostgresMigrationRenderer {
             }
             if !previous.isOptional && field.isOptional { statements.append(renderer.dropNotNull(table, column)) }
         }
-        if backfills.contains(where: { $0.shadow != nil }), let swaps = typeSwaps(of: continued) {
+        if rolling == nil, backfills.contains(where: { $0.shadow != nil }), let swaps = typeSwaps(of: continued) {
             statements += swappedIndexRenames(of: continued, swaps)
         }
         // A rolling version's trigger keeps code of N-1 working until the contract drops it.

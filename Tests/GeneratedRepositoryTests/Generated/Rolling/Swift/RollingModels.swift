@@ -31,7 +31,7 @@ public struct Account: Identifiable, Hashable, Sendable, Codable {
     public var email: String
     public var handle: String
     public var plan: Plan
-    public var visits: Int32
+    public var visits: Int64
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -40,7 +40,7 @@ public struct Account: Identifiable, Hashable, Sendable, Codable {
         email: String,
         handle: String,
         plan: Plan = .free,
-        visits: Int32 = 0
+        visits: Int64 = 0
     ) {
         self.id = id
         self.displayName = displayName

@@ -47,7 +47,7 @@ extension StrataPostgresStore where Record == Account {
         email newEmail: String? = nil,
         handle newHandle: String? = nil,
         plan newPlan: Plan? = nil,
-        visits newVisits: Int32? = nil
+        visits newVisits: Int64? = nil
     ) async throws -> Account? {
         try await update(
             record,

@@ -39,7 +39,7 @@ extension StrataRecordStore where Record == Account {
         email newEmail: String? = nil,
         handle newHandle: String? = nil,
         plan newPlan: Plan? = nil,
-        visits newVisits: Int32? = nil
+        visits newVisits: Int64? = nil
     ) throws -> Account? {
         try update(
             record,

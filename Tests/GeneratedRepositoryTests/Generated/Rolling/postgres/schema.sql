@@ -9,7 +9,7 @@ CREATE TABLE "account" (
     "email" TEXT NOT NULL,
     "handle" TEXT NOT NULL,
     "plan" TEXT NOT NULL DEFAULT 'free',
-    "visits" INTEGER NOT NULL DEFAULT 0,
+    "visits" BIGINT NOT NULL DEFAULT 0,
     CONSTRAINT "account_pkey" PRIMARY KEY ("id"),
     -- Plan: free = 'free', pro = 'pro', team = 'team'
     CONSTRAINT "account_plan_check" CHECK ("plan" IN ('free', 'pro', 'team'))
