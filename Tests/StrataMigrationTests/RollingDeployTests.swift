@@ -253,6 +253,12 @@ import Testing
             #expect(json.stderr.contains("Blog: contracted v2 in"), "\(json.stderr)")
             let again = try CLI.strata(["migrate", "--postgres", url, "--schemas", folder, "--contract"])
             #expect(again.stdout.contains("is at version 2 of Blog: nothing to apply."), "\(again.stdout)")
+            // strata plan shows the contract after the version's statements, and the verdict until it.
+            let plan = try CLI.strata(["plan", "Blog", "--schemas", folder, "--dialect", "postgres"])
+            #expect(plan.status == 0, "\(plan.stderr)")
+            #expect(plan.stdout.contains("Compatible with code of version 1: yes, until the contract (then no (\(Self.renameReason)))"), "\(plan.stdout)")
+            #expect(plan.stdout.contains("-- The contract (v2.contract.sql): strata migrate --contract, or the next version."), "\(plan.stdout)")
+            #expect(plan.stdout.contains(#"ALTER TABLE "post" DROP COLUMN "title";"#), "\(plan.stdout)")
         }
     }
 
