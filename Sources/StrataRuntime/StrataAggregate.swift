@@ -5,23 +5,23 @@ import StrataStorage
 /// `Date?`. Built in the closures of a store's `aggregate(_:where:)` and
 /// `aggregate(_:groupedBy:where:)`: `try db.todoItems.aggregate { $0.priority.max }`.
 ///
-/// The SQL is the same on every database: sums are cast to `BIGINT` or `DOUBLE PRECISION` (what
-/// PostgreSQL's `SUM` of a `BIGINT` returns is `NUMERIC`), and a sum of no rows is 0.
+/// Sums and averages are cast to the database's 64-bit integer or double type (PostgreSQL's `SUM`
+/// of a `BIGINT` is a `NUMERIC`), and a sum of no rows is 0.
 public struct StrataAggregate<Root, Value>: Sendable {
     /// The aggregate expression (`MAX("priority")`).
-    public let sql: String
+    public let sql: StrataSQL
     /// The format of the dates it returns when they are ISO 8601 text (the `MIN` or `MAX` of a
     /// Date column declared with `format:`): how SQLite's value is read.
     public let dateText: SQLiteDateText?
 
     /// An aggregate from its SQL expression over quoted columns.
-    public init(sql: String, dateText: SQLiteDateText? = nil) {
+    public init(_ sql: StrataSQL, dateText: SQLiteDateText? = nil) {
         self.sql = sql
         self.dateText = dateText
     }
 
     /// The number of records (`COUNT(*)`).
-    public static var count: StrataAggregate<Root, Int> { StrataAggregate<Root, Int>(sql: "COUNT(*)") }
+    public static var count: StrataAggregate<Root, Int> { StrataAggregate<Root, Int>("COUNT(*)") }
 }
 
 /// One group of a grouped aggregate: the values of the grouping columns (a tuple in the order they
@@ -57,64 +57,64 @@ extension Optional: StrataFloatingPointColumnValue where Wrapped: StrataFloating
 
 extension StrataColumn {
     /// The number of records whose value is not NULL.
-    public var count: StrataAggregate<Root, Int> { StrataAggregate(sql: "COUNT(\(sql))") }
+    public var count: StrataAggregate<Root, Int> { StrataAggregate("COUNT(\(sql))") }
 }
 
 extension StrataColumn where Value: StrataIntegerColumnValue {
     /// The sum of the values (NULLs left out), 0 for no rows; an error when it passes `Int64`.
-    public var sum: StrataAggregate<Root, Int64> { StrataAggregate(sql: "CAST(COALESCE(SUM(\(sql)), 0) AS BIGINT)") }
+    public var sum: StrataAggregate<Root, Int64> { StrataAggregate("CAST(COALESCE(SUM(\(sql)), 0) AS \(type: .integer))") }
 
     /// The mean of the values (NULLs left out), nil for no rows.
-    public var average: StrataAggregate<Root, Double?> { StrataAggregate(sql: "CAST(AVG(\(sql)) AS DOUBLE PRECISION)") }
+    public var average: StrataAggregate<Root, Double?> { StrataAggregate("CAST(AVG(\(sql)) AS \(type: .real))") }
 }
 
 extension StrataColumn where Value: StrataFloatingPointColumnValue {
     /// The sum of the values (NULLs left out), 0 for no rows.
     public var sum: StrataAggregate<Root, Double> {
-        StrataAggregate(sql: "CAST(COALESCE(SUM(\(sql)), 0) AS DOUBLE PRECISION)")
+        StrataAggregate("CAST(COALESCE(SUM(\(sql)), 0) AS \(type: .real))")
     }
 
     /// The mean of the values (NULLs left out), nil for no rows.
-    public var average: StrataAggregate<Root, Double?> { StrataAggregate(sql: "CAST(AVG(\(sql)) AS DOUBLE PRECISION)") }
+    public var average: StrataAggregate<Root, Double?> { StrataAggregate("CAST(AVG(\(sql)) AS \(type: .real))") }
 }
 
 extension StrataColumn where Value: StrataComparableColumnValue {
     /// The smallest value, nil for no rows.
-    public var min: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MIN(\(sql))", dateText: dateText) }
+    public var min: StrataAggregate<Root, Value?> { StrataAggregate("MIN(\(sql))", dateText: dateText) }
     /// The largest value, nil for no rows.
-    public var max: StrataAggregate<Root, Value?> { StrataAggregate(sql: "MAX(\(sql))", dateText: dateText) }
+    public var max: StrataAggregate<Root, Value?> { StrataAggregate("MAX(\(sql))", dateText: dateText) }
 }
 
 extension StrataColumn where Value: StrataOptionalColumnValue, Value.Wrapped: StrataComparableColumnValue {
     /// The smallest value (NULLs left out), nil for no rows or only NULLs.
-    public var min: StrataAggregate<Root, Value> { StrataAggregate(sql: "MIN(\(sql))", dateText: dateText) }
+    public var min: StrataAggregate<Root, Value> { StrataAggregate("MIN(\(sql))", dateText: dateText) }
     /// The largest value (NULLs left out), nil for no rows or only NULLs.
-    public var max: StrataAggregate<Root, Value> { StrataAggregate(sql: "MAX(\(sql))", dateText: dateText) }
+    public var max: StrataAggregate<Root, Value> { StrataAggregate("MAX(\(sql))", dateText: dateText) }
 }
 
 extension StrataSQL {
-    /// The query of an aggregate over `Record`'s table, grouped by the quoted columns `keys`.
+    /// The query of an aggregate over `Record`'s table, grouped by the columns `keys`.
     @inlinable
     public static func aggregate<Record: StrataRecord, Value>(
-        _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>, groupedBy keys: [String],
+        _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>, groupedBy keys: [StrataSQL],
         where filter: ((Record.Columns) -> StrataPredicate<Record>)?
     ) -> StrataSQL {
         let columns = Record.Columns()
         return StrataSQL.aggregate(
-            aggregate(columns), groupedBy: keys, from: Record.strataTable.quotedName, where: filter?(columns))
+            aggregate(columns), groupedBy: keys, from: Record.strataTable.sql, where: filter?(columns))
     }
 
     /// `SELECT keys…, aggregate FROM table [WHERE …] [GROUP BY keys… ORDER BY keys…]`: one row,
     /// or one row per group in the order of its keys.
     public static func aggregate<Root>(
-        _ aggregate: StrataAggregate<Root, some Any>, groupedBy keys: [String] = [], from table: String,
+        _ aggregate: StrataAggregate<Root, some Any>, groupedBy keys: [StrataSQL] = [], from table: StrataSQL,
         where predicate: StrataPredicate<Root>?
     ) -> StrataSQL {
-        var query = StrataSQL(sql: "SELECT \((keys + [aggregate.sql]).joined(separator: ", ")) FROM \(table)")
+        var query: StrataSQL = "SELECT \(joined(keys + [aggregate.sql])) FROM \(table)"
         query.appendWhere(predicate)
         if !keys.isEmpty {
-            let list = keys.joined(separator: ", ")
-            query.sql += " GROUP BY \(list) ORDER BY \(list)"
+            let list = joined(keys)
+            query.append(" GROUP BY \(list) ORDER BY \(list)")
         }
         return query
     }

@@ -4,14 +4,14 @@ import StrataStorage
 /// per field (`TODOItemColumns().isDone` is a `StrataColumn<TODOItem, Bool>`); filters and sorts
 /// are built from them, so comparing a column with a value of another type does not compile.
 public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
-    /// The quoted SQL name of the column.
-    public let sql: String
+    /// The column, as SQL (its name, qualified by a table's alias in a join).
+    public let sql: StrataSQL
     /// For a `Date` field declared with `format:`, how SQLite stores it (ISO 8601 text): what
     /// values compared with the column are bound as.
     public let dateText: SQLiteDateText?
 
-    /// Creates a column from its quoted SQL name (and, for a Date stored as text, its format).
-    public init(sql: String, dateText: SQLiteDateText? = nil) {
+    /// Creates a column from its SQL (and, for a Date stored as text, its format).
+    public init(sql: StrataSQL, dateText: SQLiteDateText? = nil) {
         self.sql = sql
         self.dateText = dateText
     }
@@ -27,19 +27,18 @@ public struct StrataColumn<Root, Value: StrataColumnValue>: Sendable {
 
 extension StrataColumn where Value: StrataSortableColumnValue {
     /// Sorts by this column, smallest first (NULL first).
-    public var ascending: StrataOrdering<Root> { StrataOrdering(sql: sql + " ASC") }
+    public var ascending: StrataOrdering<Root> { StrataOrdering("\(sql) ASC") }
 
     /// Sorts by this column, largest first (NULL last).
-    public var descending: StrataOrdering<Root> { StrataOrdering(sql: sql + " DESC") }
+    public var descending: StrataOrdering<Root> { StrataOrdering("\(sql) DESC") }
 }
 
 extension StrataColumn {
     /// Rows whose value is one of `values` (none when `values` is empty).
     public func `in`(_ values: some Sequence<Value>) -> StrataPredicate<Root> {
-        let arguments = values.map { argument($0) }
-        guard !arguments.isEmpty else { return StrataPredicate(sql: "FALSE", arguments: []) }
-        let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
-        return StrataPredicate(sql: "\(sql) IN (\(placeholders))", arguments: arguments)
+        let arguments = values.map { StrataSQL.value(argument($0)) }
+        guard !arguments.isEmpty else { return StrataPredicate("FALSE") }
+        return StrataPredicate("\(sql) IN (\(StrataSQL.joined(arguments)))")
     }
 
     /// Rows whose value is none of `values` (all rows when `values` is empty).
@@ -50,23 +49,23 @@ extension StrataColumn {
 
 extension StrataColumn where Value: StrataOptionalColumnValue {
     /// Rows where the column is NULL.
-    public var isNull: StrataPredicate<Root> { StrataPredicate(sql: "\(sql) IS NULL", arguments: []) }
+    public var isNull: StrataPredicate<Root> { StrataPredicate("\(sql) IS NULL") }
 
     /// Rows where the column is not NULL.
-    public var isNotNull: StrataPredicate<Root> { StrataPredicate(sql: "\(sql) IS NOT NULL", arguments: []) }
+    public var isNotNull: StrataPredicate<Root> { StrataPredicate("\(sql) IS NOT NULL") }
 }
 
 extension StrataColumn where Value == String {
     /// Rows whose text matches a SQL LIKE pattern (`%` any run, `_` one character). Case follows
     /// the database: SQLite matches ASCII letters regardless of case, PostgreSQL matches case.
     public func like(_ pattern: String) -> StrataPredicate<Root> {
-        StrataPredicate(sql: "\(sql) LIKE ?", arguments: [.text(pattern)])
+        StrataPredicate("\(sql) LIKE \(value: .text(pattern))")
     }
 }
 
 extension StrataColumn where Value == String? {
     /// Rows whose text matches a SQL LIKE pattern (NULL never matches).
     public func like(_ pattern: String) -> StrataPredicate<Root> {
-        StrataPredicate(sql: "\(sql) LIKE ?", arguments: [.text(pattern)])
+        StrataPredicate("\(sql) LIKE \(value: .text(pattern))")
     }
 }

@@ -10,10 +10,10 @@ public enum StrataJoin<Record, Partner> {}
 /// value of another type does not compile.
 @dynamicMemberLookup
 public struct StrataJoinColumns<Root, Record: StrataRecord>: Sendable {
-    /// The table's quoted alias in the query.
+    /// The table's alias in the query.
     public let alias: String
 
-    /// The columns of `Record`'s table under `alias` (quoted).
+    /// The columns of `Record`'s table under `alias`.
     @inlinable
     public init(alias: String) {
         self.alias = alias
@@ -25,7 +25,7 @@ public struct StrataJoinColumns<Root, Record: StrataRecord>: Sendable {
         -> StrataColumn<Root, Value>
     {
         let table = Record.strataTable
-        return StrataColumn(sql: alias + "." + table.quotedColumn(keyPath), dateText: table.dateText(keyPath))
+        return StrataColumn(sql: .identifier(alias) + "." + table.column(keyPath), dateText: table.dateText(keyPath))
     }
 }
 
@@ -90,8 +90,8 @@ public struct StrataJoinQuery: Sendable {
     /// True when the partner may be missing: the column before the partner's says whether it is there.
     public let isOptional: Bool
 
-    /// The quoted aliases of the two tables.
-    public static let recordAlias = "\"r\"", partnerAlias = "\"p\""
+    /// The aliases of the two tables.
+    public static let recordAlias = "r", partnerAlias = "p"
 
     /// The records of `Record` with the `Partner` record their `reference` column holds the key
     /// of (an inner join; a left join when `optional`), filtered and sorted over both tables.
@@ -108,29 +108,29 @@ public struct StrataJoinQuery: Sendable {
         )
         self.init(
             records: Record.strataTable, partners: Partner.strataTable,
-            reference: Record.strataTable.quotedColumn(reference), optional: optional,
+            reference: Record.strataTable.column(reference), optional: optional,
             where: filter?(columns.0, columns.1), orderBy: order?(columns.0, columns.1) ?? [], limit: limit,
             offset: offset)
     }
 
-    /// The join of two tables given as they are (`reference`: the quoted column of `records` that
+    /// The join of two tables given as they are (`reference`: the column of `records` that
     /// holds a key of `partners`): what the record-typed initializer builds, and what `strata
     /// verify --compat` prepares from a version's entities.
     public init<Root, Record, Partner>(
-        records: StrataTable<Record>, partners: StrataTable<Partner>, reference: String, optional: Bool,
+        records: StrataTable<Record>, partners: StrataTable<Partner>, reference: StrataSQL, optional: Bool,
         where predicate: StrataPredicate<Root>?, orderBy orderings: [StrataOrdering<Root>], limit: Int?, offset: Int?
     ) {
         let r = Self.recordAlias, p = Self.partnerAlias
-        var selection = records.columns.map { "\(r).\(StrataTable<Record>.quoted($0))" }
-        let partnerKey = partners.primaryKey.first.map { "\(p).\(StrataTable<Partner>.quoted($0))" } ?? "NULL"
+        var selection = records.columns.map { StrataSQL.column($0, of: r) }
+        let partnerKey = partners.primaryKey.first.map { StrataSQL.column($0, of: p) } ?? "NULL"
         if optional { selection.append("(\(partnerKey) IS NOT NULL)") }
         partnerOffset = selection.count
-        selection += partners.columns.map { "\(p).\(StrataTable<Partner>.quoted($0))" }
-        let join = optional ? "LEFT JOIN" : "JOIN"
-        let table = "\(records.quotedName) AS \(r) \(join) \(partners.quotedName) AS \(p) ON \(r).\(reference) = \(partnerKey)"
+        selection += partners.columns.map { StrataSQL.column($0, of: p) }
+        let join = StrataSQL(optional ? "LEFT JOIN" : "JOIN")
+        let table: StrataSQL =
+            "\(records.sql) AS \(identifier: r) \(join) \(partners.sql) AS \(identifier: p) ON \(identifier: r).\(reference) = \(partnerKey)"
         statement = StrataSQL.select(
-            selection.joined(separator: ", "), from: table, where: predicate, orderBy: orderings, limit: limit,
-            offset: offset)
+            .joined(selection), from: table, where: predicate, orderBy: orderings, limit: limit, offset: offset)
         isOptional = optional
     }
 }
@@ -162,7 +162,7 @@ extension StrataPredicate where Root: StrataRecord {
         where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil
     ) -> StrataPredicate where Reference.ReferencedKey == Root.Key {
         let inner = StrataSubquery.related(Other.self, via: reference, of: Root.self, where: filter)
-        return StrataPredicate(sql: "EXISTS (SELECT 1 FROM \(inner.sql))", arguments: inner.arguments)
+        return StrataPredicate("EXISTS (SELECT 1 FROM \(inner))")
     }
 }
 
@@ -176,25 +176,21 @@ public enum StrataSubquery {
         where filter: ((Other.Columns) -> StrataPredicate<Other>)?
     ) -> StrataSQL {
         related(
-            Other.strataTable, via: Other.strataTable.quotedColumn(reference), of: Outer.strataTable,
+            Other.strataTable, via: Other.strataTable.column(reference), of: Outer.strataTable,
             where: filter?(Other.Columns()))
     }
 
-    /// The rows of `other` whose quoted column `reference` holds the key of the current row of
+    /// The rows of `other` whose column `reference` holds the key of the current row of
     /// `outer`, tables given as they are: what the record-typed variant builds.
     public static func related<Other, Outer>(
-        _ other: StrataTable<Other>, via reference: String, of outer: StrataTable<Outer>,
+        _ other: StrataTable<Other>, via reference: StrataSQL, of outer: StrataTable<Outer>,
         where predicate: StrataPredicate<Other>?
     ) -> StrataSQL {
-        let alias = "\"strata_related\""
-        let key = outer.primaryKey.first.map { StrataTable<Outer>.quoted($0) } ?? "NULL"
-        var sql = "\(other.quotedName) AS \(alias) WHERE \(alias).\(reference) = \(outer.quotedName).\(key)"
-        var arguments: [StrataSQLValue] = []
-        if let predicate {
-            sql += " AND (\(predicate.sql))"
-            arguments = predicate.arguments
-        }
-        return StrataSQL(sql: sql, arguments: arguments)
+        let alias = StrataSQL.identifier("strata_related")
+        let key = outer.primaryKey.first.map(StrataSQL.identifier) ?? "NULL"
+        var sql: StrataSQL = "\(other.sql) AS \(alias) WHERE \(alias).\(reference) = \(outer.sql).\(key)"
+        if let predicate { sql.append(" AND (\(predicate.sql))") }
+        return sql
     }
 
     /// `(SELECT COUNT(*) FROM related…)`: how many `Other` records reference the outer row.
@@ -207,7 +203,7 @@ public enum StrataSubquery {
 
     /// `(SELECT COUNT(*) FROM related)`, of a ``related(_:via:of:where:)`` subquery.
     public static func count(_ related: StrataSQL) -> StrataSQL {
-        StrataSQL(sql: "(SELECT COUNT(*) FROM \(related.sql))", arguments: related.arguments)
+        "(SELECT COUNT(*) FROM \(related))"
     }
 }
 
@@ -234,10 +230,7 @@ extension StrataSQL {
         orderBy orderings: [StrataOrdering<Record>]
     ) -> StrataSQL {
         // The table's own columns are qualified: the count's subquery may read the same table.
-        let selection = table.columns.map { "\(table.quotedName).\(StrataTable<Record>.quoted($0))" } + [count.sql]
-        var query = select(
-            selection.joined(separator: ", "), from: table.quotedName, where: predicate, orderBy: orderings)
-        query.arguments = count.arguments + query.arguments
-        return query
+        let selection = table.columns.map { StrataSQL.column($0, of: table.name) } + [count]
+        return select(.joined(selection), from: table.sql, where: predicate, orderBy: orderings)
     }
 }

@@ -5,16 +5,16 @@ extension StrataColumn {
     /// Rows whose value equals `value` (`IS NULL` when `value` is nil).
     public static func == (column: StrataColumn, value: Value) -> StrataPredicate<Root> {
         let argument = column.argument(value)
-        if argument == .null { return StrataPredicate(sql: "\(column.sql) IS NULL", arguments: []) }
-        return StrataPredicate(sql: "\(column.sql) = ?", arguments: [argument])
+        if argument == .null { return StrataPredicate("\(column.sql) IS NULL") }
+        return StrataPredicate("\(column.sql) = \(value: argument)")
     }
 
     /// Rows whose value differs from `value` (`IS NOT NULL` when `value` is nil; with a non-nil
     /// `value`, NULL rows do not match, as in SQL).
     public static func != (column: StrataColumn, value: Value) -> StrataPredicate<Root> {
         let argument = column.argument(value)
-        if argument == .null { return StrataPredicate(sql: "\(column.sql) IS NOT NULL", arguments: []) }
-        return StrataPredicate(sql: "\(column.sql) <> ?", arguments: [argument])
+        if argument == .null { return StrataPredicate("\(column.sql) IS NOT NULL") }
+        return StrataPredicate("\(column.sql) <> \(value: argument)")
     }
 }
 
@@ -64,6 +64,6 @@ extension StrataColumn where Value: StrataOptionalColumnValue, Value.Wrapped: St
 
 extension StrataColumn {
     fileprivate func compare(_ operation: String, _ value: some StrataColumnValue) -> StrataPredicate<Root> {
-        StrataPredicate(sql: "\(sql) \(operation) ?", arguments: [argument(value)])
+        StrataPredicate("\(sql) \(StrataSQL(operation)) \(value: argument(value))")
     }
 }

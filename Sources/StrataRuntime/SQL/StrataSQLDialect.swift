@@ -1,0 +1,29 @@
+import StrataStorage
+
+/// How one database writes SQL: the one place per dialect that the runtime's fragments
+/// (``StrataSQL``) are rendered through. A new database is a new conformance; the compiler lists
+/// what it must fill in.
+public protocol StrataSQLDialect: Sendable {
+    /// The placeholder of parameter `number` (from 1): `?1` on SQLite, `$1` on PostgreSQL.
+    static func placeholder(_ number: Int) -> String
+    /// An identifier as a quoted identifier (`order` -> `"order"`).
+    static func quoted(_ identifier: String) -> String
+    /// The name of a type, for casts.
+    static func name(of type: StrataSQLType) -> String
+    /// What an insert stores in the key column the database assigns (`column` of `table`), from
+    /// the parameter that holds the record's key: NULL until the database assigned one.
+    static func assignedKey(_ parameter: StrataSQL, table: String, column: String) -> StrataSQL
+}
+
+extension StrataSQLDialect {
+    /// Double quotes, doubled inside: the SQL standard's rule, which SQLite and PostgreSQL share.
+    public static func quoted(_ identifier: String) -> String { SQLIdentifier.quoted(identifier) }
+}
+
+/// A type a runtime statement casts to, whatever the database calls it.
+public enum StrataSQLType: Hashable, Sendable {
+    /// A 64-bit integer.
+    case integer
+    /// A double-precision floating-point number.
+    case real
+}

@@ -1,0 +1,16 @@
+import StrataRuntime
+
+/// SQLite's SQL: numbered `?1` placeholders, `INTEGER` and `REAL` casts, and an integer primary
+/// key that takes the next rowid when it is inserted NULL.
+public enum StrataSQLiteDialect: StrataSQLDialect {
+    public static func placeholder(_ number: Int) -> String { "?\(number)" }
+
+    public static func name(of type: StrataSQLType) -> String {
+        switch type {
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        }
+    }
+
+    public static func assignedKey(_ parameter: StrataSQL, table: String, column: String) -> StrataSQL { parameter }
+}

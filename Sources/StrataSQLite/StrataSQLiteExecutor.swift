@@ -1,0 +1,92 @@
+import StrataRuntime
+
+/// Runs the runtime's plans (``StrataPlan``) on a SQLite connection: the one place that
+/// prepares, binds and steps their statements.
+public enum StrataSQLiteExecutor {
+    /// The result of `plan`, run on `db` (nil for a plan that runs nothing).
+    @inlinable
+    public static func run<Record: StrataSQLiteRecord, Output>(
+        _ plan: StrataPlan<Record, Output>, in db: Database?
+    ) throws -> Output {
+        if case .result(let output) = plan { return output }
+        guard let db else { throw StrataCommandError.noConnection }
+        switch plan {
+        case .result(let output):
+            return output
+        case .records(let command, let output):
+            return output(try prepare(command, in: db).fetchAll { try Record(row: StrataSQLiteRow($0)) })
+        case .changes(let command, let output):
+            try prepare(command, in: db).execute()
+            return output(db.changesCount)
+        case .integer(let command, let output):
+            return output(try prepare(command, in: db).fetchInteger())
+        case .store(let command, let output):
+            guard case .record(let record) = command.binding else { throw StrataCommandError.noRecord }
+            let statement = try prepare(command, in: db)
+            // A key the database assigns comes back in the returned row.
+            guard Record.strataTable.assignsKey else {
+                try statement.execute()
+                return output(record)
+            }
+            return output(try statement.fetchOne { try Record(row: StrataSQLiteRow($0)) } ?? record)
+        }
+    }
+
+    /// The connection's cached statement for `command`, bound.
+    @inlinable
+    public static func prepare<Record: StrataSQLiteRecord>(
+        _ command: StrataCommand<Record>, in db: Database
+    ) throws -> StrataStatement {
+        let statement: StrataStatement
+        var arguments: StrataSQLiteArguments
+        switch command.statement {
+        case .table(let kind):
+            guard let sql = kind.sql(in: Record.strataTable.statements(StrataSQLiteDialect.self)) else {
+                throw StrataCommandError.noStatement(kind)
+            }
+            statement = try StrataStatement(db, sql: sql)
+            arguments = StrataSQLiteArguments(statement.handle)
+        case .query(let query):
+            statement = try StrataStatement(db, sql: query.sql(StrataSQLiteDialect.self))
+            arguments = StrataSQLiteArguments(statement.handle)
+            try arguments.bind(query.arguments)
+        }
+        switch command.binding {
+        case .none: break
+        case .record(let record): try record.bind(to: &arguments)
+        case .key(let key): try Record.bind(key: key, to: &arguments)
+        }
+        return statement
+    }
+
+    /// Inserts records in order, all or none, and returns them as stored: one statement bound
+    /// again for each.
+    @inlinable
+    public static func insert<Record: StrataSQLiteRecord>(_ records: some Sequence<Record>, in db: Database) throws
+        -> [Record]
+    {
+        let table = Record.strataTable
+        let statement = try StrataStatement(db, sql: table.statements(StrataSQLiteDialect.self).insert)
+        var stored = Array(records)
+        guard !table.assignsKey else {
+            // Each insert returns its row, with the key the database assigned.
+            try db.inSavepoint {
+                for index in stored.indices {
+                    statement.reset()
+                    var arguments = StrataSQLiteArguments(statement.handle)
+                    try stored[index].bind(to: &arguments)
+                    stored[index] = try statement.fetchOne { try Record(row: StrataSQLiteRow($0)) } ?? stored[index]
+                }
+                return .commit
+            }
+            return stored
+        }
+        try stored.withUnsafeBufferPointer { buffer in
+            try statement.executeEach(buffer.indices) { index, handle in
+                var arguments = StrataSQLiteArguments(handle)
+                try buffer[index].bind(to: &arguments)
+            }
+        }
+        return stored
+    }
+}
