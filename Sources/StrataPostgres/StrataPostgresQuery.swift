@@ -2,40 +2,33 @@ import PostgresNIO
 import StrataRuntime
 
 extension PostgresQuery {
-    /// A runtime-built statement (``StrataSQL``, whose parameters are `?`) as PostgreSQL's
-    /// numbered parameters `$1`, `$2`…, with its values bound in PostgreSQL's binary format.
-    /// A `?` inside a quoted identifier or a string literal is left as it is.
+    /// A runtime-built statement in PostgreSQL's dialect (`$1`, `$2`…), with its values bound in
+    /// PostgreSQL's binary format, and then the key a command binds after them.
+    @inlinable
+    public init<Record: StrataPostgresRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
+        var bindings = PostgresBindings(capacity: query.segments.count)
+        try bindings.strataAppend(query.arguments)
+        try bindings.strataAppend(binding)
+        self.init(unsafeSQL: query.sql(StrataPostgresDialect.self), binds: bindings)
+    }
+
+    /// A runtime-built statement in PostgreSQL's dialect, with its values bound.
     @inlinable
     public init(strata query: StrataSQL) throws {
-        var bindings = PostgresBindings(capacity: query.arguments.count)
+        var bindings = PostgresBindings(capacity: query.segments.count)
         try bindings.strataAppend(query.arguments)
-        self.init(unsafeSQL: StrataPostgresParameters.numbered(query.sql), binds: bindings)
+        self.init(unsafeSQL: query.sql(StrataPostgresDialect.self), binds: bindings)
     }
 }
 
-/// PostgreSQL's parameter syntax.
-public enum StrataPostgresParameters {
-    /// `sql` with each `?` outside quotes replaced by `$1`, `$2`… in order.
-    public static func numbered(_ sql: String) -> String {
-        guard sql.contains("?") else { return sql }
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + 8)
-        var number = 0
-        var quote: Character?
-        for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }
-                result.append(character)
-            } else if character == "\"" || character == "'" {
-                quote = character
-                result.append(character)
-            } else if character == "?" {
-                number += 1
-                result += "$\(number)"
-            } else {
-                result.append(character)
-            }
+extension PostgresBindings {
+    /// Appends what a command binds: a record's columns in field order, or a key.
+    @inlinable
+    public mutating func strataAppend<Record: StrataPostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
+        switch binding {
+        case .none: break
+        case .record(let record): try record.bind(to: &self)
+        case .key(let key): try Record.bind(key: key, to: &self)
         }
-        return result
     }
 }

@@ -5,109 +5,79 @@ import StrataRuntime
 // The table statements of a record type as prepared statements: each is prepared once per
 // connection and then only bound and executed. PostgresNIO keeps them by name; the name is the
 // kind and a hash of the table's SQL (PostgreSQL cuts names at 63 bytes, so a type's full name
-// would not do). Every one returns the rows it read or changed, as records, but for the inserts
-// and upserts of records whose key is not assigned by the database: they are stored as they are.
+// would not do).
 
-/// One of a table's statements on PostgreSQL.
+/// One of a table's statements on PostgreSQL, as a type (a prepared statement's SQL is static).
 @usableFromInline
 protocol StrataPostgresStatementKind: Sendable {
-    /// The kind, in the prepared statement's name.
-    static var name: String { get }
-    /// The statement, among the table's.
-    static func sql(_ statements: StrataTableStatements, selection: String) -> String
+    /// The statement among the table's.
+    static var kind: StrataTableStatementKind { get }
 }
 
-/// `INSERT …` of one record whose key is not assigned by the database (nothing returned).
-@usableFromInline
-enum StrataPostgresInsertKind: StrataPostgresStatementKind {
-    @usableFromInline static var name: String { "insert" }
-    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
-        statements.insert
-    }
+@usableFromInline enum StrataPostgresInsertKind: StrataPostgresStatementKind {
+    @usableFromInline static var kind: StrataTableStatementKind { .insert }
+}
+@usableFromInline enum StrataPostgresUpsertKind: StrataPostgresStatementKind {
+    @usableFromInline static var kind: StrataTableStatementKind { .upsert }
+}
+@usableFromInline enum StrataPostgresUpdateKind: StrataPostgresStatementKind {
+    @usableFromInline static var kind: StrataTableStatementKind { .update }
+}
+@usableFromInline enum StrataPostgresFindKind: StrataPostgresStatementKind {
+    @usableFromInline static var kind: StrataTableStatementKind { .find }
+}
+@usableFromInline enum StrataPostgresDeleteKind: StrataPostgresStatementKind {
+    @usableFromInline static var kind: StrataTableStatementKind { .delete }
 }
 
-/// `INSERT … ON CONFLICT (key) DO UPDATE …` of one record whose key is not assigned by the
-/// database (nothing returned).
-@usableFromInline
-enum StrataPostgresUpsertKind: StrataPostgresStatementKind {
-    @usableFromInline static var name: String { "upsert" }
-    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
-        statements.upsert
-    }
+extension StrataRecord {
+    /// The table's statements on PostgreSQL.
+    @inlinable
+    static var strataPostgres: StrataTableStatements { strataTable.statements(StrataPostgresDialect.self) }
 }
 
-/// `UPDATE … SET every column WHERE key RETURNING …` (a statement that reads nothing when every
-/// column is part of the key).
+/// A table statement with what its command binds, returning the records it reads.
 @usableFromInline
-enum StrataPostgresUpdateKind: StrataPostgresStatementKind {
-    @usableFromInline static var name: String { "update" }
-    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
-        statements.update.map { "\($0) RETURNING \(selection)" } ?? "SELECT \(selection) WHERE FALSE"
-    }
-}
-
-/// `SELECT … WHERE key`.
-@usableFromInline
-enum StrataPostgresFindKind: StrataPostgresStatementKind {
-    @usableFromInline static var name: String { "find" }
-    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
-        statements.find
-    }
-}
-
-/// `DELETE … WHERE key RETURNING …`.
-@usableFromInline
-enum StrataPostgresDeleteKind: StrataPostgresStatementKind {
-    @usableFromInline static var name: String { "delete" }
-    @usableFromInline static func sql(_ statements: StrataTableStatements, selection: String) -> String {
-        "\(statements.delete) RETURNING \(selection)"
-    }
-}
-
-/// A table statement bound to a whole record, in field order (insert, upsert, update).
-@usableFromInline
-struct StrataPostgresRecordStatement<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
-    PostgresPreparedStatement
-{
+struct StrataPostgresPrepared<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Record
-    @usableFromInline static var name: String { "strata_\(Kind.name)_" + Record.strataTable.postgres.id }
-    @usableFromInline static var sql: String {
-        Kind.sql(Record.strataTable.postgres, selection: Record.strataTable.selection)
-    }
-    @usableFromInline let record: Record
+    @usableFromInline static var name: String { "strata_\(Kind.kind.rawValue)_" + Record.strataPostgres.id }
+    @usableFromInline static var sql: String { Kind.kind.sql(in: Record.strataPostgres) ?? "" }
+    @usableFromInline let binding: StrataCommand<Record>.Binding
 
-    @inlinable init(_ record: Record, _ kind: Kind.Type) { self.record = record }
+    @inlinable init(_ binding: StrataCommand<Record>.Binding, _ kind: Kind.Type) { self.binding = binding }
 
     @inlinable func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try record.bind(to: &bindings)
+        try bindings.strataAppend(binding)
         return bindings
     }
 
     @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
 }
 
-/// A table statement bound to a primary key, in key order (find, delete).
+/// A table statement with what its command binds, returning a row per row it changed
+/// (`RETURNING 1`), or none (an insert).
 @usableFromInline
-struct StrataPostgresKeyStatement<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
+struct StrataPostgresPreparedChange<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
     PostgresPreparedStatement
 {
-    @usableFromInline typealias Row = Record
-    @usableFromInline static var name: String { "strata_\(Kind.name)_" + Record.strataTable.postgres.id }
+    @usableFromInline typealias Row = Void
+    @usableFromInline static var name: String { "strata_\(Kind.kind.rawValue)_changes_" + Record.strataPostgres.id }
     @usableFromInline static var sql: String {
-        Kind.sql(Record.strataTable.postgres, selection: Record.strataTable.selection)
+        let sql = Kind.kind.sql(in: Record.strataPostgres) ?? ""
+        return Kind.kind == .insert || Kind.kind == .upsert ? sql : sql + " RETURNING 1"
     }
-    @usableFromInline let key: Record.Key
+    @usableFromInline let binding: StrataCommand<Record>.Binding
 
-    @inlinable init(_ key: Record.Key, _ kind: Kind.Type) { self.key = key }
+    @inlinable init(_ binding: StrataCommand<Record>.Binding, _ kind: Kind.Type) { self.binding = binding }
 
     @inlinable func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Record.strataTable.primaryKey.count)
-        try Record.bind(key: key, to: &bindings)
+        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
+        try bindings.strataAppend(binding)
         return bindings
     }
 
-    @inlinable func decodeRow(_ row: PostgresRow) throws -> Record { try Record.decoded(row) }
+    @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }
 
 extension StrataPostgresRecord {
@@ -127,7 +97,7 @@ struct StrataPostgresInsertBatch<Record: StrataPostgresRecord>: PostgresPrepared
     @usableFromInline typealias Row = Void
     /// Records per statement: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
     @inlinable static var rows: Int { StrataPostgresTableSQL.batchRows(columns: Record.strataTable.columns.count) }
-    @usableFromInline static var name: String { "strata_insert\(rows)_" + Record.strataTable.postgres.id }
+    @usableFromInline static var name: String { "strata_insert\(rows)_" + Record.strataPostgres.id }
     @usableFromInline static var sql: String { StrataPostgresBatchSQL.shared.insert(Record.self, rows: rows) }
     /// The records' parameters, bound by the caller (specialised for the record type: PostgresNIO
     /// calls `makeBindings()` through the protocol, unspecialised).
@@ -158,15 +128,15 @@ final class StrataPostgresBatchSQL: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let sql = inserts[ObjectIdentifier(type)] { return sql }
-        let sql = Record.strataTable.postgresInsert(rows: rows)
+        let sql = Record.strataTable.insert(rows: rows).sql(StrataPostgresDialect.self)
         inserts[ObjectIdentifier(type)] = sql
         return sql
     }
 }
 
-/// The SQL the PostgreSQL runtime prepares for a table, statement by statement, from the same
-/// functions its record stores use: what `strata verify --compat` prepares against a newer
-/// database, for tables known only by their metadata (``StrataTable/init(name:columns:primaryKey:assignsKey:)``).
+/// The SQL the PostgreSQL runtime prepares for a table, statement by statement: what `strata
+/// verify --compat` prepares against a newer database, for tables known only by their metadata
+/// (``StrataTable/init(name:columns:primaryKey:assignsKey:)``).
 public enum StrataPostgresTableSQL {
     /// Records per batch insert: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
     @inlinable
@@ -175,20 +145,9 @@ public enum StrataPostgresTableSQL {
     /// Each prepared statement of `table` by kind (`insert`, `upsert`, `update`, `find`,
     /// `delete`, `insert<n>`), as the record stores prepare them.
     public static func statements<Record>(of table: StrataTable<Record>) -> [(kind: String, sql: String)] {
-        func entry<Kind: StrataPostgresStatementKind>(_ kind: Kind.Type) -> (kind: String, sql: String) {
-            (Kind.name, Kind.sql(table.postgres, selection: table.selection))
-        }
+        let statements = table.statements(StrataPostgresDialect.self)
         let rows = batchRows(columns: table.columns.count)
-        // A table whose columns are all its key has no update: `update(_:)` only looks the record up.
-        let update = table.postgres.update == nil ? [] : [entry(StrataPostgresUpdateKind.self)]
-        return [entry(StrataPostgresInsertKind.self), entry(StrataPostgresUpsertKind.self)] + update + [
-            entry(StrataPostgresFindKind.self), entry(StrataPostgresDeleteKind.self),
-            ("insert\(rows)", table.postgresInsert(rows: rows)),
-        ]
-    }
-
-    /// The update of some columns of the row with a key, as `update(id:set:)` runs it.
-    public static func update<Record>(_ table: StrataTable<Record>, setting quotedColumns: [String]) -> String {
-        StrataPostgresParameters.numbered(table.updateSQL(setting: quotedColumns) + " RETURNING \(table.selection)")
+        return StrataTableStatementKind.allCases.compactMap { kind in kind.sql(in: statements).map { (kind.rawValue, $0) } }
+            + [("insert\(rows)", table.insert(rows: rows).sql(StrataPostgresDialect.self))]
     }
 }

@@ -2,15 +2,22 @@ import PostgresNIO
 import StrataRuntime
 
 extension StrataPostgresStore {
+    /// Runs an operation's plan: on a connection, in one transaction when it writes.
+    @inlinable
+    public func run<Output: Sendable>(_ plan: StrataPlan<Record, Output>) async throws -> Output {
+        if case .result(let output) = plan { return output }
+        return try await plan.writes
+            ? write { connection in try await connection.strataRun(plan) }
+            : read { connection in try await connection.strataRun(plan) }
+    }
+
     // MARK: Insert
 
     /// Inserts a record and returns it as stored (with its assigned key, for an autoincremented
     /// key; with its dates to the microsecond).
     @inlinable
     @discardableResult
-    public func insert(_ record: Record) async throws -> Record {
-        try await write { connection in try await connection.strataStore(record, upsert: false) }
-    }
+    public func insert(_ record: Record) async throws -> Record { try await run(.insert(record)) }
 
     /// Inserts records in order, all or none, and returns them as stored.
     @inlinable
@@ -22,72 +29,57 @@ extension StrataPostgresStore {
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
     @inlinable
     @discardableResult
-    public func upsert(_ record: Record) async throws -> Record {
-        guard record.strataKey != nil else { return try await insert(record) }
-        return try await write { connection in try await connection.strataStore(record, upsert: true) }
-    }
+    public func upsert(_ record: Record) async throws -> Record { try await run(.upsert(record)) }
 
     // MARK: Read
 
     /// The record with this primary key (a tuple in key order for a composite key), or nil.
     @inlinable
-    public func find(id key: Record.Key) async throws -> Record? {
-        let statement = StrataPostgresKeyStatement<Record, StrataPostgresFindKind>(key, StrataPostgresFindKind.self)
-        return try await read { connection in try await connection.strataRows(statement).first }
-    }
+    public func find(id key: Record.Key) async throws -> Record? { try await run(.find(id: key)) }
 
     /// The records matching `filter` (all when nil), sorted by `order`, skipping `offset`, at most `limit`.
     @inlinable
     public func fetchAll(
-        where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil,
-        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])? = nil,
-        limit: Int? = nil,
+        where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
         offset: Int? = nil
     ) async throws -> [Record] {
-        let query = StrataSQL.select(Record.self, where: filter, orderBy: order, limit: limit, offset: offset)
-        let statement = try PostgresQuery(strata: query)
-        return try await read { connection in try await connection.strataRows(statement) }
+        try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
     }
 
     /// The first record matching `filter` (any when nil) in the order of `order`, or nil.
     @inlinable
-    public func fetchOne(
-        where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil,
-        orderBy order: ((Record.Columns) -> [StrataOrdering<Record>])? = nil
-    ) async throws -> Record? {
-        try await fetchAll(where: filter, orderBy: order, limit: 1).first
+    public func fetchOne(where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil)
+        async throws -> Record?
+    {
+        try await run(.fetchOne(where: filter, orderBy: order))
     }
 
     /// The number of records matching `filter` (all when nil).
     @inlinable
-    public func count(where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil) async throws -> Int {
-        let query = StrataSQL.count(from: Record.strataTable.quotedName, where: filter?(Record.Columns()))
-        return try await read { connection in Int(try await connection.strataValue(query, as: Int64.self)) }
+    public func count(where filter: StrataFilter<Record>? = nil) async throws -> Int {
+        try await run(.count(where: filter))
     }
 
     /// True when a record matches `filter` (when there is any record, for nil).
     @inlinable
-    public func exists(where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil) async throws -> Bool {
-        let query = StrataSQL.exists(in: Record.strataTable.quotedName, where: filter?(Record.Columns()))
-        return try await read { connection in try await connection.strataValue(query, as: Bool.self) }
+    public func exists(where filter: StrataFilter<Record>? = nil) async throws -> Bool {
+        try await run(.exists(where: filter))
     }
 
     /// The record of another type with this key, or nil: what a reference reads.
     @inlinable
     public func find<Other: StrataPostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
-        let statement = StrataPostgresKeyStatement<Other, StrataPostgresFindKind>(key, StrataPostgresFindKind.self)
-        return try await read { connection in try await connection.strataRows(statement).first }
+        let plan = StrataPlan<Other, Other?>.find(id: key)
+        return try await read { connection in try await connection.strataRun(plan) }
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
     @inlinable
     public func fetchAll<Other: StrataPostgresRecord>(
-        _ type: Other.Type,
-        where filter: ((Other.Columns) -> StrataPredicate<Other>)? = nil,
-        orderBy order: ((Other.Columns) -> [StrataOrdering<Other>])? = nil
+        _ type: Other.Type, where filter: StrataFilter<Other>? = nil, orderBy order: StrataSort<Other>? = nil
     ) async throws -> [Other] {
-        let statement = try PostgresQuery(strata: StrataSQL.select(Other.self, where: filter, orderBy: order))
-        return try await read { connection in try await connection.strataRows(statement) }
+        let plan = StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order)
+        return try await read { connection in try await connection.strataRun(plan) }
     }
 
     // MARK: Update
@@ -95,14 +87,7 @@ extension StrataPostgresStore {
     /// Replaces the stored record that has `record`'s key with `record`; false when there is none.
     @inlinable
     @discardableResult
-    public func update(_ record: Record) async throws -> Bool {
-        guard let key = record.strataKey else { return false }
-        guard Record.strataTable.postgres.update != nil else { return try await find(id: key) != nil }
-        return try await write { connection in
-            let statement = StrataPostgresRecordStatement(record, StrataPostgresUpdateKind.self)
-            return !(try await connection.strataRows(statement).isEmpty)
-        }
-    }
+    public func update(_ record: Record) async throws -> Bool { try await run(.update(record)) }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
     @inlinable
@@ -110,18 +95,7 @@ extension StrataPostgresStore {
     public func update(id key: Record.Key, set assignments: (Record.Columns) -> [StrataAssignment<Record>]) async throws
         -> Record?
     {
-        let changes = assignments(Record.Columns())
-        guard !changes.isEmpty else { return try await find(id: key) }
-        let table = Record.strataTable
-        var bindings = PostgresBindings(capacity: changes.count + table.primaryKey.count)
-        try bindings.strataAppend(changes.map(\.value))
-        try Record.bind(key: key, to: &bindings)
-        let sql = StrataPostgresTableSQL.update(table, setting: changes.map(\.column))
-        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
-        return try await write { connection in
-            let rows: [Record] = try await connection.strataRows(query)
-            return rows.first
-        }
+        try await run(.update(id: key, set: assignments(Record.Columns())))
     }
 
     /// Changes the stored record that has `record`'s key as `change` changes a copy of `record`,
@@ -136,12 +110,7 @@ extension StrataPostgresStore {
     /// `record`'s key. Another session's changes to the other columns are kept.
     @discardableResult
     public func updateChanges(_ record: Record, _ change: (inout Record) throws -> Void) async throws -> Record? {
-        guard let key = record.strataKey else { return nil }
-        var changed = record
-        try change(&changed)
-        let assignments = Record.strataTable.changes(from: record, to: changed)
-        guard !assignments.isEmpty else { return try await find(id: key) }
-        return try await update(id: key, set: { _ in assignments })
+        try await run(.updateChanges(record, change))
     }
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
@@ -151,31 +120,24 @@ extension StrataPostgresStore {
     public func update(_ record: Record, changing changes: (Record.Columns) -> [StrataAssignment<Record>?]) async throws
         -> Record?
     {
-        guard let key = record.strataKey else { return nil }
-        return try await update(id: key, set: { changes($0).compactMap { $0 } })
+        try await run(.update(record, changing: changes(Record.Columns())))
     }
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
     /// nothing: `.set("title", ifGiven: newTitle)`) and returns the record as stored afterwards (nil
-    /// when there is none): what the generated `update(_:field:…)` methods call. Not inlinable:
-    /// one update is one statement, and a copy in every entity's method slowed release builds.
+    /// when there is none): what the deprecated generated `update(_:field:…)` methods call.
     @discardableResult
     public func update(_ record: Record, changing changes: [StrataAssignment<Record>?]) async throws -> Record? {
-        guard let key = record.strataKey else { return nil }
-        return try await update(id: key, set: { _ in changes.compactMap { $0 } })
+        try await run(.update(record, changing: changes))
     }
 
     /// Sets columns of every record matching `filter` (all when nil); returns how many changed.
     @inlinable
     @discardableResult
     public func updateAll(
-        where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil,
-        set assignments: (Record.Columns) -> [StrataAssignment<Record>]
+        where filter: StrataFilter<Record>? = nil, set assignments: (Record.Columns) -> [StrataAssignment<Record>]
     ) async throws -> Int {
-        let columns = Record.Columns()
-        let table = Record.strataTable.quotedName
-        guard let query = StrataSQL.update(table, set: assignments(columns), where: filter?(columns)) else { return 0 }
-        return try await write { connection in try await connection.strataChangedRows(query) }
+        try await run(.updateAll(where: filter, set: assignments))
     }
 
     // MARK: Delete
@@ -183,35 +145,17 @@ extension StrataPostgresStore {
     /// Deletes the stored record that has `record`'s key; false when there is none.
     @inlinable
     @discardableResult
-    public func delete(_ record: Record) async throws -> Bool {
-        guard let key = record.strataKey else { return false }
-        return try await delete(id: key)
-    }
+    public func delete(_ record: Record) async throws -> Bool { try await run(.delete(record)) }
 
     /// Deletes the record with this key; false when there is none.
     @inlinable
     @discardableResult
-    public func delete(id key: Record.Key) async throws -> Bool {
-        let statement = StrataPostgresKeyStatement<Record, StrataPostgresDeleteKind>(key, StrataPostgresDeleteKind.self)
-        return try await write { connection in !(try await connection.strataRows(statement).isEmpty) }
-    }
+    public func delete(id key: Record.Key) async throws -> Bool { try await run(.delete(id: key)) }
 
     /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
     @inlinable
     @discardableResult
-    public func deleteAll(where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil) async throws -> Int {
-        let query = StrataSQL.delete(from: Record.strataTable.quotedName, where: filter?(Record.Columns()))
-        return try await write { connection in try await connection.strataChangedRows(query) }
-    }
-}
-
-extension PostgresConnection {
-    /// Runs an `UPDATE` or `DELETE` and returns how many rows it changed.
-    @inlinable
-    func strataChangedRows(_ statement: StrataSQL) async throws -> Int {
-        let counted = StrataSQL(
-            sql: "WITH changed AS (\(statement.sql) RETURNING 1) SELECT COUNT(*) FROM changed",
-            arguments: statement.arguments)
-        return Int(try await strataValue(counted, as: Int64.self))
+    public func deleteAll(where filter: StrataFilter<Record>? = nil) async throws -> Int {
+        try await run(.deleteAll(where: filter))
     }
 }

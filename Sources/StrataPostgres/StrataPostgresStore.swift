@@ -33,6 +33,58 @@ public enum StrataPostgresLog {
 }
 
 extension PostgresConnection {
+    /// The result of `plan`, run on the connection: the one place that prepares, binds and
+    /// executes the runtime's plans (``StrataPlan``) on PostgreSQL.
+    @inlinable
+    public func strataRun<Record: StrataPostgresRecord, Output>(_ plan: StrataPlan<Record, Output>) async throws
+        -> Output
+    {
+        switch plan {
+        case .result(let output):
+            return output
+        case .records(let command, let output):
+            switch command.statement {
+            case .table(.find):
+                return output(try await strataRows(StrataPostgresPrepared(command.binding, StrataPostgresFindKind.self)))
+            case .table(let kind):
+                throw StrataCommandError.noStatement(kind)
+            case .query(let query):
+                return output(try await strataRows(PostgresQuery(strata: query, binding: command.binding)))
+            }
+        case .changes(let command, let output):
+            switch command.statement {
+            case .table(.update):
+                return output(try await strataRows(StrataPostgresPreparedChange(command.binding, StrataPostgresUpdateKind.self)).count)
+            case .table(.delete):
+                return output(try await strataRows(StrataPostgresPreparedChange(command.binding, StrataPostgresDeleteKind.self)).count)
+            case .table(let kind):
+                throw StrataCommandError.noStatement(kind)
+            case .query(let query):
+                // One row with the count, not a row per changed row.
+                let counted: StrataSQL = "WITH changed AS (\(query) RETURNING 1) SELECT COUNT(*) FROM changed"
+                return output(Int(try await strataInteger(PostgresQuery(strata: counted, binding: command.binding))))
+            }
+        case .integer(let command, let output):
+            guard case .query(let query) = command.statement else { throw StrataCommandError.noStatement(.find) }
+            return output(try await strataInteger(PostgresQuery(strata: query, binding: command.binding)))
+        case .store(let command, let output):
+            guard case .record(let record) = command.binding, case .table(let kind) = command.statement else {
+                throw StrataCommandError.noRecord
+            }
+            return output(try await strataStore(record, upsert: kind == .upsert))
+        }
+    }
+
+    /// The integer of a statement that returns one row of one column.
+    @inlinable
+    func strataInteger(_ query: PostgresQuery) async throws -> Int64 {
+        for try await row in try await self.query(query, logger: StrataPostgresLog.logger) {
+            var cells = StrataPostgresRow(row)
+            return try cells.next(as: Int64.self)
+        }
+        throw StrataDecodingError.missingColumn(position: 0)
+    }
+
     /// The rows of a runtime-built statement, each read as `Row`.
     @inlinable
     func strataRows<Row>(_ query: StrataSQL, _ read: (PostgresRow) throws -> Row) async throws -> [Row] {
@@ -53,35 +105,23 @@ extension PostgresConnection {
         return rows
     }
 
-    /// The one value of a statement that returns one row of one column.
-    @inlinable
-    func strataValue<Value: StrataPostgresValue>(_ query: StrataSQL, as type: Value.Type) async throws -> Value {
-        let rows = try await strataRows(query) { row in
-            var cells = StrataPostgresRow(row)
-            return try cells.next(as: Value.self)
-        }
-        guard let value = rows.first else { throw StrataDecodingError.missingColumn(position: 0) }
-        return value
-    }
-
     /// Runs an insert or upsert of `record` and returns the record as stored. A record whose key
     /// the database assigns runs unprepared (its key parameter is typed by the bound value: the
     /// key's integer type, or NULL for "assign one") and reads the stored row back; the others are
     /// stored as they are (``StrataPostgresRecord/strataStored``).
     @inlinable
     func strataStore<Record: StrataPostgresRecord>(_ record: Record, upsert: Bool) async throws -> Record {
-        let table = Record.strataTable
-        guard table.assignsKey else {
+        guard Record.strataTable.assignsKey else {
             if upsert {
-                try await strataRun(StrataPostgresRecordStatement(record, StrataPostgresUpsertKind.self))
+                try await strataRun(StrataPostgresPreparedChange(.record(record), StrataPostgresUpsertKind.self))
             } else {
-                try await strataRun(StrataPostgresRecordStatement(record, StrataPostgresInsertKind.self))
+                try await strataRun(StrataPostgresPreparedChange(.record(record), StrataPostgresInsertKind.self))
             }
             return record.strataStored
         }
-        var bindings = PostgresBindings(capacity: table.columns.count)
+        var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
         try record.bind(to: &bindings)
-        let sql = upsert ? table.postgres.upsert : table.postgres.insert
+        let sql = upsert ? Record.strataPostgres.upsert : Record.strataPostgres.insert
         let rows: [Record] = try await strataRows(PostgresQuery(unsafeSQL: sql, binds: bindings))
         guard let stored = rows.first else { throw StrataDecodingError.missingColumn(position: 0) }
         return stored
@@ -92,8 +132,9 @@ extension PostgresConnection {
     /// that each gets its own back). Several statements run in a savepoint, or a transaction of
     /// their own on a connection outside one.
     @inlinable
-    func strataInsert<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
-        let statements = Record.strataTable.assignsKey ? records.count : (records.count + StrataPostgresInsertBatch<Record>.rows - 1) / StrataPostgresInsertBatch<Record>.rows
+    public func strataInsert<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
+        let batch = StrataPostgresInsertBatch<Record>.rows
+        let statements = Record.strataTable.assignsKey ? records.count : (records.count + batch - 1) / batch
         guard statements <= 1 else {
             return try await StrataPostgresTransaction.atomically(on: self) { connection in
                 try await connection.strataInsertStatements(records)
@@ -120,7 +161,7 @@ extension PostgresConnection {
         if start < records.endIndex {
             let rest = records[start...]
             let statement = try StrataPostgresInsertBatch(rest)
-            let sql = Record.strataTable.postgresInsert(rows: rest.count)
+            let sql = Record.strataTable.insert(rows: rest.count).sql(StrataPostgresDialect.self)
             for try await _ in try await query(PostgresQuery(unsafeSQL: sql, binds: statement.bindings), logger: StrataPostgresLog.logger) {}
         }
         return records.map(\.strataStored)

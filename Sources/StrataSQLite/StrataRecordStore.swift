@@ -22,8 +22,8 @@ extension StrataRecordStore {
     /// Runs an operation's plan: in one read, or in one transaction when it writes.
     @inlinable
     public func run<Output>(_ plan: StrataPlan<Record, Output>) throws -> Output {
-        guard let command = plan.command else { return try StrataSQLiteExecutor.run(plan, in: nil) }
-        return try command.writes
+        if case .result(let output) = plan { return output }
+        return try plan.writes
             ? write { db in try StrataSQLiteExecutor.run(plan, in: db) }
             : read { db in try StrataSQLiteExecutor.run(plan, in: db) }
     }

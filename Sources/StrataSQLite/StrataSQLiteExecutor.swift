@@ -3,13 +3,11 @@ import StrataRuntime
 /// Runs the runtime's plans (``StrataPlan``) on a SQLite connection: the one place that
 /// prepares, binds and steps their statements.
 public enum StrataSQLiteExecutor {
-    /// The result of `plan`, run on `db` (nil for a plan that runs nothing).
+    /// The result of `plan`, run on `db`.
     @inlinable
     public static func run<Record: StrataSQLiteRecord, Output>(
-        _ plan: StrataPlan<Record, Output>, in db: Database?
+        _ plan: StrataPlan<Record, Output>, in db: Database
     ) throws -> Output {
-        if case .result(let output) = plan { return output }
-        guard let db else { throw StrataCommandError.noConnection }
         switch plan {
         case .result(let output):
             return output

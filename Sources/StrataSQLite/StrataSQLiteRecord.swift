@@ -18,14 +18,6 @@ public protocol StrataSQLiteRecord: StrataRecord, StrataSQLiteRowDecodable {
     func bind(to arguments: inout StrataSQLiteArguments) throws
     /// Binds a primary key to the next parameters, in key order.
     static func bind(key: Key, to arguments: inout StrataSQLiteArguments) throws
-    /// Takes the key the database assigned on insert (autoincremented keys); does nothing otherwise.
-    mutating func didInsert(rowID: Int64) throws
-}
-
-extension StrataSQLiteRecord {
-    /// A record whose key is not assigned by the database keeps its key.
-    @inlinable
-    public mutating func didInsert(rowID: Int64) throws {}
 }
 
 /// The current row of a stepped statement, read column by column (0-based) as the type the
@@ -124,17 +116,5 @@ public struct StrataTextDate: StrataSQLiteBindable {
     public func bind(_ statement: SQLiteStatement, at index: Int32) throws {
         guard let date else { return try StrataBind.null(statement, index) }
         try StrataBind.date(statement, index, date, as: format)
-    }
-}
-
-/// The key a database assigned, as the key's integer type.
-public enum StrataRowID {
-    /// `rowID` as `Key`; throws when it does not fit (a table of an `Int32` key past 2³¹).
-    @inlinable
-    public static func key<Key: FixedWidthInteger>(_ rowID: Int64, as type: Key.Type = Key.self) throws -> Key {
-        guard let key = Key(exactly: rowID) else {
-            throw StrataDecodingError.outOfRange(column: "rowid", type: String(describing: Key.self), value: rowID)
-        }
-        return key
     }
 }

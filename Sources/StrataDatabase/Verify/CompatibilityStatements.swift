@@ -1,6 +1,7 @@
 import StrataCore
 import StrataPostgres
 import StrataRuntime
+import StrataSQLite
 
 /// One statement that the code Strata generates for a version issues at run time.
 public struct CompatibilityStatement: Hashable, Sendable {
@@ -18,7 +19,8 @@ public struct CompatibilityStatement: Hashable, Sendable {
 /// and the named queries.
 ///
 /// The SQL comes from the runtime's own builders (``StrataTable``, ``StrataSQL``,
-/// ``StrataJoinQuery``, ``StrataSubquery``, `StrataPostgresTableSQL`), given tables built from the
+/// ``StrataJoinQuery``, ``StrataSubquery``, `StrataPostgresTableSQL`), rendered in the dialect's
+/// runtime dialect (`StrataSQLiteDialect`, `StrataPostgresDialect`), given tables built from the
 /// version's entities with ``StrataTable/init(name:columns:primaryKey:assignsKey:)``: generated
 /// record types hold the same names (column per field, in field order; the key; whether the
 /// database assigns it), and the runtime's SQL depends on nothing else. Filters, sorts and
@@ -34,53 +36,43 @@ public enum CompatibilityStatements {
         for entity in schema.entities {
             guard let table = tables[entity.name] else { continue }
             func add(_ kind: String, _ sql: String) {
-                // The PostgreSQL runtime numbers the `?` of the SQL it builds (`PostgresQuery(strata:)`).
-                let sent = dialect == .postgres ? StrataPostgresParameters.numbered(sql) : sql
-                statements.append(CompatibilityStatement(entity: entity.name, kind: kind, sql: sent))
+                statements.append(CompatibilityStatement(entity: entity.name, kind: kind, sql: sql))
             }
-            let nonKey = entity.fields.filter { !entity.primaryKey.contains($0.name) }.map { quoted($0.column) }
+            func add(_ kind: String, _ sql: StrataSQL) {
+                add(kind, dialect == .postgres ? sql.sql(StrataPostgresDialect.self) : sql.sql(StrataSQLiteDialect.self))
+            }
             switch dialect {
             case .sqlite:
-                add("insert", table.sqlite.insert)
-                add("upsert", table.sqlite.upsert)
-                add("find", table.sqlite.find)
-                add("delete", table.sqlite.delete)
-                if let update = table.sqlite.update { add("update", update) }
+                let own = table.statements(StrataSQLiteDialect.self)
+                for kind in StrataTableStatementKind.allCases { kind.sql(in: own).map { add(kind.rawValue, $0) } }
             case .postgres:
                 for (kind, sql) in StrataPostgresTableSQL.statements(of: table) { add(kind, sql) }
             }
-            if !nonKey.isEmpty {
-                add(
-                    "update of some fields",
-                    dialect == .postgres
-                        ? StrataPostgresTableSQL.update(table, setting: nonKey) : table.updateSQL(setting: nonKey))
-            }
             let none: StrataPredicate<Void>? = nil
-            add(
-                "fetch", StrataSQL.select(table.selection, from: table.quotedName, where: none, limit: 1, offset: 0).sql)
-            add("count", StrataSQL.count(from: table.quotedName, where: none).sql)
-            add("exists", StrataSQL.exists(in: table.quotedName, where: none).sql)
-            add("delete by filter", StrataSQL.delete(from: table.quotedName, where: none).sql)
-            let assignments = nonKey.map { StrataAssignment<Void>(column: $0, value: .null) }
-            if let update = StrataSQL.update(table.quotedName, set: assignments, where: none) {
-                add("update by filter", update.sql)
-            }
+            let assignments = entity.fields.filter { !entity.primaryKey.contains($0.name) }
+                .map { StrataAssignment<Void>(column: .identifier($0.column), value: .null) }
+            if !assignments.isEmpty { add("update of some fields", table.update(setting: assignments)) }
+            add("fetch", StrataSQL.select(table.selection, from: table.sql, where: none, limit: 1, offset: 0))
+            add("count", StrataSQL.count(from: table.sql, where: none))
+            add("exists", StrataSQL.exists(in: table.sql, where: none))
+            add("delete by filter", StrataSQL.delete(from: table.sql, where: none))
+            if let update = StrataSQL.update(table.sql, set: assignments, where: none) { add("update by filter", update) }
             for field in entity.fields {
-                let column = StrataColumn<Void, Int64>(sql: quoted(field.column))
+                let column = StrataColumn<Void, Int64>(sql: .identifier(field.column))
                 add(
                     "aggregate by \(field.name)",
-                    StrataSQL.aggregate(column.count, groupedBy: [column.sql], from: table.quotedName, where: none).sql)
+                    StrataSQL.aggregate(column.count, groupedBy: [column.sql], from: table.sql, where: none))
             }
             for field in entity.fields {
                 guard let target = field.referencedEntity, let partner = tables[target] else { continue }
+                let reference = StrataSQL.identifier(field.column)
                 let join = StrataJoinQuery(
-                    records: table, partners: partner, reference: quoted(field.column), optional: field.isOptional,
+                    records: table, partners: partner, reference: reference, optional: field.isOptional,
                     where: none, orderBy: [], limit: nil, offset: nil)
-                add("join \(entity.name).\(field.name)", join.statement.sql)
-                let related = StrataSubquery.related(table, via: quoted(field.column), of: partner, where: nil)
-                let counted = StrataSQL.select(
-                    partner, counting: StrataSubquery.count(related), where: nil, orderBy: [])
-                add("\(target) counting \(entity.name) via \(field.name)", counted.sql)
+                add("join \(entity.name).\(field.name)", join.statement)
+                let related = StrataSubquery.related(table, via: reference, of: partner, where: nil)
+                let counted = StrataSQL.select(partner, counting: StrataSubquery.count(related), where: nil, orderBy: [])
+                add("\(target) counting \(entity.name) via \(field.name)", counted)
             }
         }
         for query in queries {
@@ -98,6 +90,4 @@ public enum CompatibilityStatements {
             name: entity.table, columns: entity.fields.map(\.column),
             primaryKey: entity.primaryKeyFields.map(\.column), assignsKey: entity.autoincrementField != nil)
     }
-
-    private static func quoted(_ name: String) -> String { StrataTable<Void>.quoted(name) }
 }

@@ -5,14 +5,11 @@ public enum StrataCommandError: Error, CustomStringConvertible, Sendable {
     case noStatement(StrataTableStatementKind)
     /// A store command without a record to store.
     case noRecord
-    /// A command without a connection to run on.
-    case noConnection
 
     public var description: String {
         switch self {
         case .noStatement(let kind): "the table has no \(kind.rawValue) statement: every column is part of its key"
         case .noRecord: "a store command has no record to store"
-        case .noConnection: "a command has no connection to run on"
         }
     }
 }

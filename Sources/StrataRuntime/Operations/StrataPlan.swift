@@ -15,6 +15,9 @@ public enum StrataPlan<Record: StrataRecord, Output> {
     /// statement returns (a key the database assigned).
     case store(StrataCommand<Record>, @Sendable (Record) -> Output)
 
+    /// True when the plan changes the database (runs in a transaction rather than a read).
+    public var writes: Bool { command?.writes ?? false }
+
     /// The statement the plan runs, if any.
     public var command: StrataCommand<Record>? {
         switch self {

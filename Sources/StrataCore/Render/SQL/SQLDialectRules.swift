@@ -98,7 +98,7 @@ public struct SQLiteRules: SQLDialectRules {
             cell: { "row[\($0)]" }, textDateCell: { "row[\($0), .\($1.rawValue)]" },
             textDateBind: { "StrataTextDate(\($0), .\($1.rawValue))" },
             bindParameter: "to arguments: inout StrataSQLiteArguments",
-            bindCall: "try arguments.bind", bindEach: nil, readsRowID: true, inexactEncodings: [],
+            bindCall: "try arguments.bind", bindEach: nil, inexactEncodings: [],
             rowDecodable: "StrataSQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
             queryBind: "bind")
     }
@@ -185,7 +185,7 @@ public struct PostgresRules: SQLDialectRules {
             rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" }, textDateCell: nil,
             textDateBind: nil,
             bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
-            bindEach: { "try \($0).bind(to: &bindings)" }, readsRowID: false,
+            bindEach: { "try \($0).bind(to: &bindings)" },
             inexactEncodings: [.date], rowDecodable: "StrataPostgresRowDecodable",
             queryStatement: { "StrataPostgresStatement(connection, sql: \($0))" }, queryBind: "strataAppend")
     }

@@ -77,14 +77,6 @@ struct SwiftRecordRenderer {
                     w.line("return stored")
                 }
             }
-            if runtime.readsRowID, let field = r.autoincrement {
-                let type = r.types.baseType(of: field)
-                let value = type == "Int64" ? "rowID" : "try StrataRowID.key(rowID)"
-                w.line()
-                w.block("public mutating func didInsert(rowID: Int64) throws") { w in
-                    w.line("\(SwiftNames.identifier(field.name)) = \(value)")
-                }
-            }
         }
     }
 }

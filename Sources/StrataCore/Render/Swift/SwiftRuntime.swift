@@ -40,9 +40,6 @@ public struct SwiftRuntime: Sendable {
     /// cheaper than one variadic `bindCall` (PostgreSQL: a parameter pack across modules is not
     /// specialised, and costs a dynamic call per value); nil to use `bindCall`.
     public var bindEach: (@Sendable (String) -> String)?
-    /// True when an autoincremented key is taken from SQLite's last inserted rowid (`didInsert(rowID:)`);
-    /// otherwise the database returns the stored row.
-    public var readsRowID: Bool
     /// The stored types whose values come back changed from the database (`Date` on PostgreSQL, to
     /// the microsecond): a record with such fields gets `strataStored`, the record as stored, so that
     /// an insert need not read it back. Empty when every value is stored exactly.

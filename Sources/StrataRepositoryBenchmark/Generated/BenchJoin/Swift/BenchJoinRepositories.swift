@@ -18,10 +18,6 @@ extension Author: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Author {
@@ -49,10 +45,6 @@ extension Article: StrataSQLiteRecord {
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
-    }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
     }
 }
 

@@ -18,10 +18,6 @@ extension Album: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        albumId = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Album {
@@ -85,10 +81,6 @@ extension Artist: StrataSQLiteRecord {
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
-    }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        artistId = rowID
     }
 }
 
@@ -156,10 +148,6 @@ extension Invoice: StrataSQLiteRecord {
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
-    }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        invoiceId = rowID
     }
 }
 

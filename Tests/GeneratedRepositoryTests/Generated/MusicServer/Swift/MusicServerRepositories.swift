@@ -18,10 +18,6 @@ extension ServerAlbum: StrataSQLiteRecord {
     public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        albumId = try StrataRowID.key(rowID)
-    }
 }
 
 extension StrataRecordStore where Record == ServerAlbum {
@@ -86,10 +82,6 @@ extension ServerArtist: StrataSQLiteRecord {
     public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        artistId = try StrataRowID.key(rowID)
-    }
 }
 
 extension StrataRecordStore where Record == ServerArtist {
@@ -150,10 +142,6 @@ extension ServerInvoice: StrataSQLiteRecord {
 
     public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
-    }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        invoiceId = try StrataRowID.key(rowID)
     }
 }
 

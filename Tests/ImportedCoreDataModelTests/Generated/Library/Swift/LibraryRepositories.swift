@@ -18,10 +18,6 @@ extension Author: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Author {
@@ -244,10 +240,6 @@ extension Loan: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Loan {
@@ -299,10 +291,6 @@ extension Profile: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Profile {
@@ -330,10 +318,6 @@ extension Review: StrataSQLiteRecord {
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
-    }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
     }
 }
 

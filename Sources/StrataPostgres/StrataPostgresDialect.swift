@@ -1,0 +1,23 @@
+import StrataRuntime
+
+/// PostgreSQL's SQL: `$1` placeholders, `BIGINT` and `DOUBLE PRECISION` casts, and a key the
+/// database assigns taken from its identity's sequence when the record has none yet.
+public enum StrataPostgresDialect: StrataSQLDialect {
+    public static func placeholder(_ number: Int) -> String { "$\(number)" }
+
+    public static func name(of type: StrataSQLType) -> String {
+        switch type {
+        case .integer: "BIGINT"
+        case .real: "DOUBLE PRECISION"
+        }
+    }
+
+    public static func assignedKey(_ parameter: StrataSQL, table: String, column: String) -> StrataSQL {
+        "COALESCE(\(parameter), nextval(pg_get_serial_sequence(\(literal(quoted(table))), \(literal(column)))))"
+    }
+
+    /// Text as a SQL string literal (`it's` -> `'it''s'`).
+    static func literal(_ text: String) -> StrataSQL {
+        StrataSQL("'" + text.replacingOccurrences(of: "'", with: "''") + "'")
+    }
+}
