@@ -9,6 +9,9 @@ public struct StrataPredicate<Root>: Sendable {
         self.sql = sql
     }
 
+    /// The values bound to the expression's placeholders, in order.
+    public var arguments: [StrataSQLValue] { sql.arguments }
+
     /// Every row.
     public static var all: StrataPredicate { StrataPredicate("TRUE") }
 

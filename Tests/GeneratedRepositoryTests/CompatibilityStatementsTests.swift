@@ -14,8 +14,8 @@ import Testing
         let sqlite = Set(CompatibilityStatements.of(shop, queries: [], dialect: .sqlite).map(\.sql))
         let postgres = Set(CompatibilityStatements.of(shop, queries: [], dialect: .postgres).map(\.sql))
         func check<Record>(_ table: StrataTable<Record>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-            let own = [table.sqlite.insert, table.sqlite.upsert, table.sqlite.find, table.sqlite.delete]
-                + [table.sqlite.update].compactMap { $0 }
+            let statements = table.statements(StrataSQLiteDialect.self)
+            let own = StrataTableStatementKind.allCases.compactMap { $0.sql(in: statements) }
             for sql in own { #expect(sqlite.contains(sql), "\(sql)", sourceLocation: sourceLocation) }
             for (kind, sql) in StrataPostgresTableSQL.statements(of: table) {
                 #expect(postgres.contains(sql), "\(kind): \(sql)", sourceLocation: sourceLocation)
@@ -29,6 +29,8 @@ import Testing
         let join = StrataJoinQuery(
             OrderLine.self, joining: Order.self, on: \OrderLine.order, optional: false, where: nil, orderBy: nil,
             limit: nil, offset: nil)
-        #expect(sqlite.contains(join.statement.sql), "\(join.statement.sql)")
+        let sql = join.statement.sql(StrataSQLiteDialect.self)
+        #expect(sqlite.contains(sql), "\(sql)")
+        #expect(postgres.contains(join.statement.sql(StrataPostgresDialect.self)))
     }
 }

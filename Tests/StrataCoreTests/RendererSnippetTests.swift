@@ -197,12 +197,8 @@ import Testing
                     assignsKey: true
                 )
             """, in: records)
-        expectFragment(
-            """
-                public mutating func didInsert(rowID: Int64) throws {
-                    id = try StrataRowID.key(rowID)
-                }
-            """, in: swift)
+        // The insert returns the stored row, with its key: no rowid plumbing in the record.
+        #expect(!swift.contains("didInsert"), "\(swift)")
     }
 
     @Test func compositeAndKeywordKeysGetLabeledMethods() throws {

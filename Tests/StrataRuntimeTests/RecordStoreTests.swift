@@ -34,10 +34,6 @@ private struct Task: StrataSQLiteRecord, Hashable {
     static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 private enum Level: Int16, StrataEnumColumnValue, StrataSQLiteValue {
@@ -93,13 +89,18 @@ struct RecordStoreTests {
 
     @Test("the SQL of a table is made once from its columns and key")
     func tableSQL() {
-        let table = Task.strataTable
-        #expect(table.sqlite.insert == #"INSERT INTO "task" ("id", "title", "note", "level") VALUES (?1, ?2, ?3, ?4)"#)
-        #expect(table.sqlite.update == #"UPDATE "task" SET "title" = ?2, "note" = ?3, "level" = ?4 WHERE "id" = ?1"#)
-        #expect(table.sqlite.find == #"SELECT "id", "title", "note", "level" FROM "task" WHERE "id" = ?1"#)
-        #expect(Tag.strataTable.sqlite.update == nil)
-        #expect(Tag.strataTable.sqlite.upsert.hasSuffix(#"ON CONFLICT ("task", "name") DO NOTHING"#))
-        #expect(StrataColumns<Task>().note.sql == #""note""#)
+        let table = Task.strataTable.statements(StrataSQLiteDialect.self)
+        // The key the database assigns comes back in the inserted row.
+        #expect(
+            table.insert
+                == #"INSERT INTO "task" ("id", "title", "note", "level") VALUES (?1, ?2, ?3, ?4) RETURNING "id", "title", "note", "level""#)
+        #expect(table.update == #"UPDATE "task" SET "title" = ?2, "note" = ?3, "level" = ?4 WHERE "id" = ?1"#)
+        #expect(table.find == #"SELECT "id", "title", "note", "level" FROM "task" WHERE "id" = ?1"#)
+        #expect(table === Task.strataTable.statements(StrataSQLiteDialect.self), "rendered once per dialect")
+        let tags = Tag.strataTable.statements(StrataSQLiteDialect.self)
+        #expect(tags.update == nil)
+        #expect(tags.upsert.hasSuffix(#"ON CONFLICT ("task", "name") DO NOTHING"#))
+        #expect(StrataColumns<Task>().note.sql == .identifier("note"))
     }
 
     @Test("insert assigns keys; find, fetch, count and exists read them back")

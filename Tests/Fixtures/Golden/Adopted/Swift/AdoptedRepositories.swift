@@ -18,10 +18,6 @@ extension Artist: StrataSQLiteRecord {
     public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = try StrataRowID.key(rowID)
-    }
 }
 
 extension StrataRecordStore where Record == Artist {

@@ -30,10 +30,6 @@ extension Customer: StrataSQLiteRecord {
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
         try arguments.bind(key)
     }
-
-    public mutating func didInsert(rowID: Int64) throws {
-        id = rowID
-    }
 }
 
 extension StrataRecordStore where Record == Customer {
