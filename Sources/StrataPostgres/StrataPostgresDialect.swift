@@ -18,6 +18,6 @@ public enum StrataPostgresDialect: StrataSQLDialect {
 
     /// Text as a SQL string literal (`it's` -> `'it''s'`).
     static func literal(_ text: String) -> StrataSQL {
-        StrataSQL("'" + text.replacingOccurrences(of: "'", with: "''") + "'")
+        StrataSQL(verbatim: "'" + text.replacingOccurrences(of: "'", with: "''") + "'")
     }
 }

@@ -126,7 +126,7 @@ public struct StrataJoinQuery: Sendable {
         if optional { selection.append("(\(partnerKey) IS NOT NULL)") }
         partnerOffset = selection.count
         selection += partners.columns.map { StrataSQL.column($0, of: p) }
-        let join = StrataSQL(optional ? "LEFT JOIN" : "JOIN")
+        let join = StrataSQL(verbatim: optional ? "LEFT JOIN" : "JOIN")
         let table: StrataSQL =
             "\(records.sql) AS \(identifier: r) \(join) \(partners.sql) AS \(identifier: p) ON \(identifier: r).\(reference) = \(partnerKey)"
         statement = StrataSQL.select(

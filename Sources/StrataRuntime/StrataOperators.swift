@@ -64,6 +64,6 @@ extension StrataColumn where Value: StrataOptionalColumnValue, Value.Wrapped: St
 
 extension StrataColumn {
     fileprivate func compare(_ operation: String, _ value: some StrataColumnValue) -> StrataPredicate<Root> {
-        StrataPredicate("\(sql) \(StrataSQL(operation)) \(value: argument(value))")
+        StrataPredicate("\(sql) \(StrataSQL(verbatim: operation)) \(value: argument(value))")
     }
 }

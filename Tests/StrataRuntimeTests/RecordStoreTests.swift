@@ -132,7 +132,7 @@ struct RecordStoreTests {
         changed.note = nil
         changed.level = .high
         changed.id = 99
-        #expect(Task.strataTable.changes(from: task, to: changed).map(\.column) == [#""note""#, #""level""#])
+        #expect(Task.strataTable.changes(from: task, to: changed).map(\.column) == [.identifier("note"), .identifier("level")])
         #expect(Task.strataTable.changes(from: task, to: changed).map(\.value) == [.null, .integer(1)])
 
         // Another session renames it meanwhile: a change of other columns keeps the new title.

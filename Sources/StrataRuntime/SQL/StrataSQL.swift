@@ -29,8 +29,9 @@ public struct StrataSQL: Hashable, Sendable {
         segments = []
     }
 
-    /// A fragment of SQL text.
-    public init(_ text: String) {
+    /// A fragment of SQL text, written as it is (an interpolated literal is a fragment, not text:
+    /// `"\(column) = \(value: v)"`).
+    public init(verbatim text: String) {
         segments = text.isEmpty ? [] : [.text(text)]
     }
 
@@ -80,16 +81,11 @@ public struct StrataSQL: Hashable, Sendable {
         for segment in other.segments { append(segment) }
     }
 
-    /// Appends SQL text.
-    public mutating func append(_ text: String) {
-        append(.text(text))
-    }
-
     /// The fragments, one after the other, with `separator` between them.
     public static func joined(_ fragments: some Sequence<StrataSQL>, separator: String = ", ") -> StrataSQL {
         var joined = StrataSQL()
         for (index, fragment) in fragments.enumerated() {
-            if index > 0 { joined.append(separator) }
+            if index > 0 { joined.append(.text(separator)) }
             joined.append(fragment)
         }
         return joined
@@ -125,7 +121,7 @@ public struct StrataSQL: Hashable, Sendable {
 extension StrataSQL: ExpressibleByStringInterpolation {
     /// A fragment of SQL text.
     public init(stringLiteral text: String) {
-        self.init(text)
+        self.init(verbatim: text)
     }
 
     /// A fragment written as text with fragments, identifiers, values and types interpolated.
@@ -141,7 +137,7 @@ extension StrataSQL: ExpressibleByStringInterpolation {
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
         /// SQL text.
-        public mutating func appendLiteral(_ literal: String) { fragment.append(literal) }
+        public mutating func appendLiteral(_ literal: String) { fragment.append(.text(literal)) }
 
         /// A fragment.
         public mutating func appendInterpolation(_ other: StrataSQL) { fragment.append(other) }
