@@ -99,7 +99,10 @@ struct QueryDSLTests {
         var fragment: StrataSQL = "SELECT \(identifier: "t").\(identifier: "c")"
         fragment.append(" WHERE k = \(parameter: 3)")
         #expect(fragment.sqlite == #"SELECT "t"."c" WHERE k = ?3"#)
-        #expect(fragment.segments.count == 5)
+        #expect(fragment.segments.count == 6)
+        var text: StrataSQL = "SELECT 1"
+        text.append(" WHERE TRUE")
+        #expect(text.segments == [.text("SELECT 1 WHERE TRUE")])
     }
 
     @Test("casts are spelled by the dialect")

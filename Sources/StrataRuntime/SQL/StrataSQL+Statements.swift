@@ -46,11 +46,13 @@ extension StrataSQL {
         return query
     }
 
-    /// `SELECT EXISTS (SELECT 1 FROM table [WHERE …])`.
+    /// `SELECT COUNT(*) FROM (SELECT 1 FROM table [WHERE …] LIMIT 1)`: 1 when a row matches, else 0,
+    /// an integer on every database (PostgreSQL's `EXISTS` is a boolean, SQLite's an integer); the
+    /// scan stops at the first match.
     public static func exists<Root>(in table: StrataSQL, where predicate: StrataPredicate<Root>?) -> StrataSQL {
         var inner: StrataSQL = "SELECT 1 FROM \(table)"
         inner.appendWhere(predicate)
-        return "SELECT EXISTS (\(inner))"
+        return "SELECT COUNT(*) FROM (\(inner) LIMIT 1) AS \(identifier: "strata_exists")"
     }
 
     /// `DELETE FROM table [WHERE …]`.
