@@ -8,13 +8,15 @@ struct SwiftQueriesRenderer {
     let schema: Schema
     let queries: [AnalyzedQuery]
     let dialect: SQLDialect
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     private var runtime: SwiftRuntime { dialect.rules.swift }
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
         let sqlType = SwiftNames.identifier(schema.model + runtime.typePrefix + "Queries")
-        var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module)
+        var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module, regeneration: regeneration)
         writer.line()
         renderSQL(sqlType: sqlType, into: &writer)
         for query in queries {

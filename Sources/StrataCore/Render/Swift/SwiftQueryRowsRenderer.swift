@@ -4,9 +4,11 @@
 struct SwiftQueryRowsRenderer {
     let schema: Schema
     let queries: [AnalyzedQuery]
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     func render() -> String {
-        var writer = Self.header(schema, importing: "StrataRuntime")
+        var writer = Self.header(schema, importing: "StrataRuntime", regeneration: regeneration)
         let rows = queries.filter { $0.row != nil }
         if rows.isEmpty {
             writer.line()
@@ -45,13 +47,14 @@ struct SwiftQueryRowsRenderer {
 
 extension SwiftQueryRowsRenderer {
     /// The start of a file of `schema`'s named queries: the header naming the queries and the
-    /// version as its source, then the imports of Foundation and `module`.
-    static func header(_ schema: Schema, importing module: String) -> SwiftWriter {
+    /// version as its source and the command of `regeneration`, then the imports of Foundation
+    /// and `module`.
+    static func header(_ schema: Schema, importing module: String, regeneration: Regeneration) -> SwiftWriter {
         var writer = SwiftWriter()
         writer.lines(
             FileHeader.lines(
-                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
-        )
+                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//",
+                regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import \(module)")
