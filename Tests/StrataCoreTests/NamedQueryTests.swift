@@ -182,6 +182,25 @@ import Testing
             ])
     }
 
+    /// Without a row type the rows file still declares the model's queries enum, which SQLite's
+    /// queries file extends with the SQL: declared once, on either database or both.
+    @Test func theQueriesEnumIsDeclaredWhenNoQueryHasARowType() throws {
+        let sandbox = try Sandbox()
+        try sandbox.queries(
+            "-- name: open\nSELECT * FROM todo_item WHERE is_done = FALSE\n\n-- name: clear\nDELETE FROM todo_item\n")
+        let history = try #require(SchemaLoader.loadAll(from: sandbox.schemas).histories.first)
+        for databases in [[SQLDialect.sqlite], [.postgres], [.sqlite, .postgres]] {
+            let swift = Generator.files(for: history, databases: databases).filter { $0.path.hasSuffix(".swift") }
+            let rows = try #require(swift.first { $0.path.hasSuffix("MyTODOQueryRows.swift") }?.contents)
+            #expect(
+                rows.hasSuffix(
+                    "public enum MyTODOQueries {\n    // Every named query of MyTODO returns records or a count: none has a row type.\n}\n"))
+            #expect(swift.map { $0.contents.components(separatedBy: "public enum MyTODOQueries ").count - 1 }.reduce(0, +) == 1)
+            let sqlite = swift.first { $0.path.hasSuffix("/MyTODOQueries.swift") }?.contents
+            #expect(sqlite.map { $0.contains("\nextension MyTODOQueries {\n") } ?? !databases.contains(.sqlite))
+        }
+    }
+
     @Test func snakeCaseAndKeywordResultNamesBecomeSwiftNames() throws {
         let sandbox = try Sandbox()
         try sandbox.queries(
