@@ -26,12 +26,13 @@ package enum Console {
 
     /// Prints the diffs of files that are not current to standard output (long missing and extra
     /// files cut short, ``StaleFile/textDiff(limit:)``), then one error per file and how to
-    /// regenerate to standard error. Prints nothing when `findings` is empty.
-    package static func report(_ findings: [StaleFile]) {
+    /// regenerate (the command of `regeneration`) to standard error. Prints nothing when
+    /// `findings` is empty.
+    package static func report(_ findings: [StaleFile], regeneration: Regeneration) {
         guard !findings.isEmpty else { return }
         for finding in findings { print(finding.textDiff(), terminator: "") }
         for finding in findings { error("\(finding.path) is \(finding.kind.rawValue)") }
-        error("generated files are not current: run `\(Regeneration.current.command)` and commit the result")
+        error("generated files are not current: run `\(regeneration.command)` and commit the result")
     }
 
     package static func error(_ message: String) {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import StrataCore
 
-package struct Generate: ParsableCommand {
+package struct Generate: ConfiguredCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Write Generated/ from Schemas/ and record the version checksums in strata.lock.",
         discussion: """
@@ -18,13 +18,13 @@ package struct Generate: ParsableCommand {
 
     package init() {}
 
-    package func run() throws {
+    package func run(_ configuration: GeneratorConfiguration) throws {
         // Rendered and staged a file at a time: the output is many times the schemas' size.
         // Ctrl-C stops it before its next file and puts back what it wrote.
         Interruption.noteSignals()
         let outcome = try Workspace.generate(
             schemas: schemaOptions.schemas, output: outputOptions.output, databases: outputOptions.databases,
-            report: { Console.report($0) })
+            configuration: configuration, report: { Console.report($0) })
         guard !outcome.hasErrors else { throw StrataExitCode.problemsFound.exitCode }
         let changed = outcome.changed
         let generated = outcome.files
@@ -35,7 +35,7 @@ package struct Generate: ParsableCommand {
     }
 }
 
-package struct Check: ParsableCommand {
+package struct Check: ConfiguredCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Verify that Generated/ and strata.lock are current and that frozen versions are unchanged.",
         discussion: """
@@ -59,7 +59,7 @@ package struct Check: ParsableCommand {
 
     package func validate() throws { try formatOptions.requireNotMarkdown("check") }
 
-    package func run() throws {
+    package func run(_ configuration: GeneratorConfiguration) throws {
         // Compared a file at a time as it is rendered, like generate: the output is never held whole.
         try outputOptions.requireFolder()
         let baseRef = try base.map {
@@ -74,7 +74,9 @@ package struct Check: ParsableCommand {
                 contentsOf: baseRef.diagnostics(histories: prepared.plan.histories, plans: prepared.migrationPlans))
             prepared.plan.diagnostics = bag.sorted
         }
-        let outcome = Workspace.check([prepared], output: outputOptions.output, databases: outputOptions.databases)
+        let outcome = Workspace.check(
+            [prepared], output: outputOptions.output, databases: outputOptions.databases, configuration: configuration)
+        let regeneration = configuration.regeneration
         let findings = outcome.stale
         let current = outcome.isCurrent
         switch formatOptions.format {
@@ -94,14 +96,14 @@ package struct Check: ParsableCommand {
             let staleDiagnostics = findings.map {
                 Diagnostic(
                     .error,
-                    "\($0.path) is \($0.kind.rawValue): run `\(Regeneration.current.command)` and commit the result",
+                    "\($0.path) is \($0.kind.rawValue): run `\(regeneration.command)` and commit the result",
                     at: .file($0.path))
             }
             print(DiagnosticAnnotations.render(outcome.diagnostics + staleDiagnostics), terminator: "")
-            Console.report(findings)
+            Console.report(findings, regeneration: regeneration)
         case .text, .markdown:
             Console.report(outcome.diagnostics)
-            Console.report(findings)
+            Console.report(findings, regeneration: regeneration)
             if current {
                 print("Generated/ and strata.lock are current (\(outcome.files) files).")
             }

@@ -7,7 +7,7 @@ import StrataCore
 /// Writes exactly the files `OutputLayout.swiftFiles(model:databases:hasQueries:)` names, every one of them, into
 /// `<output>/<OutputLayout.swiftFolder(model:)>/` (`--output` is under the plugin's work
 /// directory), and nothing else: no `strata.lock`, no SQL, nothing in the package.
-package struct BuildPlugin: ParsableCommand {
+package struct BuildPlugin: ConfiguredCommand {
     package static let configuration = CommandConfiguration(
         commandName: "build-plugin",
         abstract: "Write a model's Swift files for the StrataPlugin build tool plugin.",
@@ -34,12 +34,12 @@ package struct BuildPlugin: ParsableCommand {
 
     package init() {}
 
-    package func run() throws {
+    package func run(_ configuration: GeneratorConfiguration) throws {
         let wanted = databases.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         // Only the Swift is rendered: SQL only where the Swift embeds it (the migrations).
         var plan = ModelPlanner.plan(
             modelFolder: modelFolder, output: output, databases: SQLDialect.allCases.filter { wanted.contains($0.rawValue) },
-            outputs: .swiftOnly, access: access)
+            outputs: .swiftOnly, access: access, configuration: configuration)
         Console.report(plan.diagnostics)
         guard !plan.hasErrors, let history = plan.histories.first else { throw StrataExitCode.problemsFound.exitCode }
         // Only the Swift files: never strata.lock, never the SQL.
@@ -63,7 +63,7 @@ package struct BuildPlugin: ParsableCommand {
 ///
 /// Writes `<output>/<Model>/…` and `<model folder>/strata.lock` for each model folder given, and
 /// removes stale generated files under `<output>/<Model>/` only: other models are never touched.
-package struct GenerateModels: ParsableCommand {
+package struct GenerateModels: ConfiguredCommand {
     package static let configuration = CommandConfiguration(
         commandName: "generate-models",
         abstract: "Like generate, for the given model folders only.",
@@ -92,7 +92,7 @@ package struct GenerateModels: ParsableCommand {
         }
     }
 
-    package func run() throws {
+    package func run(_ configuration: GeneratorConfiguration) throws {
         // Rendered, and compared or staged, a file at a time, as `strata generate` does: the
         // output is many times the schemas' size.
         Allocator.limitRetainedMemory()
@@ -101,14 +101,16 @@ package struct GenerateModels: ParsableCommand {
         guard !prepared.contains(where: \.plan.hasErrors) else { throw StrataExitCode.problemsFound.exitCode }
         if check {
             try outputOptions.requireFolder()
-            let outcome = Workspace.check(prepared, output: outputOptions.output, databases: outputOptions.databases)
-            Console.report(outcome.stale)
+            let outcome = Workspace.check(
+                prepared, output: outputOptions.output, databases: outputOptions.databases, configuration: configuration)
+            Console.report(outcome.stale, regeneration: configuration.regeneration)
             guard outcome.stale.isEmpty else { throw StrataExitCode.problemsFound.exitCode }
             print("\(outcome.files) generated files are current.")
             return
         }
         Interruption.noteSignals()
-        let outcome = try Workspace.generate(prepared, output: outputOptions.output, databases: outputOptions.databases)
+        let outcome = try Workspace.generate(
+            prepared, output: outputOptions.output, databases: outputOptions.databases, configuration: configuration)
         let changed = outcome.changed
         print(changed.isEmpty ? "\(outcome.files) generated files are up to date." : changed.map { "wrote \($0)" }.joined(separator: "\n"))
     }
@@ -123,16 +125,19 @@ package enum ModelPlanner {
     /// `<output>/<Model>`, so writing the plan removes stale generated files of this model only.
     /// Other models in the same parent folder are not read.
     /// With `outputs` of ``GeneratedOutputs/swiftOnly`` the files are the model's Swift alone;
-    /// its declarations are `access`.
+    /// its declarations are `access`; the files are rendered for `configuration`.
     package static func plan(
         modelFolder: String, output: String, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all,
-        access: AccessLevel = .public
+        access: AccessLevel = .public, configuration: GeneratorConfiguration = .commandLine
     ) -> GenerationPlan {
         let prepared = prepare(modelFolder: modelFolder, output: output)
         var plan = prepared.plan
         guard !plan.hasErrors else { return plan }
         for (history, plans) in zip(plan.histories, prepared.migrationPlans) {
-            for file in Generator.files(for: history, plans: plans, databases: databases, outputs: outputs, access: access) {
+            for file in Generator.files(
+                for: history, plans: plans, databases: databases, outputs: outputs, access: access,
+                configuration: configuration)
+            {
                 plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }

@@ -43,11 +43,18 @@ package enum CommandRunner {
     /// Parses `arguments` (default: the process's), runs the command and returns its status:
     /// ArgumentParser's own outcomes keep their statuses (0 for help and `--version`, 64 for
     /// usage errors), `ExitCode`s thrown by commands are kept, and any other error, which a
-    /// command throws when it cannot do its work, prints `error: …` and is 2.
-    package static func run(_ root: any ParsableCommand.Type, arguments: [String]? = nil) async -> Int32 {
+    /// command throws when it cannot do its work, prints `error: …` and is 2. A
+    /// ``ConfiguredCommand`` renders for `configuration`, the tool's (the plugins' tool passes
+    /// ``GeneratorConfiguration/plugin``).
+    package static func run(
+        _ root: any ParsableCommand.Type, configuration: GeneratorConfiguration = .commandLine,
+        arguments: [String]? = nil
+    ) async -> Int32 {
         do {
             var command = try root.parseAsRoot(arguments)
-            if var command = command as? any AsyncParsableCommand {
+            if let command = command as? any ConfiguredCommand {
+                try command.run(configuration)
+            } else if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()

@@ -26,7 +26,6 @@ enum StrataGeneratorMain {
     static func main() async {
         // The plugins' tool: generated files and hints name the command plugin, which is what a
         // package using the plugins has.
-        Regeneration.current = .plugin
-        exit(await CommandRunner.run(StrataGenerator.self))
+        exit(await CommandRunner.run(StrataGenerator.self, configuration: .plugin))
     }
 }

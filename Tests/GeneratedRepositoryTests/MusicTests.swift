@@ -124,6 +124,10 @@ struct MusicTests {
         #expect(due.map(\.invoiceId) == [4, 1, 5])
         #expect(due.map(\.dueDate) == ["0001-01-01", "2009-01-31", "2011-07-01"].map(SQLiteDateText.date(text:)))
         #expect(due.last?.invoiceDate == date("2011-06-01 12:30:45.250"))
+        // A query named as one of Shop's, whose code is in this module too (ShopQueries.LineRow):
+        // each model's row type is nested in its own queries enum.
+        let line: [MusicQueries.LineRow] = try music.line(invoice: 5)
+        #expect(line.map(\.invoiceId) == [5])
         // Aggregates and group keys of text dates read as Dates.
         #expect(try music.invoices.aggregate { $0.invoiceDate.max } == SQLiteDateText.date(text: "2013-12-22"))
         #expect(try music.invoices.aggregate { $0.dueDate.min } == SQLiteDateText.date(text: "0001-01-01"))

@@ -52,7 +52,7 @@ struct ShopPostgresQueryTests {
 
     @Test func anOuterJoinWrittenForBothDatabases() async throws {
         try await withShop { shop, _ in
-            let rows: [OrderNotesRow] = try await shop.orderNotes()
+            let rows: [ShopQueries.OrderNotesRow] = try await shop.orderNotes()
             #expect(
                 rows == [
                     .init(name: "ada", total: 1, note: nil), .init(name: "ada", total: 12.5, note: "gift"),
@@ -69,9 +69,9 @@ struct ShopPostgresQueryTests {
 
     @Test func aCompositeKeyAsTwoTypedParameters() async throws {
         try await withShop { shop, seed in
-            let first: [LineRow] = try await shop.line(order: seed.order.id, position: 1)
+            let first: [ShopQueries.LineRow] = try await shop.line(order: seed.order.id, position: 1)
             #expect(first == [.init(quantity: 3, size: .small, payload: Data([1, 2]))])
-            let second: [LineRow] = try await shop.line(order: seed.order.id, position: 2)
+            let second: [ShopQueries.LineRow] = try await shop.line(order: seed.order.id, position: 2)
             #expect(second == [.init(quantity: 1, size: .large, payload: nil)])
             #expect(try await shop.line(order: UUID(), position: 1).isEmpty)
         }

@@ -45,7 +45,7 @@ struct NamedQueryTests {
         try await withTODOItems(backend) { items in
             #expect(try await items.openCountsByPriority().isEmpty)
             try await items.insert(contentsOf: Self.seed)
-            let counts: [OpenCountsByPriorityRow] = try await items.openCountsByPriority()
+            let counts: [MyTODOQueries.OpenCountsByPriorityRow] = try await items.openCountsByPriority()
             #expect(counts == [.init(priority: .highest, count: 1), .init(priority: .low, count: 2)])
         }
     }

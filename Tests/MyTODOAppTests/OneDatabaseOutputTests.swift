@@ -33,10 +33,21 @@ struct OneDatabaseOutputTests {
         // The named queries as the app calls them, on that database alone.
         let use = TestScratch.path("use", suffix: ".swift")
         defer { try? FileManager.default.removeItem(at: use) }
+        // The row types nested in the model's queries enum, which the rows file declares for either.
         let call =
             backend == .sqlite
-            ? "func use(_ db: MyTODODatabase) throws -> [TODOItem] { try db.filteredItems(isDone: false) }"
-            : "func use(_ db: MyTODOPostgresDatabase) async throws -> [TODOItem] { try await db.filteredItems(isDone: false) }"
+            ? """
+            func use(_ db: MyTODODatabase) throws -> [TODOItem] { try db.filteredItems(isDone: false) }
+            func rows(_ db: MyTODODatabase) throws -> [MyTODOQueries.SearchRow] { try db.search(pattern: "%", limit: 1) }
+            let sql: String = MyTODOQueries.search
+            """
+            : """
+            func use(_ db: MyTODOPostgresDatabase) async throws -> [TODOItem] { try await db.filteredItems(isDone: false) }
+            func rows(_ db: MyTODOPostgresDatabase) async throws -> [MyTODOQueries.SearchRow] {
+                try await db.search(pattern: "%", limit: 1)
+            }
+            let sql: String = MyTODOPostgresQueries.search
+            """
         try call.write(to: use, atomically: true, encoding: .utf8)
         let checked = try TypeSafetyTests.swiftc(
             ["-typecheck", "-swift-version", "6", "-module-name", "MyTODOSubset"] + arguments + paths + [use.path])

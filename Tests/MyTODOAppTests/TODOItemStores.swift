@@ -44,8 +44,8 @@ protocol TODOItems: Sendable {
     // The named queries of Schemas/MyTODO/queries/items.sql, as the database type runs them
     // (TODONamedQueries.swift).
     func filteredItems(isDone: Bool) async throws -> [TODOItem]
-    func openCountsByPriority() async throws -> [OpenCountsByPriorityRow]
-    func search(pattern: String, limit: Int) async throws -> [SearchRow]
+    func openCountsByPriority() async throws -> [MyTODOQueries.OpenCountsByPriorityRow]
+    func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow]
     @discardableResult func markAllDone(priority: Priority) async throws -> Int
     /// In one transaction of the database type (`write`, through its access type): marks the items
     /// of `priority` done, reads the open items, then throws ``RolledBack`` holding them.

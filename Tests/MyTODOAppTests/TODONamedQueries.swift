@@ -5,8 +5,10 @@ import MyTODO
 
 extension SQLiteTODOItems {
     func filteredItems(isDone: Bool) async throws -> [TODOItem] { try database.filteredItems(isDone: isDone) }
-    func openCountsByPriority() async throws -> [OpenCountsByPriorityRow] { try database.openCountsByPriority() }
-    func search(pattern: String, limit: Int) async throws -> [SearchRow] {
+    func openCountsByPriority() async throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
+        try database.openCountsByPriority()
+    }
+    func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {
         try database.search(pattern: pattern, limit: limit)
     }
     func markAllDone(priority: Priority) async throws -> Int { try database.markAllDone(priority: priority) }
@@ -20,10 +22,10 @@ extension SQLiteTODOItems {
 
 extension PostgresTODOItems {
     func filteredItems(isDone: Bool) async throws -> [TODOItem] { try await database.filteredItems(isDone: isDone) }
-    func openCountsByPriority() async throws -> [OpenCountsByPriorityRow] {
+    func openCountsByPriority() async throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
         try await database.openCountsByPriority()
     }
-    func search(pattern: String, limit: Int) async throws -> [SearchRow] {
+    func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {
         try await database.search(pattern: pattern, limit: limit)
     }
     func markAllDone(priority: Priority) async throws -> Int { try await database.markAllDone(priority: priority) }

@@ -94,18 +94,31 @@ import Testing
         // The row types are shared, written once with no database's module.
         let rows = try #require(sqlite["MyTODOQueryRows.swift"])
         #expect(postgres["MyTODOQueryRows.swift"] == rows)
-        #expect(rows.contains("public struct SearchRow: Hashable, Sendable {"))
+        // Nested in the model's queries enum, which the rows file declares once for every database.
+        #expect(rows.contains("public enum MyTODOQueries {\n    /// A row of `openCountsByPriority`"))
+        #expect(rows.contains("\n    public struct SearchRow: Hashable, Sendable {\n"))
+        #expect(!rows.contains("\npublic struct"))
+        for files in [sqlite, postgres, swiftFiles([.sqlite, .postgres])] {
+            let declarations = files.values.map { $0.components(separatedBy: "public enum MyTODOQueries ").count - 1 }
+            #expect(declarations.reduce(0, +) == 1, "\(files.keys.sorted())")
+        }
         #expect(!rows.contains("import StrataSQLite") && !rows.contains("import StrataPostgres"))
 
         let sqliteQueries = try #require(sqlite["MyTODOQueries.swift"])
         #expect(sqliteQueries.contains("public func filteredItems(isDone: Bool) throws -> [TODOItem] {"))
         #expect(sqliteQueries.contains("WHERE is_done = :isDone"), "the SQL is embedded as written: values are bound")
-        #expect(sqliteQueries.contains("extension SearchRow: StrataSQLiteRowDecodable {"))
+        #expect(sqliteQueries.contains("\nextension MyTODOQueries {\n    /// `filteredItems`"), "SQLite's SQL in the same enum")
+        #expect(sqliteQueries.contains("extension MyTODOQueries.SearchRow: StrataSQLiteRowDecodable {"))
+        #expect(sqliteQueries.contains("public func search(pattern: String, limit: Int) throws -> [MyTODOQueries.SearchRow] {"))
         let postgresQueries = try #require(postgres["MyTODOPostgresQueries.swift"])
         #expect(postgresQueries.contains("public func filteredItems(isDone: Bool) async throws -> [TODOItem] {"))
         #expect(postgresQueries.contains("WHERE is_done = $1"), "PostgreSQL's numbered parameters, bound")
         #expect(postgresQueries.contains("WHERE title LIKE $1\n        ORDER BY title\n        LIMIT $2"))
-        #expect(postgresQueries.contains("extension SearchRow: StrataPostgresRowDecodable {"))
+        #expect(postgresQueries.contains("\npublic enum MyTODOPostgresQueries {\n"))
+        #expect(postgresQueries.contains("extension MyTODOQueries.SearchRow: StrataPostgresRowDecodable {"))
+        #expect(
+            postgresQueries.contains(
+                "public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {"))
         #expect(postgresQueries.contains("try await write { try await $0.markAllDone(priority: priority) }"))
     }
 
@@ -167,6 +180,25 @@ import Testing
             try sandbox.errors() == [
                 "2:17: result column 'the title' is not a Swift identifier: name it with AS (e.g. AS theTitle)"
             ])
+    }
+
+    /// Without a row type the rows file still declares the model's queries enum, which SQLite's
+    /// queries file extends with the SQL: declared once, on either database or both.
+    @Test func theQueriesEnumIsDeclaredWhenNoQueryHasARowType() throws {
+        let sandbox = try Sandbox()
+        try sandbox.queries(
+            "-- name: open\nSELECT * FROM todo_item WHERE is_done = FALSE\n\n-- name: clear\nDELETE FROM todo_item\n")
+        let history = try #require(SchemaLoader.loadAll(from: sandbox.schemas).histories.first)
+        for databases in [[SQLDialect.sqlite], [.postgres], [.sqlite, .postgres]] {
+            let swift = Generator.files(for: history, databases: databases).filter { $0.path.hasSuffix(".swift") }
+            let rows = try #require(swift.first { $0.path.hasSuffix("MyTODOQueryRows.swift") }?.contents)
+            #expect(
+                rows.hasSuffix(
+                    "public enum MyTODOQueries {\n    // Every named query of MyTODO returns records or a count: none has a row type.\n}\n"))
+            #expect(swift.map { $0.contents.components(separatedBy: "public enum MyTODOQueries ").count - 1 }.reduce(0, +) == 1)
+            let sqlite = swift.first { $0.path.hasSuffix("/MyTODOQueries.swift") }?.contents
+            #expect(sqlite.map { $0.contains("\nextension MyTODOQueries {\n") } ?? !databases.contains(.sqlite))
+        }
     }
 
     @Test func snakeCaseAndKeywordResultNamesBecomeSwiftNames() throws {

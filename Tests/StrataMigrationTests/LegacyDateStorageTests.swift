@@ -29,13 +29,13 @@ import Testing
 
     /// The SQLite migration into `version` as Strata 0.5 rendered it.
     static func legacySQL(_ history: SchemaHistory, version: Int) throws -> String {
-        try SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) {
-            if version == 1 {
-                return SQLSchemaRenderer.initialMigrationFile(for: try #require(history.version(1)), dialect: .sqlite)
-            }
-            let plan = try #require(Generator.migrationPlans(for: history).first { $0.to.version == version })
-            return MigrationSQLRenderer.file(for: plan, dialect: .sqlite)
+        let legacy = GeneratorConfiguration(sqliteDateFormat: .secondsSince1970)
+        if version == 1 {
+            return SQLSchemaRenderer.initialMigrationFile(
+                for: try #require(history.version(1)), dialect: .sqlite, configuration: legacy)
         }
+        let plan = try #require(Generator.migrationPlans(for: history).first { $0.to.version == version })
+        return MigrationSQLRenderer.file(for: plan, dialect: .sqlite, configuration: legacy)
     }
 
     /// A database as Strata 0.5 left it at `version`: its SQL, its ledger with its checksums, and

@@ -40,14 +40,14 @@ public enum MyTODOPostgresQueries {
         """#
 }
 
-extension OpenCountsByPriorityRow: StrataPostgresRowDecodable {
+extension MyTODOQueries.OpenCountsByPriorityRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(priority: row.next(), count: row.next())
     }
 }
 
-extension SearchRow: StrataPostgresRowDecodable {
+extension MyTODOQueries.SearchRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), title: row.next(), note: row.next())
@@ -66,17 +66,17 @@ extension MyTODOPostgresAccess {
 
     /// How many open items each priority has, highest priority first (priorities without any are
     /// absent).
-    public func openCountsByPriority() async throws -> [OpenCountsByPriorityRow] {
+    public func openCountsByPriority() async throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
         try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.openCountsByPriority)
-            .fetchAll(OpenCountsByPriorityRow.self)
+            .fetchAll(MyTODOQueries.OpenCountsByPriorityRow.self)
     }
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
-    public func search(pattern: String, limit: Int) async throws -> [SearchRow] {
+    public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {
         try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.search) {
             try $0.strataAppend(pattern, limit)
         }
-        .fetchAll(SearchRow.self)
+        .fetchAll(MyTODOQueries.SearchRow.self)
     }
 
     /// Marks every item of a priority done.
@@ -104,14 +104,14 @@ extension MyTODOPostgresDatabase {
     /// absent).
     ///
     /// One read.
-    public func openCountsByPriority() async throws -> [OpenCountsByPriorityRow] {
+    public func openCountsByPriority() async throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
         try await read { try await $0.openCountsByPriority() }
     }
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
     ///
     /// One read.
-    public func search(pattern: String, limit: Int) async throws -> [SearchRow] {
+    public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {
         try await read { try await $0.search(pattern: pattern, limit: limit) }
     }
 

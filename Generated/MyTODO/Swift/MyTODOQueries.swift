@@ -7,7 +7,7 @@ import StrataSQLite
 /// The SQL of MyTODO's named queries, as written in `queries/` (a `*` of the result as
 /// its columns), checked against version 3 when generated. Their parameters are
 /// bound, never spliced into the SQL.
-public enum MyTODOQueries {
+extension MyTODOQueries {
     /// `filteredItems`, from `queries/items.sql:4`.
     public static let filteredItems = #"""
         SELECT todo_item."id", todo_item."title", todo_item."detail", todo_item."is_done", todo_item."priority" FROM todo_item
@@ -39,14 +39,14 @@ public enum MyTODOQueries {
         """#
 }
 
-extension OpenCountsByPriorityRow: StrataSQLiteRowDecodable {
+extension MyTODOQueries.OpenCountsByPriorityRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(priority: row[0], count: row[1])
     }
 }
 
-extension SearchRow: StrataSQLiteRowDecodable {
+extension MyTODOQueries.SearchRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], title: row[1], note: row[2])
@@ -62,13 +62,15 @@ extension MyTODOAccess {
 
     /// How many open items each priority has, highest priority first (priorities without any are
     /// absent).
-    public func openCountsByPriority() throws -> [OpenCountsByPriorityRow] {
-        try StrataStatement(db, sql: MyTODOQueries.openCountsByPriority).fetchAll(OpenCountsByPriorityRow.self)
+    public func openCountsByPriority() throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
+        try StrataStatement(db, sql: MyTODOQueries.openCountsByPriority)
+            .fetchAll(MyTODOQueries.OpenCountsByPriorityRow.self)
     }
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
-    public func search(pattern: String, limit: Int) throws -> [SearchRow] {
-        try StrataStatement(db, sql: MyTODOQueries.search) { try $0.bind(pattern, limit) }.fetchAll(SearchRow.self)
+    public func search(pattern: String, limit: Int) throws -> [MyTODOQueries.SearchRow] {
+        try StrataStatement(db, sql: MyTODOQueries.search) { try $0.bind(pattern, limit) }
+            .fetchAll(MyTODOQueries.SearchRow.self)
     }
 
     /// Marks every item of a priority done.
@@ -93,14 +95,14 @@ extension MyTODODatabase {
     /// absent).
     ///
     /// One read.
-    public func openCountsByPriority() throws -> [OpenCountsByPriorityRow] {
+    public func openCountsByPriority() throws -> [MyTODOQueries.OpenCountsByPriorityRow] {
         try read { try $0.openCountsByPriority() }
     }
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
     ///
     /// One read.
-    public func search(pattern: String, limit: Int) throws -> [SearchRow] {
+    public func search(pattern: String, limit: Int) throws -> [MyTODOQueries.SearchRow] {
         try read { try $0.search(pattern: pattern, limit: limit) }
     }
 

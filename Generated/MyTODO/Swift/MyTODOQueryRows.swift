@@ -4,33 +4,37 @@
 import Foundation
 import StrataRuntime
 
-/// A row of `openCountsByPriority` (`queries/items.sql:11`).
-public struct OpenCountsByPriorityRow: Hashable, Sendable {
-    /// Result column 1: `todo_item.priority`.
-    public var priority: Priority
-    /// Result column 2: an expression, of the type its alias declares.
-    public var count: Int
+/// The row types of MyTODO's named queries (`queries/`) that return columns of their own,
+/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+public enum MyTODOQueries {
+    /// A row of `openCountsByPriority` (`queries/items.sql:11`).
+    public struct OpenCountsByPriorityRow: Hashable, Sendable {
+        /// Result column 1: `todo_item.priority`.
+        public var priority: Priority
+        /// Result column 2: an expression, of the type its alias declares.
+        public var count: Int
 
-    /// Creates a row.
-    public init(priority: Priority, count: Int) {
-        self.priority = priority
-        self.count = count
+        /// Creates a row.
+        public init(priority: Priority, count: Int) {
+            self.priority = priority
+            self.count = count
+        }
     }
-}
 
-/// A row of `search` (`queries/items.sql:20`).
-public struct SearchRow: Hashable, Sendable {
-    /// Result column 1: `todo_item.id`.
-    public var id: UUID
-    /// Result column 2: `todo_item.title`.
-    public var title: String
-    /// Result column 3: `todo_item.detail`.
-    public var note: String
+    /// A row of `search` (`queries/items.sql:20`).
+    public struct SearchRow: Hashable, Sendable {
+        /// Result column 1: `todo_item.id`.
+        public var id: UUID
+        /// Result column 2: `todo_item.title`.
+        public var title: String
+        /// Result column 3: `todo_item.detail`.
+        public var note: String
 
-    /// Creates a row.
-    public init(id: UUID, title: String, note: String) {
-        self.id = id
-        self.title = title
-        self.note = note
+        /// Creates a row.
+        public init(id: UUID, title: String, note: String) {
+            self.id = id
+            self.title = title
+            self.note = note
+        }
     }
 }

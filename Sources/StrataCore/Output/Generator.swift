@@ -73,12 +73,15 @@ public enum GeneratedOutputs: Sendable, Hashable {
 public enum Generator {
     /// Every output file of a model, in a deterministic order: the SQL of every dialect, and the
     /// Swift of the databases in `databases` (every one by default); with `outputs` of
-    /// ``GeneratedOutputs/swiftOnly``, that Swift alone. The Swift declarations are `access`.
+    /// ``GeneratedOutputs/swiftOnly``, that Swift alone. The Swift declarations are `access`; the
+    /// files are rendered for `configuration`.
     public static func files(
         for history: SchemaHistory, databases: [SQLDialect] = SQLDialect.allCases, outputs: GeneratedOutputs = .all,
-        access: AccessLevel = .public
+        access: AccessLevel = .public, configuration: GeneratorConfiguration = .commandLine
     ) -> [GeneratedFile] {
-        files(for: history, plans: migrationPlans(for: history), databases: databases, outputs: outputs, access: access)
+        files(
+            for: history, plans: migrationPlans(for: history), databases: databases, outputs: outputs, access: access,
+            configuration: configuration)
     }
 
     /// The migration plans of a model: from v1 to v2, v2 to v3, …
@@ -89,13 +92,15 @@ public enum Generator {
 
     /// Every output file of a model, given its migration plans, in a deterministic order: the
     /// Swift files as `OutputLayout` lists them, then the SQL of every dialect (none with
-    /// ``GeneratedOutputs/swiftOnly``).
+    /// ``GeneratedOutputs/swiftOnly``), rendered for `configuration`.
     public static func files(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        outputs: GeneratedOutputs = .all, access: AccessLevel = .public
+        outputs: GeneratedOutputs = .all, access: AccessLevel = .public, configuration: GeneratorConfiguration = .commandLine
     ) -> [GeneratedFile] {
         var collected = Collected()
-        render(for: history, plans: plans, databases: databases, outputs: outputs, access: access, into: &collected)
+        render(
+            for: history, plans: plans, databases: databases, outputs: outputs, access: access,
+            configuration: configuration, into: &collected)
         return inListingOrder(collected.files, model: history.model, path: \.path)
     }
 
@@ -133,11 +138,14 @@ public enum Generator {
     /// With `outputs` of ``GeneratedOutputs/swiftOnly`` no SQL file reaches `sink`, and only the
     /// SQL the Swift embeds is rendered: no `schema.sql`, nothing of a database not in `databases`.
     /// The renderers declare everything `public`; `access` respells it in each file or part.
+    /// Every renderer is given `configuration` (the command the headers name, SQLite Date literals).
     public static func render<Sink: GeneratedFileSink>(
         for history: SchemaHistory, plans: [MigrationPlan], databases: [SQLDialect] = SQLDialect.allCases,
-        outputs: GeneratedOutputs = .all, access: AccessLevel = .public, into sink: inout Sink
+        outputs: GeneratedOutputs = .all, access: AccessLevel = .public,
+        configuration: GeneratorConfiguration = .commandLine, into sink: inout Sink
     ) throws(Sink.Failure) {
         guard let latest = history.latest else { return }
+        let regeneration = configuration.regeneration
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
         @Sendable func swiftFile(_ name: String, _ contents: String) -> GeneratedFile {
@@ -149,8 +157,8 @@ public enum Generator {
         }
         let wanted = SQLDialect.allCases.filter(databases.contains)
         var smallSwift: [@Sendable () -> GeneratedFile] = [
-            { swiftFile("Models", SwiftModelRenderer(schema: latest).render()) },
-            { swiftFile("Records", SwiftRecordsRenderer(schema: latest).render()) },
+            { swiftFile("Models", SwiftModelRenderer(schema: latest, regeneration: regeneration).render()) },
+            { swiftFile("Records", SwiftRecordsRenderer(schema: latest, regeneration: regeneration).render()) },
         ]
         for dialect in wanted {
             let runtime = dialect.rules.swift
@@ -158,18 +166,24 @@ public enum Generator {
                 swiftFile(
                     runtime.typePrefix + "Database",
                     runtime.isAsync
-                        ? SwiftPostgresDatabaseRenderer(schema: latest, runtime: runtime).render()
-                        : SwiftDatabaseRenderer(schema: latest, coreDataMapping: history.coreDataMapping).render())
+                        ? SwiftPostgresDatabaseRenderer(schema: latest, runtime: runtime, regeneration: regeneration).render()
+                        : SwiftDatabaseRenderer(
+                            schema: latest, coreDataMapping: history.coreDataMapping, regeneration: regeneration
+                        ).render())
             }
         }
         if history.hasQueryFiles {
             let queries = history.queries
-            smallSwift.append { swiftFile("QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries).render()) }
+            smallSwift.append {
+                swiftFile(
+                    "QueryRows", SwiftQueryRowsRenderer(schema: latest, queries: queries, regeneration: regeneration).render())
+            }
             for dialect in wanted {
                 smallSwift.append {
                     swiftFile(
                         dialect.rules.swift.typePrefix + "Queries",
-                        SwiftQueriesRenderer(schema: latest, queries: queries, dialect: dialect).render())
+                        SwiftQueriesRenderer(schema: latest, queries: queries, dialect: dialect, regeneration: regeneration)
+                            .render())
                 }
             }
         }
@@ -180,7 +194,9 @@ public enum Generator {
         let writesSQL = outputs == .all
         for dialect in SQLDialect.allCases where writesSQL || wanted.contains(dialect) {
             var kept: [GeneratedFile] = []
-            let jobs = sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: writesSQL)
+            let jobs = sqlJobs(
+                for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: writesSQL,
+                configuration: configuration)
             try Parallel.forEach(jobs) { (file) throws(Sink.Failure) in
                 if file.path.contains("/migrations/") { kept.append(file) }
                 if writesSQL { try sink.take(file) }
@@ -189,13 +205,16 @@ public enum Generator {
             let migrations = MigrationSources.of(dialect, history: history, plans: plans, in: kept)
             kept = []
             var parts = GeneratedParts(
-                accessed(SwiftMigrationsRenderer(schema: latest, dialect: dialect, migrations: migrations).partJobs()),
+                accessed(
+                    SwiftMigrationsRenderer(
+                        schema: latest, dialect: dialect, migrations: migrations, regeneration: regeneration
+                    ).partJobs()),
                 width: 8)
             try sink.take(path: swiftFile(dialect.rules.swift.typePrefix + "Migrations", "").path, parts: &parts)
         }
         // Last each database's repositories, entity by entity.
         for dialect in wanted {
-            let renderer = SwiftRepositoryRenderer(schema: latest, runtime: dialect.rules.swift)
+            let renderer = SwiftRepositoryRenderer(schema: latest, runtime: dialect.rules.swift, regeneration: regeneration)
             let header = renderer.header() + "\n"
             let sections = renderer.sectionJobs()
             let last = sections.count - 1
@@ -210,17 +229,25 @@ public enum Generator {
     }
 
     /// The migration files of `dialect` (`migrations/v1.sql`, `v2.sql`, …), rendered exactly as
-    /// ``render(for:plans:databases:outputs:into:)`` renders them, and nothing else: what
-    /// `strata migrate` applies.
-    static func migrationFiles(for history: SchemaHistory, plans: [MigrationPlan], dialect: SQLDialect) -> [GeneratedFile] {
+    /// ``render(for:plans:databases:outputs:access:configuration:into:)`` renders them for
+    /// `configuration`, and nothing else: what `strata migrate` applies.
+    static func migrationFiles(
+        for history: SchemaHistory, plans: [MigrationPlan], dialect: SQLDialect,
+        configuration: GeneratorConfiguration = .commandLine
+    ) -> [GeneratedFile] {
         guard let latest = history.latest else { return [] }
-        return Parallel.map(sqlJobs(for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: false))
+        return Parallel.map(
+            sqlJobs(
+                for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: false,
+                configuration: configuration))
     }
 
     /// The jobs rendering the SQL of `dialect`: `schema.sql` (the latest version; left out
-    /// without `schemaFile`), `migrations/v1.sql`, and a migration file per plan, in this order.
+    /// without `schemaFile`), `migrations/v1.sql`, and a migration file per plan, in this order,
+    /// each rendered for `configuration`.
     private static func sqlJobs(
-        for history: SchemaHistory, latest: Schema, plans: [MigrationPlan], dialect: SQLDialect, schemaFile: Bool
+        for history: SchemaHistory, latest: Schema, plans: [MigrationPlan], dialect: SQLDialect, schemaFile: Bool,
+        configuration: GeneratorConfiguration
     ) -> [@Sendable () -> GeneratedFile] {
         var jobs: [@Sendable () -> GeneratedFile] = []
         let folder = OutputLayout.sqlFolder(model: history.model, dialect: dialect.folderName)
@@ -228,28 +255,28 @@ public enum Generator {
             jobs.append {
                 GeneratedFile(
                     path: "\(folder)/\(OutputLayout.schemaSQL)",
-                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect))
+                    contents: SQLSchemaRenderer.schemaFile(for: latest, dialect: dialect, configuration: configuration))
             }
         }
         if let first = history.version(1) {
             jobs.append {
                 GeneratedFile(
                     path: "\(folder)/\(OutputLayout.migrationSQL(version: 1))",
-                    contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect))
+                    contents: SQLSchemaRenderer.initialMigrationFile(for: first, dialect: dialect, configuration: configuration))
             }
         }
         for plan in plans {
             jobs.append {
                 GeneratedFile(
                     path: "\(folder)/\(OutputLayout.migrationSQL(version: plan.to.version))",
-                    contents: MigrationSQLRenderer.file(for: plan, dialect: dialect))
+                    contents: MigrationSQLRenderer.file(for: plan, dialect: dialect, configuration: configuration))
             }
         }
         for plan in plans where dialect == .postgres && plan.to.migration.rolling {
             jobs.append {
                 GeneratedFile(
                     path: "\(folder)/\(OutputLayout.contractSQL(version: plan.to.version))",
-                    contents: MigrationSQLRenderer.contractFile(for: plan))
+                    contents: MigrationSQLRenderer.contractFile(for: plan, configuration: configuration))
             }
         }
         return jobs

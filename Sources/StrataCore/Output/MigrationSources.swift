@@ -135,10 +135,10 @@ public enum MigrationSources {
     static func legacySQL(version: Int, schema: Schema?, plan: MigrationPlan?) -> String? {
         let schemas = [plan?.from, schema].compactMap { $0 }
         guard schemas.contains(where: hasDateDefault) else { return nil }
-        return SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) {
-            if let plan { return MigrationSQLRenderer.file(for: plan, dialect: .sqlite) }
-            return schema.map { SQLSchemaRenderer.initialMigrationFile(for: $0, dialect: .sqlite) }
-        }
+        // Its comments (the header) do not count in the checksum: the configuration's command is any.
+        let legacy = GeneratorConfiguration.commandLine.with(sqliteDateFormat: .secondsSince1970)
+        if let plan { return MigrationSQLRenderer.file(for: plan, dialect: .sqlite, configuration: legacy) }
+        return schema.map { SQLSchemaRenderer.initialMigrationFile(for: $0, dialect: .sqlite, configuration: legacy) }
     }
 
     /// True when a field of `schema` that stores Dates has a default.

@@ -21,20 +21,25 @@ extension Workspace {
     /// rendered files at a time instead of the whole output, as
     /// ``generate(schemas:output:databases:report:)`` does: each file is compared with disk as it
     /// is rendered, part by part for the large ones, and kept whole only when it differs (for its
-    /// diff). Writes nothing.
+    /// diff). Writes nothing. The files are rendered for `configuration`.
     public static func check(
-        schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases
+        schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases,
+        configuration: GeneratorConfiguration = .commandLine
     ) -> CheckOutcome {
         Allocator.limitRetainedMemory()
-        return check([PreparedModels(prepare(schemas: schemas, output: output))], output: output, databases: databases)
+        return check(
+            [PreparedModels(prepare(schemas: schemas, output: output))], output: output, databases: databases,
+            configuration: configuration)
     }
 
     /// Renders `prepared` (file paths relative to `output`) and compares it with disk, as
     /// ``check(schemas:output:databases:)`` does: for each plan, its `strata.lock` files, its
     /// files in listing order, then the generated files in its `outputFolder` that no longer
-    /// belong. Nothing is compared when any plan has an error.
+    /// belong. Nothing is compared when any plan has an error. The files are rendered for
+    /// `configuration`.
     package static func check(
-        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases
+        _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases,
+        configuration: GeneratorConfiguration = .commandLine
     ) -> CheckOutcome {
         let locks = prepared.flatMap(\.plan.files)
         var outcome = CheckOutcome(diagnostics: prepared.flatMap(\.plan.diagnostics), stale: [], files: locks.count)
@@ -46,7 +51,8 @@ extension Workspace {
             for (history, plans) in zip(model.plan.histories, model.migrationPlans) {
                 sink.rendered = 0
                 sink.stale = []
-                Generator.render(for: history, plans: plans, databases: databases, into: &sink)
+                Generator.render(
+                    for: history, plans: plans, databases: databases, configuration: configuration, into: &sink)
                 outcome.files += sink.rendered
                 outcome.stale += Generator.inListingOrder(sink.stale, model: history.model, path: \.relativePath).map(\.file)
             }

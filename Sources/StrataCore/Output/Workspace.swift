@@ -41,14 +41,16 @@ public enum Workspace {
     /// With `render: false` the outputs are not rendered (the plan holds only the `strata.lock`
     /// files), for commands that need the diagnostics and the models alone: the diagnostics are
     /// the same, since every one of them comes from reading, validating and planning migrations.
-    /// `databases` chooses whose Swift is rendered (the SQL of every dialect always is).
+    /// `databases` chooses whose Swift is rendered (the SQL of every dialect always is); the files
+    /// are rendered for `configuration`.
     public static func plan(
-        schemas: String, output: String, render: Bool = true, databases: [SQLDialect] = SQLDialect.allCases
+        schemas: String, output: String, render: Bool = true, databases: [SQLDialect] = SQLDialect.allCases,
+        configuration: GeneratorConfiguration = .commandLine
     ) -> GenerationPlan {
         var (plan, migrationPlans) = prepare(schemas: schemas, output: output)
         guard render else { return plan }
         for (history, plans) in zip(plan.histories, migrationPlans) {
-            for file in Generator.files(for: history, plans: plans, databases: databases) {
+            for file in Generator.files(for: history, plans: plans, databases: databases, configuration: configuration) {
                 plan.files.append(GeneratedFile(path: SchemaLoader.join(output, file.path), contents: file.contents))
             }
         }
@@ -115,15 +117,16 @@ public enum Workspace {
     /// files at a time instead of the whole output (which is many times the schemas' size): each
     /// file is compared with disk and, when it differs, staged as soon as it is rendered; the
     /// targets are replaced only when everything is staged, as `write` does. Nothing is written
-    /// when there is an error. `report` gets the diagnostics before anything is written.
+    /// when there is an error. `report` gets the diagnostics before anything is written. The files
+    /// are rendered for `configuration`.
     public static func generate(
         schemas: String, output: String, databases: [SQLDialect] = SQLDialect.allCases,
-        report: ([Diagnostic]) -> Void = { _ in }
+        configuration: GeneratorConfiguration = .commandLine, report: ([Diagnostic]) -> Void = { _ in }
     ) throws -> GenerateOutcome {
         Allocator.limitRetainedMemory()
         let prepared = PreparedModels(prepare(schemas: schemas, output: output))
         report(prepared.plan.diagnostics)
-        return try generate([prepared], output: output, databases: databases)
+        return try generate([prepared], output: output, databases: databases, configuration: configuration)
     }
 
     /// A plan without its outputs and the migration plans of its histories, from
@@ -147,10 +150,11 @@ public enum Workspace {
     /// `outputFolder`.
     ///
     /// `sources` are written in the same transaction, first (the version files `strata rebase`
-    /// writes); `isOurs` says which existing files may be replaced or removed.
+    /// writes); `isOurs` says which existing files may be replaced or removed. The files are
+    /// rendered for `configuration`.
     package static func generate(
         _ prepared: [PreparedModels], output: String, databases: [SQLDialect] = SQLDialect.allCases,
-        sources: [OutputTransaction.Write] = [], isOurs: @escaping (String) -> Bool = Workspace.isOurs
+        configuration: GeneratorConfiguration = .commandLine, sources: [OutputTransaction.Write] = [], isOurs: @escaping (String) -> Bool = Workspace.isOurs
     ) throws -> GenerateOutcome {
         let locks = prepared.flatMap(\.plan.files)
         var outcome = GenerateOutcome(diagnostics: prepared.flatMap(\.plan.diagnostics), changed: [], files: locks.count)
@@ -169,7 +173,8 @@ public enum Workspace {
                 for (history, plans) in zip(model.plan.histories, model.migrationPlans) {
                     sink.changed = []
                     sink.rendered = []
-                    try Generator.render(for: history, plans: plans, databases: databases, into: &sink)
+                    try Generator.render(
+                        for: history, plans: plans, databases: databases, configuration: configuration, into: &sink)
                     outcome.files += sink.rendered.count
                     let order = Generator.inListingOrder(sink.rendered, model: history.model) { $0 }.map {
                         SchemaLoader.join(output, $0)

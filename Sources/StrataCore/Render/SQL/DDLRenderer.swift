@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Renders DDL statements for one dialect from the validated model, statement by statement.
 ///
 /// Every identifier goes through ``SQLDialect/quoted(_:)``, every value through
@@ -7,10 +9,21 @@
 public struct DDLRenderer: Sendable {
     /// The dialect rendered.
     public let dialect: SQLDialect
+    /// How SQLite Date literals are written (``GeneratorConfiguration/sqliteDateFormat``).
+    public let sqliteDateFormat: SQLiteDateFormat
 
-    /// A renderer for `dialect`.
-    public init(dialect: SQLDialect) {
+    /// A renderer for `dialect`, SQLite Date literals in `sqliteDateFormat`.
+    public init(dialect: SQLDialect, sqliteDateFormat: SQLiteDateFormat = .current) {
         self.dialect = dialect
+        self.sqliteDateFormat = sqliteDateFormat
+    }
+
+    /// What differs in the dialect, with this renderer's Date format.
+    var rules: any SQLDialectRules { dialect.rules(sqliteDateFormat: sqliteDateFormat) }
+
+    /// ``SQLDialect/storedValue(of:as:enumDecl:sqliteDateFormat:)`` with this renderer's Date format.
+    public func storedValue(of literal: Literal, as encoding: ColumnEncoding, enumDecl: EnumDecl? = nil) -> SQLValue? {
+        dialect.storedValue(of: literal, as: encoding, enumDecl: enumDecl, sqliteDateFormat: sqliteDateFormat)
     }
 
     private func quoted(_ name: String) -> String { dialect.quoted(name) }
@@ -77,7 +90,7 @@ public struct DDLRenderer: Sendable {
         }
         let type = dialect.columnType(of: field, in: schema)
         append(type)
-        if field.isAutoincrement, let clause = dialect.rules.autoincrementTypeClause(declaredType: type) {
+        if field.isAutoincrement, let clause = rules.autoincrementTypeClause(declaredType: type) {
             append(clause)
         }
         if !field.isOptional {
@@ -85,11 +98,11 @@ public struct DDLRenderer: Sendable {
         }
         if let value = defaultValue(of: field, in: schema) {
             append("DEFAULT " + dialect.literal(value))
-        } else if let expression = field.sqlDefault.flatMap(dialect.rules.sql) {
+        } else if let expression = field.sqlDefault.flatMap(rules.sql) {
             append("DEFAULT (\(expression))")
         }
         if field.isAutoincrement, !field.isRowidKey,
-            let key = dialect.rules.autoincrementKeyConstraint(
+            let key = rules.autoincrementKeyConstraint(
                 quotedName: quoted(SQLConstraintName.primaryKey(table: entity.table)))
         {
             append(key)
@@ -117,13 +130,13 @@ public struct DDLRenderer: Sendable {
     public func defaultValue(of field: Field, in schema: Schema) -> SQLValue? {
         guard let literal = field.defaultValue else { return nil }
         if let dateText = field.dateText, case .string(let text) = literal, let date = DateLiteral.parse(text) {
-            return dialect.rules.stored(date, as: dateText)
+            return rules.stored(date, as: dateText)
         }
         let decl: EnumDecl? = {
             if case .enumeration(let name) = field.type { return schema.enumDecl(named: name) }
             return nil
         }()
-        return dialect.storedValue(of: literal, as: schema.columnEncoding(of: field), enumDecl: decl)
+        return storedValue(of: literal, as: schema.columnEncoding(of: field), enumDecl: decl)
     }
 
     /// The table constraints of an entity, each with its comment lines.
@@ -134,7 +147,7 @@ public struct DDLRenderer: Sendable {
         let keyColumns = entity.primaryKeyFields.map(\.column)
         // A rowid key is the table's PRIMARY KEY constraint on an INTEGER column (SQLite).
         let autoincrementKey =
-            !dialect.rules.declaresAutoincrementKeyInTable && entity.autoincrementField.map { !$0.isRowidKey } ?? false
+            !rules.declaresAutoincrementKeyInTable && entity.autoincrementField.map { !$0.isRowidKey } ?? false
         if !keyColumns.isEmpty && !autoincrementKey {
             let name = SQLConstraintName.primaryKey(table: entity.table)
             constraints.append(([], "CONSTRAINT \(quoted(name)) PRIMARY KEY \(quotedList(keyColumns))"))
@@ -149,7 +162,7 @@ public struct DDLRenderer: Sendable {
             constraints.append((checkComments(of: field, in: schema), "CONSTRAINT \(quoted(name)) CHECK (\(check))"))
         }
         for check in entity.checks {
-            guard let condition = dialect.rules.sql(check.condition) else { continue }
+            guard let condition = rules.sql(check.condition) else { continue }
             constraints.append(([], "CONSTRAINT \(quoted(check.name)) CHECK (\(condition))"))
         }
         for field in entity.fields where !deferredForeignKeys.contains(field.name) {
@@ -168,9 +181,9 @@ public struct DDLRenderer: Sendable {
         case .enumeration(let name):
             guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return nil }
             let encoding = schema.columnEncoding(of: field)
-            return decl.cases.compactMap { dialect.storedValue(of: $0.rawValue, as: encoding) }
+            return decl.cases.compactMap { storedValue(of: $0.rawValue, as: encoding) }
         case .scalar(let scalar):
-            return dialect.rules.allowedValues(of: scalar)
+            return rules.allowedValues(of: scalar)
         case .reference:
             return nil
         }
@@ -179,7 +192,7 @@ public struct DDLRenderer: Sendable {
     /// The condition of a field's check constraint: its own `check` for this dialect, else
     /// `"column" IN (values…)` for a column with ``allowedValues(of:in:)``.
     func checkExpression(of field: Field, in schema: Schema) -> String? {
-        if let condition = field.check.flatMap(dialect.rules.sql) { return condition }
+        if let condition = field.check.flatMap(rules.sql) { return condition }
         guard let values = allowedValues(of: field, in: schema) else { return nil }
         return "\(quoted(field.column)) IN (" + values.map(dialect.literal).joined(separator: ", ") + ")"
     }
@@ -189,7 +202,7 @@ public struct DDLRenderer: Sendable {
         guard case .enumeration(let name) = field.type, let decl = schema.enumDecl(named: name) else { return [] }
         let encoding = schema.columnEncoding(of: field)
         let cases = decl.cases.map { item in
-            "\(item.name) = " + (dialect.storedValue(of: item.rawValue, as: encoding).map(dialect.literal) ?? "?")
+            "\(item.name) = " + (storedValue(of: item.rawValue, as: encoding).map(dialect.literal) ?? "?")
         }
         return dialect.comment("\(name): " + cases.joined(separator: ", "), indent: "    ")
     }
@@ -217,7 +230,7 @@ public struct DDLRenderer: Sendable {
 
     /// ` WHERE condition` for a partial index in this dialect; empty for a full one.
     func whereClause(of index: Index) -> String {
-        index.condition.flatMap(dialect.rules.sql).map { " WHERE " + $0 } ?? ""
+        index.condition.flatMap(rules.sql).map { " WHERE " + $0 } ?? ""
     }
 
     /// `CREATE [UNIQUE] INDEX CONCURRENTLY IF NOT EXISTS` (PostgreSQL): built without blocking
@@ -285,7 +298,7 @@ public struct DDLRenderer: Sendable {
     /// PostgreSQL: `ALTER TABLE "table" RENAME CONSTRAINT "old" TO "new"`. Nil in SQLite, which
     /// cannot rename constraints.
     public func renameConstraint(_ name: String, to newName: String, onTable table: String) -> SQLStatement? {
-        guard dialect.rules.altersConstraints else { return nil }
+        guard rules.altersConstraints else { return nil }
         return SQLStatement(
             kind: .renameConstraint(table: table, from: name, to: newName),
             sql: "ALTER TABLE \(quoted(table)) RENAME CONSTRAINT \(quoted(name)) TO \(quoted(newName))")
@@ -295,7 +308,7 @@ public struct DDLRenderer: Sendable {
     /// in ``createTable(_:in:named:deferredForeignKeys:)``. Nil in SQLite (which cannot add
     /// constraints to a table) and for fields that are not references.
     public func addForeignKey(_ field: Field, of entity: Entity, in schema: Schema) -> SQLStatement? {
-        guard dialect.rules.altersConstraints, let reference = referenceClause(of: field, in: schema) else {
+        guard rules.altersConstraints, let reference = referenceClause(of: field, in: schema) else {
             return nil
         }
         let name = SQLConstraintName.foreignKey(table: entity.table, column: field.column)

@@ -1,14 +1,19 @@
+import StrataStorage
+
 /// The migration files: `migrations/vN.sql` from version N-1 to N, per dialect.
 public enum MigrationSQLRenderer {
-    /// The statements of the migration into `plan.to`, in execution order.
-    public static func statements(for plan: MigrationPlan, dialect: SQLDialect) -> [SQLStatement] {
-        dialect.rules.migrationStatements(plan)
+    /// The statements of the migration into `plan.to`, in execution order, SQLite Date literals in
+    /// `sqliteDateFormat` (``GeneratorConfiguration/sqliteDateFormat``).
+    public static func statements(
+        for plan: MigrationPlan, dialect: SQLDialect, sqliteDateFormat: SQLiteDateFormat = .current
+    ) -> [SQLStatement] {
+        dialect.rules(sqliteDateFormat: sqliteDateFormat).migrationStatements(plan)
     }
 
     /// The entities (names in version N) whose SQLite table the migration rebuilds (create a
     /// new table, copy every row, drop the old one) because `ALTER TABLE` cannot make the change.
     public static func sqliteRebuiltEntities(for plan: MigrationPlan) -> [String] {
-        let renderer = SQLiteMigrationRenderer(plan: plan)
+        let renderer = SQLiteMigrationRenderer(plan: plan, sqliteDateFormat: .current)
         return plan.to.entities.compactMap { entity in
             plan.previous(of: entity).flatMap { renderer.needsRebuild(entity, previous: $0) ? entity.name : nil }
         }
@@ -22,19 +27,25 @@ public enum MigrationSQLRenderer {
 
     /// `migrations/vN.sql`: the header, whether code of N-1 runs against the database at N
     /// (``MigrationCompatibility``), the steps in words, and the statements; for SQLite, a file
-    /// that drops tables starts by switching foreign keys off (``SQLiteForeignKeys``).
-    public static func file(for plan: MigrationPlan, dialect: SQLDialect) -> String {
-        file(for: plan, dialect: dialect, statements: statements(for: plan, dialect: dialect))
+    /// that drops tables starts by switching foreign keys off (``SQLiteForeignKeys``). Rendered
+    /// for `configuration` (the command its header names, SQLite Date literals).
+    public static func file(
+        for plan: MigrationPlan, dialect: SQLDialect, configuration: GeneratorConfiguration = .commandLine
+    ) -> String {
+        file(
+            for: plan, dialect: dialect, regeneration: configuration.regeneration,
+            statements: statements(for: plan, dialect: dialect, sqliteDateFormat: configuration.sqliteDateFormat))
     }
 
     /// The PostgreSQL `migrations/vN.sql` as Strata 0.6.0 and earlier wrote it, with every
     /// statement in the version's transaction but the indexes marked `concurrently: true`; nil
     /// when it is the current text. Databases that applied it recorded its checksum. Package-wide
     /// for `strata-bench`, which measures it against the current text.
+    /// Its header names `strata generate`: the checksum does not count comments.
     package static func postgresFileBeforeLockSafety(for plan: MigrationPlan) -> String? {
         let old = PostgresMigrationRenderer(plan: plan, lockSafe: false).statements()
         guard old != statements(for: plan, dialect: .postgres) else { return nil }
-        return file(for: plan, dialect: .postgres, statements: old)
+        return file(for: plan, dialect: .postgres, regeneration: .commandLine, statements: old)
     }
 
     /// The statements of a rolling version's contract, after a comment saying what they are
@@ -50,11 +61,13 @@ public enum MigrationSQLRenderer {
     }
 
     /// `migrations/vN.contract.sql` of a rolling version (PostgreSQL): what only code of N-1
-    /// needed, dropped in one transaction once no instance runs it (``RollingExpand``).
-    public static func contractFile(for plan: MigrationPlan) -> String {
+    /// needed, dropped in one transaction once no instance runs it (``RollingExpand``). Its header
+    /// names the command of `configuration`.
+    public static func contractFile(for plan: MigrationPlan, configuration: GeneratorConfiguration = .commandLine) -> String {
         let dialect = SQLDialect.postgres
         let summary = "PostgreSQL contract of \(plan.to.model) version \(plan.to.version) (migration.rolling)."
-        var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
+        var header = SQLSchemaRenderer.header(
+            for: plan.to, dialect: dialect, summary: summary, regeneration: configuration.regeneration)
         let compatibility = MigrationCompatibility(plan)
         header += dialect.comment(
             "Compatible with code of version \(plan.from.version) afterwards: " + (compatibility.reason.map { "no (\($0))" } ?? "yes"))
@@ -67,10 +80,12 @@ public enum MigrationSQLRenderer {
         return SQLScript(header: header, statements: PostgresMigrationRenderer(plan: plan).contractStatements()).rendered
     }
 
-    private static func file(for plan: MigrationPlan, dialect: SQLDialect, statements: [SQLStatement]) -> String {
+    private static func file(
+        for plan: MigrationPlan, dialect: SQLDialect, regeneration: Regeneration, statements: [SQLStatement]
+    ) -> String {
         var statements = statements
         let summary = "\(dialect.displayName) migration of \(plan.to.model) from version \(plan.from.version) to \(plan.to.version)."
-        var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary)
+        var header = SQLSchemaRenderer.header(for: plan.to, dialect: dialect, summary: summary, regeneration: regeneration)
         // A comment: the ledger checksum does not count it.
         header += dialect.comment(MigrationCompatibility(plan, expanded: dialect == .postgres).line)
         if !plan.steps.isEmpty {

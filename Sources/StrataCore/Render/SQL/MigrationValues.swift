@@ -8,7 +8,7 @@ struct MigrationValues {
 
     /// The author's SQL for this dialect, if the fragment has some.
     func sql(_ fragment: DialectSQL) -> String? {
-        dialect.rules.sql(fragment)
+        renderer.rules.sql(fragment)
     }
 
     /// The value of `field` for a row of the previous table (columns by their N-1 names).
@@ -34,7 +34,7 @@ struct MigrationValues {
         }
         let encoding = plan.to.columnEncoding(of: field)
         let pairs = source.remap.compactMap { mapping -> (from: SQLValue, to: SQLValue)? in
-            guard let from = dialect.storedValue(of: mapping.from, as: encoding), let to = dialect.storedValue(of: mapping.to, as: encoding) else {
+            guard let from = renderer.storedValue(of: mapping.from, as: encoding), let to = renderer.storedValue(of: mapping.to, as: encoding) else {
                 return nil
             }
             return (from, to)

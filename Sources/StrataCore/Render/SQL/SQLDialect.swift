@@ -14,19 +14,18 @@ public enum SQLDialect: String, CaseIterable, Sendable, Hashable {
     /// The folder name of the dialect's output (`Generated/<Model>/<folder>/`).
     public var folderName: String { rawValue }
 
-    /// What differs in this database: the only switch over the dialects.
-    public var rules: any SQLDialectRules {
+    /// What differs in this database, SQLite Dates in ``SQLiteDateFormat/current``.
+    public var rules: any SQLDialectRules { rules(sqliteDateFormat: .current) }
+
+    /// What differs in this database, SQLite Date literals in `sqliteDateFormat` (another format
+    /// than ``SQLiteDateFormat/current`` only to render a migration as Strata 0.5 did,
+    /// ``GeneratorConfiguration/sqliteDateFormat``): the only switch over the dialects.
+    public func rules(sqliteDateFormat: SQLiteDateFormat) -> any SQLDialectRules {
         switch self {
-        case .sqlite: return SQLiteRules(dateFormat: SQLDialect.sqliteDateFormat)
+        case .sqlite: return SQLiteRules(dateFormat: sqliteDateFormat)
         case .postgres: return PostgresRules()
         }
     }
-
-    /// The format SQLite Date literals are rendered in: ``SQLiteDateFormat/current``, except inside
-    /// `SQLDialect.$sqliteDateFormat.withValue(.secondsSince1970) { … }`, where the generator renders
-    /// a migration as Strata 0.5 did to know the checksum old databases recorded for it
-    /// (``MigrationSources``). Task-local, so concurrent renderings do not see each other's value.
-    @TaskLocal public static var sqliteDateFormat: SQLiteDateFormat = .current
 
     /// A human name for headers and messages.
     public var displayName: String { rules.displayName }

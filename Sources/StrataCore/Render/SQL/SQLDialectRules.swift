@@ -167,7 +167,7 @@ public struct SQLiteRules: SQLDialectRules {
     public var altersConstraints: Bool { false }
     public func sql(_ fragment: DialectSQL) -> String? { fragment.sqlite }
     public func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement] {
-        SQLiteMigrationRenderer(plan: plan).statements()
+        SQLiteMigrationRenderer(plan: plan, sqliteDateFormat: dateFormat).statements()
     }
 }
 

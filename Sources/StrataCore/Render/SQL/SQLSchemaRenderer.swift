@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// The SQL files of a model: a version created from empty, in one dialect.
 public enum SQLSchemaRenderer {
     /// The statements that create every table and index of `schema` in an empty database.
@@ -8,11 +10,11 @@ public enum SQLSchemaRenderer {
     /// later, and cannot add them afterwards).
     ///
     /// With `only`, just those entities (by name) are created: the tables a migration adds,
-    /// next to tables that already exist.
-    public static func createStatements(for schema: Schema, dialect: SQLDialect, only: Set<String>? = nil)
-        -> [SQLStatement]
-    {
-        let renderer = DDLRenderer(dialect: dialect)
+    /// next to tables that already exist. SQLite Date literals are in `sqliteDateFormat`.
+    public static func createStatements(
+        for schema: Schema, dialect: SQLDialect, only: Set<String>? = nil, sqliteDateFormat: SQLiteDateFormat = .current
+    ) -> [SQLStatement] {
+        let renderer = DDLRenderer(dialect: dialect, sqliteDateFormat: sqliteDateFormat)
         let pending = schema.entities.filter { only?.contains($0.name) ?? true }
         // Flags instead of removing from the array: large models would move every entity each time.
         var isCreated = [Bool](repeating: false, count: pending.count)
@@ -52,34 +54,46 @@ public enum SQLSchemaRenderer {
         return statements
     }
 
-    /// `schema.sql`: the version created from empty.
-    public static func schemaFile(for schema: Schema, dialect: SQLDialect) -> String {
+    /// `schema.sql`: the version created from empty, rendered for `configuration`.
+    public static func schemaFile(
+        for schema: Schema, dialect: SQLDialect, configuration: GeneratorConfiguration = .commandLine
+    ) -> String {
         script(
             for: schema, dialect: dialect,
-            summary: "\(dialect.displayName) schema of \(schema.model) version \(schema.version), created from empty."
+            summary: "\(dialect.displayName) schema of \(schema.model) version \(schema.version), created from empty.",
+            configuration: configuration
         ).rendered
     }
 
-    /// `migrations/v1.sql`: from an empty database to the first version.
-    public static func initialMigrationFile(for schema: Schema, dialect: SQLDialect) -> String {
+    /// `migrations/v1.sql`: from an empty database to the first version, rendered for `configuration`.
+    public static func initialMigrationFile(
+        for schema: Schema, dialect: SQLDialect, configuration: GeneratorConfiguration = .commandLine
+    ) -> String {
         script(
             for: schema, dialect: dialect,
             summary:
-                "\(dialect.displayName) migration of \(schema.model) from an empty database to version \(schema.version)."
+                "\(dialect.displayName) migration of \(schema.model) from an empty database to version \(schema.version).",
+            configuration: configuration
         ).rendered
     }
 
-    /// A script creating `schema` from empty, under the generated-file header and `summary`.
-    public static func script(for schema: Schema, dialect: SQLDialect, summary: String) -> SQLScript {
+    /// A script creating `schema` from empty, under the generated-file header and `summary`,
+    /// rendered for `configuration` (the command the header names, SQLite Date literals).
+    public static func script(
+        for schema: Schema, dialect: SQLDialect, summary: String, configuration: GeneratorConfiguration = .commandLine
+    ) -> SQLScript {
         SQLScript(
-            header: header(for: schema, dialect: dialect, summary: summary),
-            statements: createStatements(for: schema, dialect: dialect))
+            header: header(for: schema, dialect: dialect, summary: summary, regeneration: configuration.regeneration),
+            statements: createStatements(for: schema, dialect: dialect, sqliteDateFormat: configuration.sqliteDateFormat))
     }
 
-    /// The header of a generated SQL file: the source, that it is generated, and `summary`.
-    public static func header(for schema: Schema, dialect: SQLDialect, summary: String) -> [String] {
+    /// The header of a generated SQL file: the source, that it is generated, the command of
+    /// `regeneration` that regenerates it, and `summary`.
+    public static func header(
+        for schema: Schema, dialect: SQLDialect, summary: String, regeneration: Regeneration = .commandLine
+    ) -> [String] {
         // The lines go through the dialect's comment function, so no name can end the comment.
-        let lines = FileHeader.lines(source: FileHeader.source(schema), comment: "--").map { line in
+        let lines = FileHeader.lines(source: FileHeader.source(schema), comment: "--", regeneration: regeneration).map { line in
             line.hasPrefix("-- ") ? String(line.dropFirst(3)) : line
         }
         return (lines + [summary]).flatMap { dialect.comment($0) }

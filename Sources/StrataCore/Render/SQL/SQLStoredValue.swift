@@ -8,15 +8,19 @@ extension SQLDialect {
     ///
     /// Enum cases become their raw values. Returns nil for `null` (no default is the same as
     /// DEFAULT NULL) and for a literal that does not fit the encoding, which validation rejects.
-    public func storedValue(of literal: Literal, as encoding: ColumnEncoding, enumDecl: EnumDecl? = nil) -> SQLValue? {
+    /// SQLite Dates are in `sqliteDateFormat` (``GeneratorConfiguration/sqliteDateFormat``).
+    public func storedValue(
+        of literal: Literal, as encoding: ColumnEncoding, enumDecl: EnumDecl? = nil,
+        sqliteDateFormat: SQLiteDateFormat = .current
+    ) -> SQLValue? {
         switch literal {
         case .null:
             return nil
         case .enumCase(let name):
             guard let rawValue = enumDecl?.case(named: name)?.rawValue, rawValue != literal else { return nil }
-            return storedValue(of: rawValue, as: encoding)
+            return storedValue(of: rawValue, as: encoding, sqliteDateFormat: sqliteDateFormat)
         case .bool, .integer, .double, .string:
-            return encoding.descriptor.storedValue(of: literal, rules: rules)
+            return encoding.descriptor.storedValue(of: literal, rules: rules(sqliteDateFormat: sqliteDateFormat))
         }
     }
 }

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// SQLite statements for a migration: `ALTER TABLE` where SQLite can change a table in place
 /// (add a column, rename a column, add or drop an index), otherwise the table rebuild that
 /// sqlite.org documents: create the new table, copy every row through the transforms, drop the
@@ -5,8 +7,14 @@
 /// transaction with foreign keys off and runs `PRAGMA foreign_key_check` before committing.
 struct SQLiteMigrationRenderer {
     let plan: MigrationPlan
-    let renderer = DDLRenderer(dialect: .sqlite)
+    let renderer: DDLRenderer
     var values: MigrationValues { MigrationValues(plan: plan, renderer: renderer) }
+
+    /// The renderer of the migration into `plan.to`, Date literals in `sqliteDateFormat`.
+    init(plan: MigrationPlan, sqliteDateFormat: SQLiteDateFormat) {
+        self.plan = plan
+        self.renderer = DDLRenderer(dialect: .sqlite, sqliteDateFormat: sqliteDateFormat)
+    }
 
     /// The prefix of the new table during a rebuild.
     static let rebuildPrefix = "strata_new_"

@@ -19,6 +19,15 @@ struct RepositoryNames {
     /// `MyTODOMigrations`: the embedded migrations.
     var migrations: String { SwiftNames.identifier(schema.model + "Migrations") }
 
+    /// `MyTODOQueries`: the namespace of the named queries' row types (declared by the rows file,
+    /// shared by every database), which holds their SQL on SQLite too.
+    var queries: String { SwiftNames.identifier(schema.model + "Queries") }
+    /// `MyTODOQueries` on SQLite, `MyTODOPostgresQueries` on PostgreSQL: the enum holding the named
+    /// queries' SQL as that database runs it.
+    func queries(_ runtime: SwiftRuntime) -> String {
+        SwiftNames.identifier(schema.model + runtime.typePrefix + "Queries")
+    }
+
     /// `MyTODOPostgresDatabase`: the database type on another database than SQLite.
     func database(_ runtime: SwiftRuntime) -> String {
         SwiftNames.identifier(schema.model + runtime.typePrefix + "Database")

@@ -5,12 +5,14 @@ struct SwiftDatabaseRenderer {
     /// The model's `coredata-mapping.json` when it was imported from Core Data: the database type
     /// then gets `importCoreDataStore(at:)` (where `StrataCoreDataStore` can be imported).
     var coreDataMapping: String? = nil
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
         let model = schema.model
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import StrataSQLite")

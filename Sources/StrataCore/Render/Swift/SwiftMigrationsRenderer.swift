@@ -7,6 +7,8 @@ struct SwiftMigrationsRenderer {
     let schema: Schema
     let dialect: SQLDialect
     let migrations: [MigrationSource]
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     /// The whole file.
     func render() -> String {
@@ -69,7 +71,7 @@ struct SwiftMigrationsRenderer {
     private func head(isEmpty: Bool) -> String {
         let names = RepositoryNames(schema: schema)
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import StrataRuntime")
         writer.line()

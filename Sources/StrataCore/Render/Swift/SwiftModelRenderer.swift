@@ -2,11 +2,13 @@ import StrataStorage
 /// Renders the enums and entity structs of a version as Swift value types.
 struct SwiftModelRenderer {
     let schema: Schema
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     /// The whole `<Model>Models.swift` file.
     func render() -> String {
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         for decl in schema.enums {

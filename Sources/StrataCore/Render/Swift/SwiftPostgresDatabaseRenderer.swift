@@ -6,13 +6,15 @@ import StrataStorage
 struct SwiftPostgresDatabaseRenderer {
     let schema: Schema
     let runtime: SwiftRuntime
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
         let database = names.database(runtime)
         let access = names.access(runtime)
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import \(runtime.module)")

@@ -8,19 +8,21 @@ struct SwiftQueriesRenderer {
     let schema: Schema
     let queries: [AnalyzedQuery]
     let dialect: SQLDialect
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     private var runtime: SwiftRuntime { dialect.rules.swift }
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
-        let sqlType = SwiftNames.identifier(schema.model + runtime.typePrefix + "Queries")
-        var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module)
+        let sqlType = names.queries(runtime)
+        var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module, regeneration: regeneration)
         writer.line()
-        renderSQL(sqlType: sqlType, into: &writer)
+        renderSQL(sqlType: sqlType, declared: sqlType != names.queries, into: &writer)
         for query in queries {
             guard let (type, columns) = query.row else { continue }
             writer.line()
-            writer.block("extension \(type): \(runtime.rowDecodable)") { w in
+            writer.block("extension \(names.queries).\(type): \(runtime.rowDecodable)") { w in
                 w.line("/// The current row of the query's result, read column by column.")
                 w.block("public init(\(runtime.rowParameter)) throws") { w in
                     w.wrapped(
@@ -36,21 +38,22 @@ struct SwiftQueriesRenderer {
         writer.block("extension \(names.access(runtime))") { w in
             for (index, query) in queries.enumerated() {
                 if index > 0 { w.line() }
-                renderAccessFunction(query, sqlType: sqlType, into: &w)
+                renderAccessFunction(query, sqlType: sqlType, rowsIn: names.queries, into: &w)
             }
         }
         writer.line()
         writer.block("extension \(names.database(runtime))") { w in
             for (index, query) in queries.enumerated() {
                 if index > 0 { w.line() }
-                renderDatabaseFunction(query, into: &w)
+                renderDatabaseFunction(query, rowsIn: names.queries, into: &w)
             }
         }
         return writer.text
     }
 
-    /// The enum holding each query's SQL, as this database runs it.
-    private func renderSQL(sqlType: String, into writer: inout SwiftWriter) {
+    /// The enum holding each query's SQL, as this database runs it: declared here when `declared`,
+    /// else an extension of the rows file's enum (SQLite's is the model's `<Model>Queries`).
+    private func renderSQL(sqlType: String, declared: Bool, into writer: inout SwiftWriter) {
         let folder = "`\(SchemaLoader.queriesFolder)/`"
         switch dialect {
         case .sqlite:
@@ -65,7 +68,7 @@ struct SwiftQueriesRenderer {
                 "/// bound, never spliced into the SQL.",
             ])
         }
-        writer.block("public enum \(sqlType)") { w in
+        writer.block(declared ? "public enum \(sqlType)" : "extension \(sqlType)") { w in
             for (index, query) in queries.enumerated() {
                 if index > 0 { w.line() }
                 w.line("/// `\(query.source.name)`, from \(query.place).")
@@ -89,16 +92,20 @@ struct SwiftQueriesRenderer {
         writer.line("    \"\"\"#")
     }
 
-    /// The function's documentation, signature parts and return type.
-    private func signature(_ query: AnalyzedQuery) -> (doc: [String], parameters: [String], returns: String) {
+    /// The function's documentation, signature parts and return type (row types nested in `namespace`).
+    private func signature(_ query: AnalyzedQuery, rowsIn namespace: String)
+        -> (doc: [String], parameters: [String], returns: String)
+    {
         var doc = SwiftNames.docLines(query.source.doc)
         if doc.isEmpty { doc = ["/// The `\(query.source.name)` query (\(query.place))."] }
         let parameters = query.parameters.map { "\(SwiftNames.identifier($0.name)): \($0.swiftType)" }
-        return (doc, parameters, query.resultType.map { "[\($0)]" } ?? "Int")
+        return (doc, parameters, query.resultType(rowsIn: namespace).map { "[\($0)]" } ?? "Int")
     }
 
-    private func renderAccessFunction(_ query: AnalyzedQuery, sqlType: String, into writer: inout SwiftWriter) {
-        let (doc, parameters, returns) = signature(query)
+    private func renderAccessFunction(
+        _ query: AnalyzedQuery, sqlType: String, rowsIn namespace: String, into writer: inout SwiftWriter
+    ) {
+        let (doc, parameters, returns) = signature(query, rowsIn: namespace)
         writer.lines(doc)
         if case .changes = query.result {
             writer.line("///")
@@ -113,7 +120,7 @@ struct SwiftQueriesRenderer {
                 return parameter.dateText.flatMap { format in runtime.textDateBind.map { $0(name, format) } } ?? name
             }.joined(separator: ", ")
             let statement = "\(runtime.call) \(runtime.queryStatement("\(sqlType).\(name)"))"
-            let run = query.resultType.map { ".fetchAll(\($0).self)" } ?? ".executeCountingChanges()"
+            let run = query.resultType(rowsIn: namespace).map { ".fetchAll(\($0).self)" } ?? ".executeCountingChanges()"
             let bind = "try $0.\(runtime.queryBind)(\(arguments))"
             // One line when it fits; else the run on its own line; else the binding in a block too.
             let binding = arguments.isEmpty ? "" : " { \(bind) }"
@@ -129,8 +136,8 @@ struct SwiftQueriesRenderer {
         }
     }
 
-    private func renderDatabaseFunction(_ query: AnalyzedQuery, into writer: inout SwiftWriter) {
-        let (doc, parameters, returns) = signature(query)
+    private func renderDatabaseFunction(_ query: AnalyzedQuery, rowsIn namespace: String, into writer: inout SwiftWriter) {
+        let (doc, parameters, returns) = signature(query, rowsIn: namespace)
         writer.lines(doc)
         writer.line("///")
         writer.line(

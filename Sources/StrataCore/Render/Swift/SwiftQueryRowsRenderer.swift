@@ -1,20 +1,31 @@
-/// Renders `<Model>QueryRows.swift`: the row type of each named query that returns columns of its
-/// own, shared by every database (it imports no database module). How each database reads a
-/// row is in that database's queries file (``SwiftQueriesRenderer``).
+/// Renders `<Model>QueryRows.swift`: the enum `<Model>Queries` and, nested in it, the row type of
+/// each named query that returns columns of its own (`MyTODOQueries.SearchRow`), shared by every
+/// database (it imports no database module). How each database reads a row is in that
+/// database's queries file (``SwiftQueriesRenderer``), which on SQLite extends the enum with the SQL.
 struct SwiftQueryRowsRenderer {
     let schema: Schema
     let queries: [AnalyzedQuery]
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     func render() -> String {
-        var writer = Self.header(schema, importing: "StrataRuntime")
+        var writer = Self.header(schema, importing: "StrataRuntime", regeneration: regeneration)
         let rows = queries.filter { $0.row != nil }
-        if rows.isEmpty {
-            writer.line()
-            writer.line("// Every named query of \(schema.model) returns records or a count: none has a row type.")
+        writer.line()
+        writer.line("/// The row types of \(schema.model)'s named queries (`\(SchemaLoader.queriesFolder)/`) that return columns of their own,")
+        writer.line("/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.")
+        let namespace = RepositoryNames(schema: schema).queries
+        guard !rows.isEmpty else {
+            writer.line("public enum \(namespace) {")
+            writer.line("    // Every named query of \(schema.model) returns records or a count: none has a row type.")
+            writer.line("}")
+            return writer.text
         }
-        for query in rows {
-            writer.line()
-            renderRow(query, into: &writer)
+        writer.block("public enum \(namespace)") { w in
+            for (index, query) in rows.enumerated() {
+                if index > 0 { w.line() }
+                renderRow(query, into: &w)
+            }
         }
         return writer.text
     }
@@ -45,13 +56,14 @@ struct SwiftQueryRowsRenderer {
 
 extension SwiftQueryRowsRenderer {
     /// The start of a file of `schema`'s named queries: the header naming the queries and the
-    /// version as its source, then the imports of Foundation and `module`.
-    static func header(_ schema: Schema, importing module: String) -> SwiftWriter {
+    /// version as its source and the command of `regeneration`, then the imports of Foundation
+    /// and `module`.
+    static func header(_ schema: Schema, importing module: String, regeneration: Regeneration) -> SwiftWriter {
         var writer = SwiftWriter()
         writer.lines(
             FileHeader.lines(
-                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//")
-        )
+                source: "\(schema.model)/\(SchemaLoader.queriesFolder) and \(FileHeader.source(schema))", comment: "//",
+                regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import \(module)")
@@ -71,11 +83,13 @@ extension AnalyzedQuery {
         return (SwiftNames.identifier(type), columns)
     }
 
-    /// The Swift type of one result: the row type, the entity's record type; nil for a count.
-    var resultType: String? {
+    /// The Swift type of one result: the row type nested in `namespace` (the model's
+    /// `<Model>Queries`), the entity's record type; nil for a count.
+    func resultType(rowsIn namespace: String) -> String? {
         switch result {
         case .changes: nil
-        case .entity(let name), .rows(let name, _): SwiftNames.identifier(name)
+        case .entity(let name): SwiftNames.identifier(name)
+        case .rows(let name, _): namespace + "." + SwiftNames.identifier(name)
         }
     }
 }

@@ -7,6 +7,8 @@ import StrataStorage
 struct SwiftRepositoryRenderer {
     let schema: Schema
     let runtime: SwiftRuntime
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     /// The whole file: ``header()`` and every entity's part.
     func render() -> String {
@@ -28,7 +30,7 @@ struct SwiftRepositoryRenderer {
     /// conformances, without its last newline.
     func header() -> String {
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import \(runtime.module)")
@@ -57,11 +59,13 @@ struct SwiftRepositoryRenderer {
 /// conformance of each enum (its `unknown` case).
 struct SwiftRecordsRenderer {
     let schema: Schema
+    /// The command the generated header names.
+    let regeneration: Regeneration
 
     func render() -> String {
         let names = RepositoryNames(schema: schema)
         var writer = SwiftWriter()
-        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//"))
+        writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
         writer.line("import StrataRuntime")

@@ -16,22 +16,42 @@ public enum MusicPostgresQueries {
         WHERE DueDate < $1
         ORDER BY DueDate
         """#
+
+    /// `line`, from `queries/music.sql:10`.
+    public static let line = #"""
+        SELECT InvoiceId, BillingCity, Total FROM Invoice WHERE InvoiceId = $1
+        """#
 }
 
-extension InvoicesDueBeforeRow: StrataPostgresRowDecodable {
+extension MusicQueries.InvoicesDueBeforeRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(invoiceId: row.next(), invoiceDate: row.next(), dueDate: row.next())
     }
 }
 
+extension MusicQueries.LineRow: StrataPostgresRowDecodable {
+    /// The current row of the query's result, read column by column.
+    public init(row: inout StrataPostgresRow) throws {
+        try self.init(invoiceId: row.next(), billingCity: row.next(), total: row.next())
+    }
+}
+
 extension MusicPostgresAccess {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
-    public func invoicesDueBefore(day: Date) async throws -> [InvoicesDueBeforeRow] {
+    public func invoicesDueBefore(day: Date) async throws -> [MusicQueries.InvoicesDueBeforeRow] {
         try await StrataPostgresStatement(connection, sql: MusicPostgresQueries.invoicesDueBefore) {
             try $0.strataAppend(day)
         }
-        .fetchAll(InvoicesDueBeforeRow.self)
+        .fetchAll(MusicQueries.InvoicesDueBeforeRow.self)
+    }
+
+    /// An invoice's city and total by its id. Shop, generated into the same module, has a query of this
+    /// name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
+    /// ShopQueries.LineRow), so the two do not collide.
+    public func line(invoice: Int64) async throws -> [MusicQueries.LineRow] {
+        try await StrataPostgresStatement(connection, sql: MusicPostgresQueries.line) { try $0.strataAppend(invoice) }
+            .fetchAll(MusicQueries.LineRow.self)
     }
 }
 
@@ -39,7 +59,16 @@ extension MusicPostgresDatabase {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
     ///
     /// One read.
-    public func invoicesDueBefore(day: Date) async throws -> [InvoicesDueBeforeRow] {
+    public func invoicesDueBefore(day: Date) async throws -> [MusicQueries.InvoicesDueBeforeRow] {
         try await read { try await $0.invoicesDueBefore(day: day) }
+    }
+
+    /// An invoice's city and total by its id. Shop, generated into the same module, has a query of this
+    /// name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
+    /// ShopQueries.LineRow), so the two do not collide.
+    ///
+    /// One read.
+    public func line(invoice: Int64) async throws -> [MusicQueries.LineRow] {
+        try await read { try await $0.line(invoice: invoice) }
     }
 }

@@ -7,7 +7,7 @@ import StrataSQLite
 /// The SQL of Music's named queries, as written in `queries/` (a `*` of the result as
 /// its columns), checked against version 1 when generated. Their parameters are
 /// bound, never spliced into the SQL.
-public enum MusicQueries {
+extension MusicQueries {
     /// `invoicesDueBefore`, from `queries/music.sql:3`.
     public static let invoicesDueBefore = #"""
         SELECT InvoiceId, InvoiceDate, DueDate
@@ -15,20 +15,39 @@ public enum MusicQueries {
         WHERE DueDate < :day
         ORDER BY DueDate
         """#
+
+    /// `line`, from `queries/music.sql:10`.
+    public static let line = #"""
+        SELECT InvoiceId, BillingCity, Total FROM Invoice WHERE InvoiceId = :invoice
+        """#
 }
 
-extension InvoicesDueBeforeRow: StrataSQLiteRowDecodable {
+extension MusicQueries.InvoicesDueBeforeRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(invoiceId: row[0], invoiceDate: row[1, .timestamp], dueDate: row[2, .date])
     }
 }
 
+extension MusicQueries.LineRow: StrataSQLiteRowDecodable {
+    /// The current row of the query's result, read column by column.
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(invoiceId: row[0], billingCity: row[1], total: row[2])
+    }
+}
+
 extension MusicAccess {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
-    public func invoicesDueBefore(day: Date) throws -> [InvoicesDueBeforeRow] {
+    public func invoicesDueBefore(day: Date) throws -> [MusicQueries.InvoicesDueBeforeRow] {
         try StrataStatement(db, sql: MusicQueries.invoicesDueBefore) { try $0.bind(StrataTextDate(day, .date)) }
-            .fetchAll(InvoicesDueBeforeRow.self)
+            .fetchAll(MusicQueries.InvoicesDueBeforeRow.self)
+    }
+
+    /// An invoice's city and total by its id. Shop, generated into the same module, has a query of this
+    /// name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
+    /// ShopQueries.LineRow), so the two do not collide.
+    public func line(invoice: Int64) throws -> [MusicQueries.LineRow] {
+        try StrataStatement(db, sql: MusicQueries.line) { try $0.bind(invoice) }.fetchAll(MusicQueries.LineRow.self)
     }
 }
 
@@ -36,7 +55,16 @@ extension MusicDatabase {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
     ///
     /// One read.
-    public func invoicesDueBefore(day: Date) throws -> [InvoicesDueBeforeRow] {
+    public func invoicesDueBefore(day: Date) throws -> [MusicQueries.InvoicesDueBeforeRow] {
         try read { try $0.invoicesDueBefore(day: day) }
+    }
+
+    /// An invoice's city and total by its id. Shop, generated into the same module, has a query of this
+    /// name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
+    /// ShopQueries.LineRow), so the two do not collide.
+    ///
+    /// One read.
+    public func line(invoice: Int64) throws -> [MusicQueries.LineRow] {
+        try read { try $0.line(invoice: invoice) }
     }
 }

@@ -4,19 +4,40 @@
 import Foundation
 import StrataRuntime
 
-/// A row of `invoicesDueBefore` (`queries/music.sql:3`).
-public struct InvoicesDueBeforeRow: Hashable, Sendable {
-    /// Result column 1: `Invoice.InvoiceId`.
-    public var invoiceId: Int64
-    /// Result column 2: `Invoice.InvoiceDate`.
-    public var invoiceDate: Date
-    /// Result column 3: `Invoice.DueDate`.
-    public var dueDate: Date?
+/// The row types of Music's named queries (`queries/`) that return columns of their own,
+/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+public enum MusicQueries {
+    /// A row of `invoicesDueBefore` (`queries/music.sql:3`).
+    public struct InvoicesDueBeforeRow: Hashable, Sendable {
+        /// Result column 1: `Invoice.InvoiceId`.
+        public var invoiceId: Int64
+        /// Result column 2: `Invoice.InvoiceDate`.
+        public var invoiceDate: Date
+        /// Result column 3: `Invoice.DueDate`.
+        public var dueDate: Date?
 
-    /// Creates a row.
-    public init(invoiceId: Int64, invoiceDate: Date, dueDate: Date?) {
-        self.invoiceId = invoiceId
-        self.invoiceDate = invoiceDate
-        self.dueDate = dueDate
+        /// Creates a row.
+        public init(invoiceId: Int64, invoiceDate: Date, dueDate: Date?) {
+            self.invoiceId = invoiceId
+            self.invoiceDate = invoiceDate
+            self.dueDate = dueDate
+        }
+    }
+
+    /// A row of `line` (`queries/music.sql:10`).
+    public struct LineRow: Hashable, Sendable {
+        /// Result column 1: `Invoice.InvoiceId`.
+        public var invoiceId: Int64
+        /// Result column 2: `Invoice.BillingCity`.
+        public var billingCity: String?
+        /// Result column 3: `Invoice.Total`.
+        public var total: Decimal
+
+        /// Creates a row.
+        public init(invoiceId: Int64, billingCity: String?, total: Decimal) {
+            self.invoiceId = invoiceId
+            self.billingCity = billingCity
+            self.total = total
+        }
     }
 }

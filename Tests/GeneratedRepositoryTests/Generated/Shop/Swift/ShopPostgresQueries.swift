@@ -52,7 +52,7 @@ public enum ShopPostgresQueries {
         """#
 }
 
-extension OrdersWithCustomerRow: StrataPostgresRowDecodable {
+extension ShopQueries.OrdersWithCustomerRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
@@ -65,28 +65,28 @@ extension OrdersWithCustomerRow: StrataPostgresRowDecodable {
     }
 }
 
-extension CustomersWithOrdersRow: StrataPostgresRowDecodable {
+extension ShopQueries.CustomersWithOrdersRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), name: row.next(), anyOrder: row.next(), orders: row.next(), note: row.next())
     }
 }
 
-extension OrderNotesRow: StrataPostgresRowDecodable {
+extension ShopQueries.OrderNotesRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(name: row.next(), total: row.next(), note: row.next())
     }
 }
 
-extension LineRow: StrataPostgresRowDecodable {
+extension ShopQueries.LineRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(quantity: row.next(), size: row.next(), payload: row.next())
     }
 }
 
-extension KeywordsOfClassRow: StrataPostgresRowDecodable {
+extension ShopQueries.KeywordsOfClassRow: StrataPostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(default: row.next(), protocol: row.next(), self_check: row.next())
@@ -95,40 +95,41 @@ extension KeywordsOfClassRow: StrataPostgresRowDecodable {
 
 extension ShopPostgresAccess {
     /// The orders of a status with their customer's name and nickname (an inner join).
-    public func ordersWithCustomer(status: Status) async throws -> [OrdersWithCustomerRow] {
+    public func ordersWithCustomer(status: Status) async throws -> [ShopQueries.OrdersWithCustomerRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.ordersWithCustomer) {
             try $0.strataAppend(status)
         }
-        .fetchAll(OrdersWithCustomerRow.self)
+        .fetchAll(ShopQueries.OrdersWithCustomerRow.self)
     }
 
     /// Every customer with the number of their orders and one of them: customers without orders are
     /// kept (a LEFT JOIN, so the order's columns are optional).
-    public func customersWithOrders() async throws -> [CustomersWithOrdersRow] {
+    public func customersWithOrders() async throws -> [ShopQueries.CustomersWithOrdersRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.customersWithOrders)
-            .fetchAll(CustomersWithOrdersRow.self)
+            .fetchAll(ShopQueries.CustomersWithOrdersRow.self)
     }
 
     /// Every customer with the total and note of each of their orders, customers without orders kept
     /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
-    public func orderNotes() async throws -> [OrderNotesRow] {
-        try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.orderNotes).fetchAll(OrderNotesRow.self)
+    public func orderNotes() async throws -> [ShopQueries.OrderNotesRow] {
+        try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.orderNotes)
+            .fetchAll(ShopQueries.OrderNotesRow.self)
     }
 
     /// One order line by its composite key.
-    public func line(order: Order.Key, position: Int16) async throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) async throws -> [ShopQueries.LineRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.line) {
             try $0.strataAppend(order, position)
         }
-        .fetchAll(LineRow.self)
+        .fetchAll(ShopQueries.LineRow.self)
     }
 
     /// Keyword names as columns and parameters.
-    public func keywordsOfClass(`class`: String, `default`: Int) async throws -> [KeywordsOfClassRow] {
+    public func keywordsOfClass(`class`: String, `default`: Int) async throws -> [ShopQueries.KeywordsOfClassRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.keywordsOfClass) {
             try $0.strataAppend(`class`, `default`)
         }
-        .fetchAll(KeywordsOfClassRow.self)
+        .fetchAll(ShopQueries.KeywordsOfClassRow.self)
     }
 
     /// The `customersJoinedSince` query (`queries/shop.sql:37`).
@@ -144,7 +145,7 @@ extension ShopPostgresDatabase {
     /// The orders of a status with their customer's name and nickname (an inner join).
     ///
     /// One read.
-    public func ordersWithCustomer(status: Status) async throws -> [OrdersWithCustomerRow] {
+    public func ordersWithCustomer(status: Status) async throws -> [ShopQueries.OrdersWithCustomerRow] {
         try await read { try await $0.ordersWithCustomer(status: status) }
     }
 
@@ -152,7 +153,7 @@ extension ShopPostgresDatabase {
     /// kept (a LEFT JOIN, so the order's columns are optional).
     ///
     /// One read.
-    public func customersWithOrders() async throws -> [CustomersWithOrdersRow] {
+    public func customersWithOrders() async throws -> [ShopQueries.CustomersWithOrdersRow] {
         try await read { try await $0.customersWithOrders() }
     }
 
@@ -160,21 +161,21 @@ extension ShopPostgresDatabase {
     /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
     ///
     /// One read.
-    public func orderNotes() async throws -> [OrderNotesRow] {
+    public func orderNotes() async throws -> [ShopQueries.OrderNotesRow] {
         try await read { try await $0.orderNotes() }
     }
 
     /// One order line by its composite key.
     ///
     /// One read.
-    public func line(order: Order.Key, position: Int16) async throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) async throws -> [ShopQueries.LineRow] {
         try await read { try await $0.line(order: order, position: position) }
     }
 
     /// Keyword names as columns and parameters.
     ///
     /// One read.
-    public func keywordsOfClass(`class`: String, `default`: Int) async throws -> [KeywordsOfClassRow] {
+    public func keywordsOfClass(`class`: String, `default`: Int) async throws -> [ShopQueries.KeywordsOfClassRow] {
         try await read { try await $0.keywordsOfClass(class: `class`, default: `default`) }
     }
 

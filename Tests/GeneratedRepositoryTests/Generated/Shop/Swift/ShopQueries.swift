@@ -7,7 +7,7 @@ import StrataSQLite
 /// The SQL of Shop's named queries, as written in `queries/` (a `*` of the result as
 /// its columns), checked against version 1 when generated. Their parameters are
 /// bound, never spliced into the SQL.
-public enum ShopQueries {
+extension ShopQueries {
     /// `ordersWithCustomer`, from `queries/shop.sql:3`.
     public static let ordersWithCustomer = #"""
         SELECT o.id, o.status, o.total, c.name AS customer_name, c.nickname
@@ -51,35 +51,35 @@ public enum ShopQueries {
         """#
 }
 
-extension OrdersWithCustomerRow: StrataSQLiteRowDecodable {
+extension ShopQueries.OrdersWithCustomerRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], status: row[1], total: row[2], customerName: row[3], nickname: row[4])
     }
 }
 
-extension CustomersWithOrdersRow: StrataSQLiteRowDecodable {
+extension ShopQueries.CustomersWithOrdersRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], anyOrder: row[2], orders: row[3], note: row[4])
     }
 }
 
-extension OrderNotesRow: StrataSQLiteRowDecodable {
+extension ShopQueries.OrderNotesRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(name: row[0], total: row[1], note: row[2])
     }
 }
 
-extension LineRow: StrataSQLiteRowDecodable {
+extension ShopQueries.LineRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(quantity: row[0], size: row[1], payload: row[2])
     }
 }
 
-extension KeywordsOfClassRow: StrataSQLiteRowDecodable {
+extension ShopQueries.KeywordsOfClassRow: StrataSQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(default: row[0], protocol: row[1], self_check: row[2])
@@ -88,32 +88,33 @@ extension KeywordsOfClassRow: StrataSQLiteRowDecodable {
 
 extension ShopAccess {
     /// The orders of a status with their customer's name and nickname (an inner join).
-    public func ordersWithCustomer(status: Status) throws -> [OrdersWithCustomerRow] {
+    public func ordersWithCustomer(status: Status) throws -> [ShopQueries.OrdersWithCustomerRow] {
         try StrataStatement(db, sql: ShopQueries.ordersWithCustomer) { try $0.bind(status) }
-            .fetchAll(OrdersWithCustomerRow.self)
+            .fetchAll(ShopQueries.OrdersWithCustomerRow.self)
     }
 
     /// Every customer with the number of their orders and one of them: customers without orders are
     /// kept (a LEFT JOIN, so the order's columns are optional).
-    public func customersWithOrders() throws -> [CustomersWithOrdersRow] {
-        try StrataStatement(db, sql: ShopQueries.customersWithOrders).fetchAll(CustomersWithOrdersRow.self)
+    public func customersWithOrders() throws -> [ShopQueries.CustomersWithOrdersRow] {
+        try StrataStatement(db, sql: ShopQueries.customersWithOrders).fetchAll(ShopQueries.CustomersWithOrdersRow.self)
     }
 
     /// Every customer with the total and note of each of their orders, customers without orders kept
     /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
-    public func orderNotes() throws -> [OrderNotesRow] {
-        try StrataStatement(db, sql: ShopQueries.orderNotes).fetchAll(OrderNotesRow.self)
+    public func orderNotes() throws -> [ShopQueries.OrderNotesRow] {
+        try StrataStatement(db, sql: ShopQueries.orderNotes).fetchAll(ShopQueries.OrderNotesRow.self)
     }
 
     /// One order line by its composite key.
-    public func line(order: Order.Key, position: Int16) throws -> [LineRow] {
-        try StrataStatement(db, sql: ShopQueries.line) { try $0.bind(order, position) }.fetchAll(LineRow.self)
+    public func line(order: Order.Key, position: Int16) throws -> [ShopQueries.LineRow] {
+        try StrataStatement(db, sql: ShopQueries.line) { try $0.bind(order, position) }
+            .fetchAll(ShopQueries.LineRow.self)
     }
 
     /// Keyword names as columns and parameters.
-    public func keywordsOfClass(`class`: String, `default`: Int) throws -> [KeywordsOfClassRow] {
+    public func keywordsOfClass(`class`: String, `default`: Int) throws -> [ShopQueries.KeywordsOfClassRow] {
         try StrataStatement(db, sql: ShopQueries.keywordsOfClass) { try $0.bind(`class`, `default`) }
-            .fetchAll(KeywordsOfClassRow.self)
+            .fetchAll(ShopQueries.KeywordsOfClassRow.self)
     }
 
     /// The `customersJoinedSince` query (`queries/shop.sql:37`).
@@ -126,7 +127,7 @@ extension ShopDatabase {
     /// The orders of a status with their customer's name and nickname (an inner join).
     ///
     /// One read.
-    public func ordersWithCustomer(status: Status) throws -> [OrdersWithCustomerRow] {
+    public func ordersWithCustomer(status: Status) throws -> [ShopQueries.OrdersWithCustomerRow] {
         try read { try $0.ordersWithCustomer(status: status) }
     }
 
@@ -134,7 +135,7 @@ extension ShopDatabase {
     /// kept (a LEFT JOIN, so the order's columns are optional).
     ///
     /// One read.
-    public func customersWithOrders() throws -> [CustomersWithOrdersRow] {
+    public func customersWithOrders() throws -> [ShopQueries.CustomersWithOrdersRow] {
         try read { try $0.customersWithOrders() }
     }
 
@@ -142,21 +143,21 @@ extension ShopDatabase {
     /// once (a LEFT JOIN: the order's columns are optional). Written to run on SQLite and PostgreSQL.
     ///
     /// One read.
-    public func orderNotes() throws -> [OrderNotesRow] {
+    public func orderNotes() throws -> [ShopQueries.OrderNotesRow] {
         try read { try $0.orderNotes() }
     }
 
     /// One order line by its composite key.
     ///
     /// One read.
-    public func line(order: Order.Key, position: Int16) throws -> [LineRow] {
+    public func line(order: Order.Key, position: Int16) throws -> [ShopQueries.LineRow] {
         try read { try $0.line(order: order, position: position) }
     }
 
     /// Keyword names as columns and parameters.
     ///
     /// One read.
-    public func keywordsOfClass(`class`: String, `default`: Int) throws -> [KeywordsOfClassRow] {
+    public func keywordsOfClass(`class`: String, `default`: Int) throws -> [ShopQueries.KeywordsOfClassRow] {
         try read { try $0.keywordsOfClass(class: `class`, default: `default`) }
     }
 

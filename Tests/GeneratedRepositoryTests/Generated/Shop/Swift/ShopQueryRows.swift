@@ -4,100 +4,104 @@
 import Foundation
 import StrataRuntime
 
-/// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
-public struct OrdersWithCustomerRow: Hashable, Sendable {
-    /// Result column 1: `order.id`.
-    public var id: UUID
-    /// Result column 2: `order.status`.
-    public var status: Status
-    /// Result column 3: `order.total`.
-    public var total: Decimal
-    /// Result column 4: `customer.name`.
-    public var customerName: String
-    /// Result column 5: `customer.nickname`.
-    public var nickname: String?
+/// The row types of Shop's named queries (`queries/`) that return columns of their own,
+/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+public enum ShopQueries {
+    /// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
+    public struct OrdersWithCustomerRow: Hashable, Sendable {
+        /// Result column 1: `order.id`.
+        public var id: UUID
+        /// Result column 2: `order.status`.
+        public var status: Status
+        /// Result column 3: `order.total`.
+        public var total: Decimal
+        /// Result column 4: `customer.name`.
+        public var customerName: String
+        /// Result column 5: `customer.nickname`.
+        public var nickname: String?
 
-    /// Creates a row.
-    public init(id: UUID, status: Status, total: Decimal, customerName: String, nickname: String?) {
-        self.id = id
-        self.status = status
-        self.total = total
-        self.customerName = customerName
-        self.nickname = nickname
+        /// Creates a row.
+        public init(id: UUID, status: Status, total: Decimal, customerName: String, nickname: String?) {
+            self.id = id
+            self.status = status
+            self.total = total
+            self.customerName = customerName
+            self.nickname = nickname
+        }
     }
-}
 
-/// A row of `customersWithOrders` (`queries/shop.sql:11`).
-public struct CustomersWithOrdersRow: Hashable, Sendable {
-    /// Result column 1: `customer.id`.
-    public var id: Int64
-    /// Result column 2: `customer.name`.
-    public var name: String
-    /// Result column 3: an expression, of the type its alias declares.
-    public var anyOrder: UUID?
-    /// Result column 4: an expression, of the type its alias declares.
-    public var orders: Int
-    /// Result column 5: `order.note`.
-    public var note: String?
+    /// A row of `customersWithOrders` (`queries/shop.sql:11`).
+    public struct CustomersWithOrdersRow: Hashable, Sendable {
+        /// Result column 1: `customer.id`.
+        public var id: Int64
+        /// Result column 2: `customer.name`.
+        public var name: String
+        /// Result column 3: an expression, of the type its alias declares.
+        public var anyOrder: UUID?
+        /// Result column 4: an expression, of the type its alias declares.
+        public var orders: Int
+        /// Result column 5: `order.note`.
+        public var note: String?
 
-    /// Creates a row.
-    public init(id: Int64, name: String, anyOrder: UUID?, orders: Int, note: String?) {
-        self.id = id
-        self.name = name
-        self.anyOrder = anyOrder
-        self.orders = orders
-        self.note = note
+        /// Creates a row.
+        public init(id: Int64, name: String, anyOrder: UUID?, orders: Int, note: String?) {
+            self.id = id
+            self.name = name
+            self.anyOrder = anyOrder
+            self.orders = orders
+            self.note = note
+        }
     }
-}
 
-/// A row of `orderNotes` (`queries/shop.sql:20`).
-public struct OrderNotesRow: Hashable, Sendable {
-    /// Result column 1: `customer.name`.
-    public var name: String
-    /// Result column 2: `order.total`.
-    public var total: Decimal?
-    /// Result column 3: `order.note`.
-    public var note: String?
+    /// A row of `orderNotes` (`queries/shop.sql:20`).
+    public struct OrderNotesRow: Hashable, Sendable {
+        /// Result column 1: `customer.name`.
+        public var name: String
+        /// Result column 2: `order.total`.
+        public var total: Decimal?
+        /// Result column 3: `order.note`.
+        public var note: String?
 
-    /// Creates a row.
-    public init(name: String, total: Decimal?, note: String?) {
-        self.name = name
-        self.total = total
-        self.note = note
+        /// Creates a row.
+        public init(name: String, total: Decimal?, note: String?) {
+            self.name = name
+            self.total = total
+            self.note = note
+        }
     }
-}
 
-/// A row of `line` (`queries/shop.sql:28`).
-public struct LineRow: Hashable, Sendable {
-    /// Result column 1: `order_line.quantity`.
-    public var quantity: Int32
-    /// Result column 2: `order_line.size`.
-    public var size: Size
-    /// Result column 3: `order_line.payload`.
-    public var payload: Data?
+    /// A row of `line` (`queries/shop.sql:28`).
+    public struct LineRow: Hashable, Sendable {
+        /// Result column 1: `order_line.quantity`.
+        public var quantity: Int32
+        /// Result column 2: `order_line.size`.
+        public var size: Size
+        /// Result column 3: `order_line.payload`.
+        public var payload: Data?
 
-    /// Creates a row.
-    public init(quantity: Int32, size: Size, payload: Data?) {
-        self.quantity = quantity
-        self.size = size
-        self.payload = payload
+        /// Creates a row.
+        public init(quantity: Int32, size: Size, payload: Data?) {
+            self.quantity = quantity
+            self.size = size
+            self.payload = payload
+        }
     }
-}
 
-/// A row of `keywordsOfClass` (`queries/shop.sql:32`).
-public struct KeywordsOfClassRow: Hashable, Sendable {
-    /// Result column 1: `keywords.default`.
-    public var `default`: Int
-    /// Result column 2: `keywords.protocol`.
-    public var `protocol`: String?
-    /// Result column 3: `keywords.self_check`.
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    public var self_check: Bool
+    /// A row of `keywordsOfClass` (`queries/shop.sql:32`).
+    public struct KeywordsOfClassRow: Hashable, Sendable {
+        /// Result column 1: `keywords.default`.
+        public var `default`: Int
+        /// Result column 2: `keywords.protocol`.
+        public var `protocol`: String?
+        /// Result column 3: `keywords.self_check`.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        public var self_check: Bool
 
-    /// Creates a row.
-    public init(`default`: Int, `protocol`: String?, self_check: Bool) {
-        self.default = `default`
-        self.protocol = `protocol`
-        self.self_check = self_check
+        /// Creates a row.
+        public init(`default`: Int, `protocol`: String?, self_check: Bool) {
+            self.default = `default`
+            self.protocol = `protocol`
+            self.self_check = self_check
+        }
     }
 }

@@ -6,3 +6,9 @@ SELECT InvoiceId, InvoiceDate, DueDate
 FROM Invoice
 WHERE DueDate < :day
 ORDER BY DueDate
+
+-- name: line
+-- An invoice's city and total by its id. Shop, generated into the same module, has a query of this
+-- name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
+-- ShopQueries.LineRow), so the two do not collide.
+SELECT InvoiceId, BillingCity, Total FROM Invoice WHERE InvoiceId = :invoice
