@@ -4,11 +4,14 @@
 # output of the fixture models. Review the diff before committing; CI fails on a stale tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product strata
-strata="$(swift build --show-bin-path)/strata"
+# STRATA_SCRATCH=path: build in that scratch path (a worktree's own), not .build.
+scratch=(${STRATA_SCRATCH:+--scratch-path "$STRATA_SCRATCH"})
+swift build "${scratch[@]}" --product strata
+strata="$(swift build "${scratch[@]}" --show-bin-path)/strata"
 "$strata" generate
 "$strata" generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated
 "$strata" generate --schemas Tests/MyTODOV1/Schemas --output Tests/MyTODOV1/Generated --databases sqlite
+"$strata" generate --schemas Tests/RollingV1/Schemas --output Tests/RollingV1/Generated --databases postgres
 "$strata" generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated --databases sqlite
 # The imported Core Data models: imported again from their fixtures, then generated.
 rm -rf Tests/ImportedCoreDataModelTests/Schemas
@@ -22,5 +25,5 @@ cp -R Tests/Fixtures/Models/. "$fixtures"
 rm -rf "$fixtures"
 for f in Tests/Fixtures/Golden/Showcase/Swift/*.swift; do t="Tests/ShowcaseModelTests/Generated/$(basename "$f")"; [ "$f" -ef "$t" ] || cp "$f" "$t"; done
 # The SQL reference files of the SQL tests are rewritten by their test.
-STRATA_UPDATE_GOLDEN=1 swift test --filter SQLReferenceTests >/dev/null
+STRATA_UPDATE_GOLDEN=1 swift test "${scratch[@]}" --filter SQLReferenceTests >/dev/null
 git status --short -- Generated Tests Sources
