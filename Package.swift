@@ -29,8 +29,19 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // How each schema type is stored: shared by the DDL and the runtime so they cannot drift.
+        // How each scalar is stored (column encodings, SQLite dates, PostgreSQL timestamps) and how
+        // identifiers are quoted: shared by the DDL and the runtime so they cannot drift.
         .target(name: "StrataStorage"),
+        // Reading SQL text: the lexer, script splitting, and what a PostgreSQL migration script runs
+        // outside its transaction (leading steps, batched backfills). The generator, the PostgreSQL
+        // runtime and the database tools; the SQLite runtime does not need it.
+        .target(name: "StrataSQLText", dependencies: ["StrataStorage"]),
+        // Checksums: SHA-256, normalised text, and the migration ledger's checksum (generator and runtime).
+        .target(name: "StrataChecksum"),
+        // The mapping `strata import coredata` writes (coredata-mapping.json) and StrataCoreDataStore reads.
+        .target(name: "StrataCoreDataMapping"),
+        // The release and runtime API version: what generated files name and the runtime checks.
+        .target(name: "StrataRelease"),
         // The generator pipeline: parse -> validate -> model -> diff/plan -> render. Named SQL
         // queries are checked on an in-memory SQLite database through the C library alone
         // (GRDBSQLite is GRDB's system-library module for libsqlite3, not GRDB): the plugins'
@@ -39,12 +50,16 @@ let package = Package(
             name: "StrataCore",
             dependencies: [
                 "StrataStorage",
+                "StrataSQLText",
+                "StrataChecksum",
+                "StrataCoreDataMapping",
+                "StrataRelease",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The runtime shared by every database: records, columns, filters, sorts, migrations.
-        .target(name: "StrataRuntime", dependencies: ["StrataStorage"]),
+        .target(name: "StrataRuntime", dependencies: ["StrataStorage", "StrataChecksum", "StrataRelease"]),
         // Generated SQLite code at run time, on GRDB: what an app that embeds SQLite imports.
         .target(
             name: "StrataSQLite",
@@ -59,7 +74,7 @@ let package = Package(
         .target(
             name: "StrataCoreDataStore",
             dependencies: [
-                "StrataSQLite", "StrataStorage", .product(name: "GRDB", package: "GRDB.swift"),
+                "StrataSQLite", "StrataStorage", "StrataCoreDataMapping", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -70,6 +85,7 @@ let package = Package(
             dependencies: [
                 "StrataRuntime",
                 "StrataStorage",
+                "StrataSQLText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -77,7 +93,7 @@ let package = Package(
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
         .target(
             name: "StrataCLI",
-            dependencies: ["StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The `strata` command-line tool: the generator commands, plus migrate and verify.
         .executableTarget(
@@ -85,7 +101,8 @@ let package = Package(
             dependencies: [
                 "StrataCLI",
                 "StrataCore",
-                "StrataStorage",
+                "StrataCoreDataMapping",
+                "StrataRelease",
                 "StrataRuntime",
                 "StrataSQLite",
                 "StrataPostgres",
@@ -99,7 +116,7 @@ let package = Package(
         // builds no database client for the host.
         .executableTarget(
             name: "strata-generator",
-            dependencies: ["StrataCLI", "StrataCore", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StrataCLI", "StrataCore", "StrataRelease", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Build tool plugin: a target's strata.yaml names its schemas; its Swift is generated at build time.
         .plugin(
@@ -126,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "StrataCoreTests",
             dependencies: [
-                "StrataCore", "StrataStorage", "StrataTestSupport", "strata", "strata-generator",
+                "StrataCore", "StrataChecksum", "StrataCoreDataMapping", "StrataRelease", "StrataTestSupport", "strata",
+                "strata-generator",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -142,6 +160,7 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataStorage",
+                "StrataSQLText",
                 "StrataSQLite",
                 "StrataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -160,6 +179,8 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataStorage",
+                "StrataSQLText",
+                "StrataRelease",
                 "StrataDatabase",
                 "StrataTestSupport",
                 "StrataDateSamples",
@@ -173,6 +194,9 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataDatabase",
+                "StrataStorage",
+                "StrataSQLText",
+                "StrataChecksum",
                 "StrataRuntime",
                 "StrataSQLite",
                 "StrataPostgres",
@@ -192,7 +216,7 @@ let package = Package(
         // Runtime: the migration ledger, column coding, the filter/sort DSL (no generated code).
         .testTarget(
             name: "StrataRuntimeTests",
-            dependencies: ["StrataSQLite", "StrataDateSamples", "StrataTestSupport"]
+            dependencies: ["StrataSQLite", "StrataStorage", "StrataDateSamples", "StrataTestSupport"]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
         // autoincremented keys, keyword names), the Blog one (joins) and the Music ones (tables an
@@ -201,8 +225,8 @@ let package = Package(
         .testTarget(
             name: "GeneratedRepositoryTests",
             dependencies: [
-                "StrataSQLite", "StrataPostgres", "StrataCore", "StrataDatabase", "StrataTestSupport", "StrataDateSamples",
-                "RollingV1",
+                "StrataSQLite", "StrataPostgres", "StrataStorage", "StrataCore", "StrataDatabase", "StrataTestSupport",
+                "StrataDateSamples", "RollingV1",
             ],
             exclude: [
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
@@ -245,14 +269,14 @@ let package = Package(
         // The TODO app's tests on the generated MyTODO code.
         .testTarget(
             name: "MyTODOAppTests",
-            dependencies: ["MyTODO", "MyTODOV1", "StrataTestSupport"]
+            dependencies: ["MyTODO", "MyTODOV1", "StrataRelease", "StrataTestSupport"]
         ),
         // The repository benchmark (generated vs raw SQLite vs GRDB Codable), as a library so that
         // other benchmark drivers can run it. Regenerate its model with
         // `strata generate --schemas Benchmarks/Schemas --output Sources/StrataRepositoryBenchmark/Generated`.
         .target(
             name: "StrataRepositoryBenchmark",
-            dependencies: ["StrataSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: [
                 "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
                 "Generated/BenchJoin/postgres",
@@ -270,6 +294,7 @@ let package = Package(
             name: "StrataBench",
             dependencies: [
                 "StrataCore",
+                "StrataCoreDataMapping",
                 "StrataSQLite",
                 "StrataCoreDataStore",
                 "StrataRepositoryBenchmark",

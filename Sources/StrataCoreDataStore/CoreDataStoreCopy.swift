@@ -1,5 +1,5 @@
 import GRDB
-import StrataStorage
+import StrataCoreDataMapping
 
 /// Copies every row of a store at one mapping version into a Strata database at that version:
 /// `Z_PK` as generated keys, attribute columns (dates, UUIDs, data and booleans are stored as

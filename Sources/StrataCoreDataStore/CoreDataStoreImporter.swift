@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StrataCoreDataMapping
 import StrataSQLite
 import StrataStorage
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+import StrataCoreDataMapping
 
 /// Which version of a mapping a store is at: the one version whose layout accounts for every
 /// entity, table and column the store has, with compatible declared types. Never a guess: a store

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataCoreDataMapping
 
 /// The tables and columns a store written by one model version has, as Core Data lays them out
 /// (`LAYOUT.md` of the corpus): one table `Z<ROOT>` per inheritance hierarchy with `Z_PK`,

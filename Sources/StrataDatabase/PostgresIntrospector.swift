@@ -1,6 +1,6 @@
 import PostgresNIO
 import StrataCore
-import StrataStorage
+import StrataSQLText
 
 /// Reads the schema of a PostgreSQL database from `pg_catalog`: the tables of one schema
 /// (`public` unless told), their columns (`format_type`, `attnotnull`, `pg_get_expr` of the

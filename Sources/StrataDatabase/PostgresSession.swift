@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import StrataCore
 import StrataPostgres
-import StrataStorage
+import StrataSQLText
 
 /// A connection to a PostgreSQL server, for running DDL scripts and reading rows: the small
 /// client the tests and `strata verify` use, over PostgresNIO.

@@ -1,4 +1,5 @@
 import StrataCore
+import StrataSQLText
 import StrataStorage
 
 /// The canonical text of SQL defaults, checks and type names, so that what a database prints

@@ -1,5 +1,5 @@
 import StrataCore
-import StrataStorage
+import StrataSQLText
 
 extension SQLDialect {
     /// The lexical rules of the dialect, for ``SQLLexer`` and ``SQLScriptSplitter`` (which live in

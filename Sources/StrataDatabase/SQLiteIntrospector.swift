@@ -1,6 +1,6 @@
 import GRDB
 import StrataCore
-import StrataStorage
+import StrataSQLText
 
 /// Reads the schema of a SQLite database: `PRAGMA table_info`, `index_list`, `index_info` and
 /// `foreign_key_list`, plus what only the `CREATE TABLE` text in `sqlite_master` tells

@@ -1,5 +1,5 @@
 import StrataCore
-import StrataStorage
+import StrataSQLText
 
 /// What SQLite's PRAGMAs do not tell about a table, read from its `CREATE TABLE` text in
 /// `sqlite_master`: constraint names, check conditions and AUTOINCREMENT.

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import StrataRuntime
+import StrataSQLText
 import StrataStorage
 
 /// The sessions holding locks on the tables a statement names, read when the statement timed out

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import StrataRuntime
+import StrataSQLText
 import StrataStorage
 
 /// Applies a model's PostgreSQL migrations to a database through the ledger

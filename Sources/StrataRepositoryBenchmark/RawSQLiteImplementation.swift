@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StrataSQLite
+import StrataStorage
 
 /// (b) Hand-written code on the SQLite C API: one prepared statement, bind, step, column reads.
 /// The floor: nothing between the loop and SQLite.

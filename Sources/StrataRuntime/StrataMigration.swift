@@ -1,3 +1,4 @@
+import StrataChecksum
 import StrataStorage
 
 /// One version's migration of a model: the SQLite SQL that takes the database from version

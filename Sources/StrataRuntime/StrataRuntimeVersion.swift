@@ -1,3 +1,5 @@
+import StrataRelease
+
 /// The version of the runtime API that generated code is written against.
 ///
 /// Generated code declares a type conforming to `StrataRuntimeAPI<N>` for the API it was generated

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import StrataCLI
 import StrataCore
-import StrataStorage
+import StrataRelease
 
 /// `strata-generator`: the generator commands of `strata` without those that talk to databases
 /// (`migrate`, `verify`). StrataPlugin and StrataCommand run it, so a package using the plugins

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import StrataCLI
 import StrataCore
+import StrataCoreDataMapping
 import StrataCoreDataStore
 import StrataSQLite
-import StrataStorage
 
 /// `strata import coredata-store --store X.sqlite [--schemas DIR] [--model M] --database Y.sqlite`.
 struct ImportCoreDataStore: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import StrataCLI
-import StrataStorage
+import StrataRelease
 
 /// The `strata` command-line tool.
 struct Strata: AsyncParsableCommand {

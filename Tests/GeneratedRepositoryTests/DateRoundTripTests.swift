@@ -2,6 +2,7 @@ import Foundation
 import StrataDateSamples
 import StrataPostgres
 import StrataSQLite
+import StrataStorage
 import StrataTestSupport
 import Testing
 

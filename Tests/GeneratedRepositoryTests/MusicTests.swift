@@ -5,6 +5,7 @@ import StrataCore
 import StrataDatabase
 import StrataPostgres
 import StrataSQLite
+import StrataStorage
 import StrataTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+import StrataRelease
 import StrataTestSupport
 import Testing
 

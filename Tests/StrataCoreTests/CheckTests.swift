@@ -1,6 +1,6 @@
 import Foundation
+import StrataChecksum
 import StrataCore
-import StrataStorage
 import Testing
 
 /// `generate` and `check` on real folders: clean, stale, frozen, extra files, nothing written on error.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataStorage
+import StrataRelease
 import Testing
 
 /// The command-line contract of `strata` and `strata-generator`, on the real executables: exit

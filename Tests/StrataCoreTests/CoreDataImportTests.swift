@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataStorage
+import StrataCoreDataMapping
 import Testing
 
 /// `strata import coredata`: Core Data model versions become Strata versions that lint and generate.

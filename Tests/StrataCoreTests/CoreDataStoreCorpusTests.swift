@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StrataStorage
+import StrataCoreDataMapping
 import Testing
 
 /// Every store of the real-world corpus (`../shared/corpus/coredata-stores`, when it exists: CI

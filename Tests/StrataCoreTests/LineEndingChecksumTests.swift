@@ -1,6 +1,6 @@
 import Foundation
+import StrataChecksum
 import StrataCore
-import StrataStorage
 import Testing
 
 /// Checksums survive checkouts: `strata.lock` and the migration ledger read CRLF and CR as LF and

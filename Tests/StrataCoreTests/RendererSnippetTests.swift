@@ -1,6 +1,6 @@
 import Foundation
 import StrataCore
-import StrataStorage
+import StrataRelease
 import Testing
 
 /// Snippet tests for the renderers, in the manner of swift-openapi-generator's

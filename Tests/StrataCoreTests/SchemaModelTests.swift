@@ -1,6 +1,6 @@
 import Foundation
+import StrataChecksum
 import StrataCore
-import StrataStorage
 import Testing
 
 /// The validated model read from the TODO app's schemas, and the parser's building blocks.

@@ -1,6 +1,6 @@
 import Foundation
+import StrataChecksum
 import StrataCore
-import StrataStorage
 import Testing
 
 /// `generate` writes the large files (each database's repositories and embedded migrations) part

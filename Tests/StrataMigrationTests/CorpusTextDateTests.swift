@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StrataDatabase
 import StrataSQLite
+import StrataStorage
 import Testing
 
 /// The text dates of the real databases of the corpus (`../shared/corpus/databases`, when it is

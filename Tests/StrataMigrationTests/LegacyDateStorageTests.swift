@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import StrataChecksum
 import StrataCore
 import StrataDatabase
 import StrataDateSamples
 import StrataRuntime
+import StrataStorage
 import Testing
 
 /// Databases written by Strata 0.5 (Dates in seconds since 1970, Date defaults rendered so in the

@@ -3,6 +3,7 @@ import GRDB
 import StrataCore
 import StrataDatabase
 import StrataSQLite
+import StrataStorage
 import StrataTestSupport
 import Testing
 

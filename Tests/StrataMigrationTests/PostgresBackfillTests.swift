@@ -1,7 +1,7 @@
 import Foundation
 import StrataCore
 import StrataDatabase
-import StrataStorage
+import StrataSQLText
 import StrataTestSupport
 import Testing
 

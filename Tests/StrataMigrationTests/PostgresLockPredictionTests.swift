@@ -2,7 +2,7 @@ import Foundation
 import StrataCore
 import StrataDatabase
 import StrataPostgres
-import StrataStorage
+import StrataSQLText
 import StrataTestSupport
 import Testing
 

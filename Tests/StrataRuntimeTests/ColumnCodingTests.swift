@@ -1,5 +1,6 @@
 import Foundation
 import StrataSQLite
+import StrataStorage
 import Testing
 
 @Suite("Binding and reading columns by index")

@@ -1,6 +1,7 @@
 import Foundation
 import StrataDateSamples
 import StrataSQLite
+import StrataStorage
 import Testing
 
 /// Dates in SQLite are the `Double` a `Date` holds (seconds since 2001), so every one reads back

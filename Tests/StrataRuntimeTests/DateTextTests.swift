@@ -1,5 +1,6 @@
 import Foundation
 import StrataSQLite
+import StrataStorage
 import Testing
 
 /// Dates of fields declared with `format:`: ISO 8601 text as existing databases and SQLite's own

@@ -1,6 +1,6 @@
 import Foundation
 import StrataCore
-import StrataStorage
+import StrataRelease
 import Testing
 
 /// Reference tests: the SQL files of MyTODO and of the SQL fixture models, byte for byte, with a

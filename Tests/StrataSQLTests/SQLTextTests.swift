@@ -1,6 +1,6 @@
 import StrataCore
 import StrataDatabase
-import StrataStorage
+import StrataSQLText
 import Testing
 
 /// Reading SQL back: script splitting, the canonical form of defaults and checks, constraint names.

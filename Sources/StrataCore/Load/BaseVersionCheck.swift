@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+import StrataChecksum
 
 /// `strata check --base <ref>`: every version that exists on `<ref>` (the branch a pull request
 /// merges into) is frozen, the latest included: databases deployed from `<ref>` may already be

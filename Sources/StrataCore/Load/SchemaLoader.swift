@@ -1,5 +1,6 @@
 import Foundation
-import StrataStorage
+import StrataChecksum
+import StrataCoreDataMapping
 
 /// Reads `Schemas/<Model>/vN.yaml` from disk into validated histories.
 public enum SchemaLoader {

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataRelease
 
 /// The first lines of every generated file: where it comes from, the Strata release that wrote
 /// it, that it is generated, and the command that regenerates it.

@@ -1,3 +1,4 @@
+import StrataChecksum
 import StrataStorage
 
 /// The migration of one version as the generator writes it (`<Model>/sqlite/migrations/vN.sql`,

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataSQLText
 
 /// Reads a query's SQL as far as typing it needs: the tables it names (with their aliases, and
 /// whether an outer join can make their columns NULL), and the column each parameter is compared

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataSQLText
 
 /// A named query's `SELECT *`, `SELECT t.*` and `RETURNING *` written as the explicit list of
 /// the columns they stand for, in the order the latest version declares them: what the PostgreSQL

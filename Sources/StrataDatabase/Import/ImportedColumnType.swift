@@ -1,5 +1,4 @@
 import StrataCore
-import StrataStorage
 
 /// The Strata type of a column read from a database: the inverse of ``SQLDialect/columnType(_:)``
 /// where the column's type is one Strata declares, otherwise the closest type, said so.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataSQLText
 import StrataStorage
 
 /// A column default read from a database as the `default:` of a field, when it is a literal the

@@ -1,4 +1,5 @@
 import StrataCore
+import StrataSQLText
 import StrataStorage
 
 /// One table of an imported database as an entity: its columns as fields, its keys, references,

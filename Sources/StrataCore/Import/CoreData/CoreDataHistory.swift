@@ -1,4 +1,3 @@
-import StrataStorage
 
 /// Joins the mapped versions of a Core Data model into a Strata history: renaming identifiers
 /// become `renamedFrom`, what lightweight migration dropped silently becomes

@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+import StrataCoreDataMapping
 
 /// `strata import coredata`: a Core Data model's versions become `Schemas/<Model>/v1.yaml …
 /// vN.yaml` and `coredata-mapping.json`. ``run(_:options:)`` reads and maps (writing nothing);

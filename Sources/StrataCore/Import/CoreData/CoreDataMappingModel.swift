@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataCoreDataMapping
 
 extension CoreDataMapping.Model {
     /// The stored part of a Core Data model version: what a store written by this version holds.

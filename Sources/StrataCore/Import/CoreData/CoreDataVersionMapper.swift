@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataCoreDataMapping
 
 /// Maps one Core Data model version to a Strata version: entities flattened, keys chosen,
 /// attributes typed, relationships turned into references, `hasMany` and join entities,

@@ -1,5 +1,4 @@
 import Foundation
-import StrataStorage
 
 /// `String`: TEXT.
 struct StringScalar: ScalarDescriptor {

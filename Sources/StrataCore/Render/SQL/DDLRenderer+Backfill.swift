@@ -1,4 +1,3 @@
-import StrataStorage
 
 /// The statements of a PostgreSQL backfill (``PostgresBackfillPlan``): a column filled in batches
 /// of rows, each committed on its own, while a trigger keeps the rows the application writes

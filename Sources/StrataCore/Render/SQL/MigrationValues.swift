@@ -1,4 +1,3 @@
-import StrataStorage
 
 /// The SQL expression computing each column of version N from the rows of N-1, in one dialect.
 struct MigrationValues {

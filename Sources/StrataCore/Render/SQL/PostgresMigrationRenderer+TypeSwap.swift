@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataSQLText
 
 /// Type changes that the lock-safe PostgreSQL rendering applies without rewriting the table
 /// under ACCESS EXCLUSIVE (`ALTER COLUMN … TYPE … USING` holds it while every row is rewritten).

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataSQLText
 
 /// PostgreSQL statements for a migration: every change as `ALTER TABLE` on the existing tables
 /// (`USING` for type changes), in an order where each statement sees the names it needs:

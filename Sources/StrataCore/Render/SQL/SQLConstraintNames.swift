@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataChecksum
 
 /// The names of the constraints Strata declares. Every constraint is named explicitly, the way
 /// PostgreSQL would name it (`<table>_pkey`, `<table>_<column>_key`, `_fkey`, `_check`), so that

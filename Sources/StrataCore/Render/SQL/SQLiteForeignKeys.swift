@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataChecksum
 
 /// SQLite migration files that need foreign keys off: those that drop a table (a rebuild, or an
 /// entity removed). With foreign keys on, dropping a table deletes its rows first, checking

@@ -1,4 +1,3 @@
-import StrataStorage
 
 /// Renders `<Model>PostgresDatabase.swift`: the model's database on a PostgreSQL server (a
 /// `PostgresClient`, migrated through the ledger when it opens, reaching every entity's async

@@ -1,4 +1,4 @@
-import StrataStorage
+import StrataRelease
 
 /// Renders one database's `<Model>Repositories.swift` (`<Model>PostgresRepositories.swift`…): for
 /// every entity, its conformance to the database's record protocol (binding and reading by

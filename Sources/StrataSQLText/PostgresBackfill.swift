@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// An `UPDATE "table" SET "column" = expression [WHERE condition]` of a PostgreSQL migration that
 /// migrators run in batches of rows ordered by the table's primary key, each committed on its
 /// own with the last key it reached, so that no row stays locked longer than a batch and a

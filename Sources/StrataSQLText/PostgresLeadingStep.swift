@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A statement at the start of a PostgreSQL migration that migrators run before, and outside, the
 /// version's transaction, on its own: the generator puts there what would otherwise read a whole
 /// table while holding a lock that blocks its writers (see the header of a migration file).
