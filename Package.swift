@@ -106,7 +106,9 @@ let package = Package(
                 "StrataRuntime",
                 "StrataSQLite",
                 "StrataPostgres",
-                "StrataDatabase",
+                "StrataIntrospection",
+                "StrataVerification",
+                "StrataDatabaseImport",
                 "StrataCoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -154,9 +156,10 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataPostgres"]
         ),
         // Reads a live schema back from SQLite and PostgreSQL, derives the expected one from a
-        // model, compares them; a small PostgreSQL client. Used by the tests and `strata verify`.
+        // model, compares them (drift, baselines, canonical SQL); PostgreSQL sessions from a URL.
+        // Used by `strata migrate`, `strata drift`, the verifier, the database importer and the tests.
         .target(
-            name: "StrataDatabase",
+            name: "StrataIntrospection",
             dependencies: [
                 "StrataCore",
                 "StrataStorage",
@@ -167,10 +170,36 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // `strata verify`: every migration run on scratch SQLite and PostgreSQL databases, seeded
+        // rows, and the old app's statements checked against the new schema.
+        .target(
+            name: "StrataVerification",
+            dependencies: [
+                "StrataIntrospection",
+                "StrataCore",
+                "StrataStorage",
+                "StrataSQLText",
+                "StrataSQLite",
+                "StrataPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // `strata import database`: an existing SQLite database's tables become a Strata model.
+        .target(
+            name: "StrataDatabaseImport",
+            dependencies: [
+                "StrataIntrospection",
+                "StrataCore",
+                "StrataStorage",
+                "StrataSQLText",
+                "StrataSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Test helpers shared by the tests: a throwaway PostgreSQL server, temporary files removed at exit.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["StrataDatabase", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StrataIntrospection", .product(name: "Yams", package: "Yams")],
             path: "Tests/StrataTestSupport"
         ),
         // The SQL DDL: reference files, and every SQL file executed on SQLite and PostgreSQL.
@@ -181,7 +210,8 @@ let package = Package(
                 "StrataStorage",
                 "StrataSQLText",
                 "StrataRelease",
-                "StrataDatabase",
+                "StrataIntrospection",
+                "StrataVerification",
                 "StrataTestSupport",
                 "StrataDateSamples",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -193,7 +223,9 @@ let package = Package(
             name: "StrataMigrationTests",
             dependencies: [
                 "StrataCore",
-                "StrataDatabase",
+                "StrataIntrospection",
+                "StrataVerification",
+                "StrataDatabaseImport",
                 "StrataStorage",
                 "StrataSQLText",
                 "StrataChecksum",
@@ -225,7 +257,8 @@ let package = Package(
         .testTarget(
             name: "GeneratedRepositoryTests",
             dependencies: [
-                "StrataSQLite", "StrataPostgres", "StrataStorage", "StrataCore", "StrataDatabase", "StrataTestSupport",
+                "StrataSQLite", "StrataPostgres", "StrataStorage", "StrataCore", "StrataIntrospection", "StrataVerification",
+                "StrataTestSupport",
                 "StrataDateSamples", "RollingV1",
             ],
             exclude: [
@@ -299,7 +332,7 @@ let package = Package(
                 "StrataCoreDataStore",
                 "StrataRepositoryBenchmark",
                 "StrataPostgres",
-                "StrataDatabase",
+                "StrataIntrospection",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

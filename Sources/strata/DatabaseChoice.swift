@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StrataDatabase
+import StrataIntrospection
 
 /// A SQLite file option (`--database`, `--sqlite`) or `--postgres URL` (or the environment
 /// variable `STRATA_POSTGRES_URL`): the choice `migrate` and `import database` share.

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import StrataCLI
 import StrataCore
-import StrataDatabase
+import StrataDatabaseImport
+import StrataIntrospection
 import StrataPostgres
 
 /// `strata import database --sqlite PATH | --postgres URL --model NAME [--schemas DIR]`.

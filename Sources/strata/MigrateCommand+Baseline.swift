@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StrataCLI
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataPostgres
 import StrataRuntime
 import StrataSQLite

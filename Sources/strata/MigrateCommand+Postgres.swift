@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import StrataCLI
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataPostgres
 import StrataRuntime
 

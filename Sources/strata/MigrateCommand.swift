@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import StrataCLI
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataRuntime
 import StrataSQLite
 

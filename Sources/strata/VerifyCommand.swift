@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import StrataCLI
 import StrataCore
-import StrataDatabase
+import StrataVerification
 
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import Foundation
 import StrataCore
-import StrataDatabase
 import StrataPostgres
 import StrataSQLite
+import StrataVerification
 import Testing
 
 /// `strata verify --compat` prepares the SQL the runtime sends for the generated record types,

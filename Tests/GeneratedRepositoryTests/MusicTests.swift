@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PostgresNIO
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataPostgres
 import StrataSQLite
 import StrataStorage

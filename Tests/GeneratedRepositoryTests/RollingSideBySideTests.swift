@@ -1,6 +1,6 @@
 import Foundation
 import RollingV1
-import StrataDatabase
+import StrataIntrospection
 import StrataPostgres
 import StrataRuntime
 import StrataTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StrataDatabase
+import StrataDatabaseImport
 import StrataSQLite
 import StrataStorage
 import Testing

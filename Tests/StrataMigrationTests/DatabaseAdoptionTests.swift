@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
+import StrataDatabaseImport
+import StrataIntrospection
 import StrataTestSupport
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
+import StrataDatabaseImport
+import StrataIntrospection
 import StrataTestSupport
 import Testing
 
@@ -140,7 +141,7 @@ import Testing
         let regenerated = try queue.read { try SQLiteIntrospector.schema(of: $0) }
         // SQLite records no names for constraints written without CONSTRAINT; Strata names them all.
         let report = SchemaComparison(comparesConstraintNames: false).report(
-            expected: original.removingTables(DatabaseImporter.ownedTables), actual: regenerated)
+            expected: original.removingTables(DatabaseSchema.strataTables), actual: regenerated)
         #expect(report.isEmpty, "\(report)")
     }
 
@@ -452,7 +453,7 @@ import Testing
         }
         // PostgreSQL names constraints as Strata does: names are compared too.
         let report = SchemaComparison().report(
-            expected: original.removingTables(DatabaseImporter.ownedTables), actual: regenerated)
+            expected: original.removingTables(DatabaseSchema.strataTables), actual: regenerated)
         #expect(report.isEmpty, "\(report)")
     }
 

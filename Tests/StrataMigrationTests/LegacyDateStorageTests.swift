@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import StrataChecksum
 import StrataCore
-import StrataDatabase
 import StrataDateSamples
 import StrataRuntime
 import StrataStorage

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
 import StrataSQLite
 import StrataStorage
 import StrataTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataSQLText
 import StrataTestSupport
 import Testing

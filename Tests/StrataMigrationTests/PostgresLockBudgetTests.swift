@@ -1,8 +1,8 @@
 import Foundation
-import StrataDatabase
 @testable import StrataPostgres
 import StrataTestSupport
 import Testing
+import StrataIntrospection
 
 /// The lock budget of `strata migrate --postgres` on the test server: a statement waits for a
 /// table's lock at most `--lock-timeout`, the version is rolled back and tried again (naming the

@@ -1,5 +1,5 @@
 import Foundation
-import StrataDatabase
+import StrataIntrospection
 import StrataTestSupport
 import Testing
 

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
 import StrataPostgres
 import StrataRuntime
 import StrataSQLite
 import StrataTestSupport
+import StrataVerification
 import Testing
 
 /// Rolling deploys: code at v1 restarting against a database that v2's code migrated. The ledger

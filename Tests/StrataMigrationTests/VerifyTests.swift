@@ -1,7 +1,8 @@
 import Foundation
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataTestSupport
+import StrataVerification
 import Testing
 
 /// `strata verify`'s checks on every model: the chain of migrations equals a fresh schema, and

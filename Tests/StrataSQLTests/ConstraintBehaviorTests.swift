@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataStorage
 import StrataTestSupport
 import Testing

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataTestSupport
+import StrataVerification
 import Testing
 
 /// Every generated SQLite migration file of every fixture model applies, one file at a time, on

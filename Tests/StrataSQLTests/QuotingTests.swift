@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataTestSupport
 import Testing
 

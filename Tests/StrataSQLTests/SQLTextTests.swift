@@ -1,5 +1,5 @@
 import StrataCore
-import StrataDatabase
+import StrataIntrospection
 import StrataSQLText
 import Testing
 

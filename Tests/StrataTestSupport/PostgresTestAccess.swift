@@ -1,4 +1,3 @@
-import StrataDatabase
 import Testing
 
 extension TestPostgresServer {

@@ -1,5 +1,5 @@
 import Foundation
-import StrataDatabase
+import StrataIntrospection
 
 #if canImport(Glibc)
     import Glibc

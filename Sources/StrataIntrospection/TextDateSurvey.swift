@@ -16,7 +16,7 @@ public enum TextDateSurvey: Hashable, Sendable {
 
     /// The survey of `column` of `table`: one pass over its values, stopping at the first that
     /// no format writes.
-    static func of(_ db: Database, table: String, column: String) throws -> TextDateSurvey {
+    package static func of(_ db: Database, table: String, column: String) throws -> TextDateSurvey {
         let quote = SQLIdentifier.quoted
         let rows = try DatabaseValue.fetchCursor(
             db, sql: "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL")
@@ -43,20 +43,5 @@ public enum TextDateSurvey: Hashable, Sendable {
         case .blob(let data): return "a BLOB of \(data.count) bytes"
         case .null: return "NULL"
         }
-    }
-
-    /// The surveys of the columns of `schema`'s tables that would import as `String` (by table,
-    /// then column).
-    static func of(_ db: Database, schema: DatabaseSchema) throws -> [String: [String: TextDateSurvey]] {
-        var surveys: [String: [String: TextDateSurvey]] = [:]
-        for table in schema.tables {
-            for column in table.columns
-            where column.generated == nil
-                && ImportedColumnType.of(column.type, dialect: .sqlite)?.type == .string
-            {
-                surveys[table.name, default: [:]][column.name] = try of(db, table: table.name, column: column.name)
-            }
-        }
-        return surveys
     }
 }

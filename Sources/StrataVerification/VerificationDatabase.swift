@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
+import StrataIntrospection
 import StrataSQLText
 import StrataSQLite
 import StrataStorage

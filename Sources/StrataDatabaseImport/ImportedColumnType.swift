@@ -1,4 +1,5 @@
 import StrataCore
+import StrataIntrospection
 
 /// The Strata type of a column read from a database: the inverse of ``SQLDialect/columnType(_:)``
 /// where the column's type is one Strata declares, otherwise the closest type, said so.

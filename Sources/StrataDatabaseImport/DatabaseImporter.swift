@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataIntrospection
 import StrataSQLite
 
 /// `strata import database`: the tables of an existing SQLite or PostgreSQL database become
@@ -24,10 +25,6 @@ public enum DatabaseImporter {
         /// True when an error stops the import.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
-
-    /// The tables Strata keeps in the databases it migrates (the migration ledger, the SQLite
-    /// storage format): never imported.
-    public static let ownedTables: Set<String> = [StrataLedgerTable.name, StrataStorageFormat.tableName]
 
     /// The schema of the SQLite database at `path`, opened read-only.
     public static func readSQLite(path: String) throws -> DatabaseSchema {
@@ -71,7 +68,7 @@ public enum DatabaseImporter {
                 at: location)
         }
         var tables: [DatabaseSchema.Table] = []
-        for table in database.tables where !ownedTables.contains(table.name) {
+        for table in database.tables where !DatabaseSchema.strataTables.contains(table.name) {
             guard let key = table.primaryKey else {
                 bag.warning(
                     "table '\(table.name)' has no primary key, which every Strata entity needs; not imported",

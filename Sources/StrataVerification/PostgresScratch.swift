@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataIntrospection
 
 /// Throwaway databases on a PostgreSQL server, for verification.
 public enum PostgresScratch {

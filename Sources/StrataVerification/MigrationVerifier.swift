@@ -1,4 +1,5 @@
 import StrataCore
+import StrataIntrospection
 
 /// Proves a model's migrations on a real database:
 ///

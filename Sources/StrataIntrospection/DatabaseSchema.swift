@@ -1,3 +1,5 @@
+import StrataSQLite
+
 /// The shape of a database as far as Strata declares it: tables, columns with their types,
 /// nullability and defaults, keys, indexes, foreign keys and checks, with their names.
 ///
@@ -200,6 +202,10 @@ public struct DatabaseSchema: Hashable, Sendable {
         self.tables = tables.sorted { $0.name < $1.name }
         self.unmanaged = unmanaged.sorted { $0.name < $1.name }
     }
+
+    /// The tables Strata keeps in the databases it migrates (the migration ledger, the SQLite
+    /// storage format): never imported, and not part of a model's expected schema.
+    public static let strataTables: Set<String> = [StrataLedgerTable.name, StrataStorageFormat.tableName]
 
     /// The table with this name.
     public func table(named name: String) -> Table? {

@@ -1,4 +1,5 @@
 import StrataCore
+import StrataIntrospection
 import StrataSQLText
 import StrataStorage
 

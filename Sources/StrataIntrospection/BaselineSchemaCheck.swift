@@ -29,7 +29,7 @@ public struct BaselineSchemaCheck: Sendable {
             comparesColumnOrder: false, comparesConstraintNames: dialect == .postgres, storageDialect: dialect
         ).differences(
             expected: ExpectedSchema.of(schema, dialect: dialect),
-            actual: live.removingTables(DatabaseImporter.ownedTables))
+            actual: live.removingTables(DatabaseSchema.strataTables))
     }
 
     /// Throws ``StrataMigrationError/schemaDiffers(model:version:differences:)`` listing every
