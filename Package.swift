@@ -58,6 +58,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // `strata import coredata`: a Core Data model's versions (.xcdatamodeld, .momd) become
+        // Strata version files and the coredata-mapping.json that StrataCoreDataStore follows.
+        .target(
+            name: "StrataCoreDataImport",
+            dependencies: ["StrataCore", "StrataCoreDataMapping"]
+        ),
         // The runtime shared by every database: records, columns, filters, sorts, migrations.
         .target(name: "StrataRuntime", dependencies: ["StrataStorage", "StrataChecksum", "StrataRelease"]),
         // Generated SQLite code at run time, on GRDB: what an app that embeds SQLite imports.
@@ -93,7 +99,9 @@ let package = Package(
         // build-plugin and generate-models), shared by `strata` and `strata-generator`.
         .target(
             name: "StrataCLI",
-            dependencies: ["StrataCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "StrataCore", "StrataCoreDataImport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The `strata` command-line tool: the generator commands, plus migrate and verify.
         .executableTarget(
@@ -145,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "StrataCoreTests",
             dependencies: [
-                "StrataCore", "StrataChecksum", "StrataCoreDataMapping", "StrataRelease", "StrataTestSupport", "strata",
-                "strata-generator",
+                "StrataCore", "StrataCoreDataImport", "StrataChecksum", "StrataCoreDataMapping", "StrataRelease",
+                "StrataTestSupport", "strata", "strata-generator",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -282,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "ImportedCoreDataModelTests",
             dependencies: [
-                "StrataSQLite", "StrataCore", "StrataCoreDataStore", "StrataTestSupport",
+                "StrataSQLite", "StrataCore", "StrataCoreDataImport", "StrataCoreDataStore", "StrataTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: [
@@ -327,6 +335,7 @@ let package = Package(
             name: "StrataBench",
             dependencies: [
                 "StrataCore",
+                "StrataCoreDataImport",
                 "StrataCoreDataMapping",
                 "StrataSQLite",
                 "StrataCoreDataStore",

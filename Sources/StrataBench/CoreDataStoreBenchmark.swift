@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataCoreDataImport
 import StrataCoreDataMapping
 import StrataCoreDataStore
 import StrataSQLite

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StrataCore
+import StrataCoreDataImport
 
 /// `strata import coredata <Model.xcdatamodeld> [--model NAME] [--schemas DIR] [--order a,b,c]
 /// [--key Entity.attr]… [--transformable-as-data]`.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StrataCore
+import StrataCoreDataImport
 import StrataCoreDataStore
 import StrataSQLite
 import StrataTestSupport

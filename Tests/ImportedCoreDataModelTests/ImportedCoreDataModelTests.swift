@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataCoreDataImport
 import StrataSQLite
 import StrataTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataCoreDataImport
 import Testing
 
 /// The fuzzer's other two front ends: named-query files (`queries/*.sql`) and Core Data model

@@ -233,6 +233,13 @@ public struct ImportedHasMany: Sendable, Equatable {
     public var entity: String
     /// That field.
     public var via: String
+
+    /// Creates an accessor.
+    public init(name: String, entity: String, via: String) {
+        self.name = name
+        self.entity = entity
+        self.via = via
+    }
 }
 
 /// YAML scalars as importers write them.

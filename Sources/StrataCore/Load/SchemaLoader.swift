@@ -299,7 +299,7 @@ public enum SchemaLoader {
         return path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? String(path)
     }
 
-    static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }

@@ -251,7 +251,7 @@ package struct OutputTransaction {
     }
 
     /// The reason of a file-system error in words, without Foundation's domain and code dump.
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
             let code = POSIXErrorCode(rawValue: Int32(underlying.code))

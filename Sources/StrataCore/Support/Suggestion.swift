@@ -1,9 +1,9 @@
 /// "did you mean" suggestions by edit distance.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `word`, if it is near enough to be a plausible typo.
     /// Only names of similar length are compared (a suggestion is at most 3 edits away), and none
     /// for a word longer than ``Limits/nameLength``: the work is bounded whatever the input.
-    static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         let length = word.unicodeScalars.count
         guard length <= Limits.nameLength else { return nil }
         let lowered = word.lowercased()
@@ -21,7 +21,7 @@ enum Suggestion {
     }
 
     /// `; did you mean 'x'?` or the empty string.
-    static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }

@@ -1,3 +1,4 @@
+import StrataCore
 import StrataCoreDataMapping
 
 /// Maps one Core Data model version to a Strata version: entities flattened, keys chosen,

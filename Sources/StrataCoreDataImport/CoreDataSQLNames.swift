@@ -1,3 +1,5 @@
+import StrataCore
+
 /// SQL names that fit PostgreSQL's 63 bytes for imported Core Data entities: Core Data's names
 /// are long (`SingleEntityRelatedToManyMappedEntitiesUsingMappedPrimaryKey`, and a join entity
 /// joins two of them), and `strata lint` refuses a table, column or index name longer than that.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// Reads a `.xcdatamodel`'s `contents` file for ``CoreDataModelReader``: within
 /// ``Limits/coreDataContentsBytes`` (checked before anything is read or parsed), decoded in the

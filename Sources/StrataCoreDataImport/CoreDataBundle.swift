@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// The versions of a Core Data model on disk, in the order they become Strata versions: a
 /// `.xcdatamodeld` bundle (one `.xcdatamodel` folder per version, the current one named by

@@ -1,3 +1,5 @@
+import StrataCore
+
 
 /// Joins the mapped versions of a Core Data model into a Strata history: renaming identifiers
 /// become `renamedFrom`, what lightweight migration dropped silently becomes

@@ -1,3 +1,4 @@
+import StrataCore
 import StrataCoreDataMapping
 
 extension CoreDataMapping.Model {

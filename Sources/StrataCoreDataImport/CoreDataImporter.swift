@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 import StrataCoreDataMapping
 
 /// `strata import coredata`: a Core Data model's versions become `Schemas/<Model>/v1.yaml …

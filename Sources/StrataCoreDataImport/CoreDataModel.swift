@@ -1,3 +1,5 @@
+import StrataCore
+
 /// One version of a Core Data model, as Xcode writes it in `<Version>.xcdatamodel/contents`.
 ///
 /// Only what the importer maps is kept; every element carries the place it was read from, so that

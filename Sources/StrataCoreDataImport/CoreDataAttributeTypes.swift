@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// How Core Data attribute types and default values become Strata types and defaults.
 enum CoreDataAttributeTypes {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,3 +1,5 @@
+import StrataCore
+
 /// The text of an XML file, to turn the positions `XMLParser` reports into the place an element
 /// or an attribute value starts (what a diagnostic points at).
 struct XMLSourceText {
