@@ -9,7 +9,6 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "strata", targets: ["strata"]),
-        .library(name: "StrataCore", targets: ["StrataCore"]),
         // What generated code imports: the shared runtime, and one module per database.
         .library(name: "StrataRuntime", targets: ["StrataRuntime"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
@@ -207,7 +206,10 @@ let package = Package(
         // Test helpers shared by the tests: a throwaway PostgreSQL server, temporary files removed at exit.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["StrataIntrospection", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "StrataIntrospection", "StrataCore", "StrataSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             path: "Tests/StrataTestSupport"
         ),
         // The SQL DDL: reference files, and every SQL file executed on SQLite and PostgreSQL.
@@ -216,7 +218,6 @@ let package = Package(
             dependencies: [
                 "StrataCore",
                 "StrataStorage",
-                "StrataSQLText",
                 "StrataRelease",
                 "StrataIntrospection",
                 "StrataVerification",
@@ -233,7 +234,6 @@ let package = Package(
                 "StrataCore",
                 "StrataIntrospection",
                 "StrataVerification",
-                "StrataDatabaseImport",
                 "StrataStorage",
                 "StrataSQLText",
                 "StrataChecksum",
@@ -257,6 +257,33 @@ let package = Package(
         .testTarget(
             name: "StrataRuntimeTests",
             dependencies: ["StrataSQLite", "StrataStorage", "StrataDateSamples", "StrataTestSupport"]
+        ),
+        // StrataStorage and StrataChecksum: dates as text, the migration ledger's checksum.
+        .testTarget(
+            name: "StrataStorageTests",
+            dependencies: ["StrataStorage", "StrataChecksum", "StrataSQLite"]
+        ),
+        // StrataIntrospection: the canonical form of SQL read back, script splitting, drift.
+        .testTarget(
+            name: "StrataIntrospectionTests",
+            dependencies: [
+                "StrataIntrospection", "StrataCore", "StrataSQLText", "StrataSQLite", "StrataTestSupport", "strata",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // StrataVerification: `strata verify` on the fixture models, a database that tampers with rows.
+        .testTarget(
+            name: "StrataVerificationTests",
+            dependencies: ["StrataVerification", "StrataIntrospection", "StrataCore", "StrataTestSupport"]
+        ),
+        // StrataDatabaseImport: `strata import database` of SQLite and PostgreSQL databases, adopting
+        // an existing database, the corpus's text dates.
+        .testTarget(
+            name: "StrataDatabaseImportTests",
+            dependencies: [
+                "StrataDatabaseImport", "StrataIntrospection", "StrataCore", "StrataSQLite", "StrataStorage",
+                "StrataTestSupport", "strata", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
         // autoincremented keys, keyword names), the Blog one (joins) and the Music ones (tables an

@@ -51,11 +51,6 @@ import Testing
         ORDER BY 1, 2
         """
 
-    /// `strata` with `arguments` and the schemas folder of `folder`.
-    static func strata(_ arguments: [String], in folder: URL) throws -> CLI.Result {
-        try CLI.strata(arguments + ["--schemas", folder.appendingPathComponent("Schemas").path])
-    }
-
     /// Writes v2 of the imported model: v1 with an optional `phone` on Customer.
     static func addVersion2(in folder: URL) throws -> SchemaHistory {
         let model = folder.appendingPathComponent("Schemas/Shop")
@@ -81,25 +76,25 @@ import Testing
     // MARK: - SQLite
 
     @Test func aHandWrittenSQLiteDatabaseIsBaselinedThenMigratedKeepingItsRows() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        let imported = try Self.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
+        let imported = try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         let rowsBefore = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: Self.selectRows) }
         #expect(rowsBefore.count == 5)
 
         // Without a baseline, migrate takes it for an empty database and fails creating v1's tables.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(try Self.strata(["migrate", "--database", path], in: folder).status == 4)
+        #expect(try CLI.strata(["migrate", "--database", path], in: folder).status == 4)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        let dryRun = try Self.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
+        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(
             dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "a dry run changes nothing")
 
-        let baseline = try Self.strata(
+        let baseline = try CLI.strata(
             ["migrate", "--database", path, "--baseline", "1", "--format", "json"], in: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
@@ -114,19 +109,19 @@ import Testing
         }
         #expect(ledger.map { [$0.model, "\($0.version)", $0.checksum] } == [["Shop", "1", v1.checksum]])
         #expect(marker == StrataStorageFormat.Marker(dateFormat: .current, sinceVersion: 0))
-        let again = try Self.strata(["migrate", "--database", path], in: folder)
+        let again = try CLI.strata(["migrate", "--database", path], in: folder)
         #expect(again.stdout.contains("is at version 1 of Shop: nothing to apply"), "\(again.stdout)")
 
         // A ledger with rows: refused, unchanged.
         let ledgerBytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let twice = try Self.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        let twice = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("already records 1 migration"), "\(twice.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == ledgerBytes)
 
         // v2 adds a field: migrate applies it to the adopted database, every row kept.
         let history = try Self.addVersion2(in: folder)
-        let migrated = try Self.strata(["migrate", "--database", path], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path], in: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(migrated.stdout.contains("Shop migrated from version 1 to 2 (applied v2)"), "\(migrated.stdout)")
         let (rowsAfter, phones, entries) = try queue.read { db in
@@ -142,22 +137,22 @@ import Testing
     }
 
     @Test func aSQLiteBaselineIsRefusedAndChangesNothingWhenTheSchemaOrTheVersionIsWrong() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        #expect(try Self.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
         // The same database with one more column and without the index.
-        let other = try DatabaseImportTests.sqliteDatabase(
+        let other = try TestDatabases.sqliteDatabase(
             Self.shopDDL.replacingOccurrences(of: "name TEXT\n", with: "name TEXT,\n    extra TEXT\n")
                 .replacingOccurrences(of: #"CREATE INDEX order_status ON "order" (status);"#, with: ""),
             in: folder, name: "other.sqlite")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: other))
-        let differs = try Self.strata(["migrate", "--database", other, "--baseline", "1"], in: folder)
+        let differs = try CLI.strata(["migrate", "--database", other, "--baseline", "1"], in: folder)
         #expect(differs.status == 1)
         #expect(differs.stderr.contains("the database's schema differs from v1's in 2 ways"), "\(differs.stderr)")
         #expect(differs.stderr.contains(#"  schema difference: table "customer": column "extra" not expected"#))
         #expect(differs.stderr.contains(#"  schema difference: table "order": missing index "order_status""#))
         let json = try Self.json(
-            try Self.strata(["migrate", "--database", other, "--baseline", "1", "--format", "json"], in: folder))
+            try CLI.strata(["migrate", "--database", other, "--baseline", "1", "--format", "json"], in: folder))
         #expect((json["schemaDifferences"] as? [String])?.count == 2)
         #expect(Self.versions(json["recorded"]).isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes)
@@ -165,16 +160,16 @@ import Testing
         // Versions the model lacks are refused as `--to` refuses them; --to below --baseline is usage.
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         for version in ["0", "2", "-1"] {
-            let result = try Self.strata(["migrate", "--database", path, "--baseline=\(version)"], in: folder)
+            let result = try CLI.strata(["migrate", "--database", path, "--baseline=\(version)"], in: folder)
             #expect(result.status == 1, "\(version): \(result.stderr)")
             #expect(result.stderr.contains("Shop has no version \(version)"), "\(result.stderr)")
         }
         #expect(
-            try Self.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], in: folder).status == 64)
+            try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], in: folder).status == 64)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
         // A database that is not there is not created.
         let missing = folder.appendingPathComponent("missing.sqlite").path
-        let absent = try Self.strata(["migrate", "--database", missing, "--baseline", "1"], in: folder)
+        let absent = try CLI.strata(["migrate", "--database", missing, "--baseline", "1"], in: folder)
         #expect(absent.status == 2)
         #expect(absent.stderr.contains("--baseline adopts an existing database"), "\(absent.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
@@ -183,21 +178,21 @@ import Testing
     }
 
     @Test func aBaselineContinuesToTheLatestVersionUnlessToStopsIt() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        #expect(try Self.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
         _ = try Self.addVersion2(in: folder)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // The database is v1's, not v2's: a baseline at v2 lists what v2 adds.
-        let atV2 = try Self.strata(["migrate", "--database", path, "--baseline", "2"], in: folder)
+        let atV2 = try CLI.strata(["migrate", "--database", path, "--baseline", "2"], in: folder)
         #expect(atV2.status == 1)
         #expect(atV2.stderr.contains(#"schema difference: table "customer": missing column "phone""#), "\(atV2.stderr)")
-        let dryRun = try Self.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
+        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.contains(#"ALTER TABLE "customer" ADD COLUMN "phone" TEXT;"#), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        let result = try Self.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        let result = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout == """
@@ -212,7 +207,7 @@ import Testing
         // --to N records the baseline only.
         let copy = folder.appendingPathComponent("copy.sqlite")
         try bytes.write(to: copy)
-        let only = try Self.strata(["migrate", "--database", copy.path, "--baseline", "1", "--to", "1"], in: folder)
+        let only = try CLI.strata(["migrate", "--database", copy.path, "--baseline", "1", "--to", "1"], in: folder)
         #expect(only.status == 0, "\(only.stderr)")
         #expect(only.stdout.hasSuffix("is at version 1 of Shop: nothing to apply.\n"), "\(only.stdout)")
     }
@@ -221,28 +216,28 @@ import Testing
 
     @Test func aHandWrittenPostgreSQLDatabaseIsBaselinedThenMigratedKeepingItsRows() async throws {
         let server = try await TestPostgresServer.forTest()
-        let folder = try DatabaseImportTests.folder()
+        let folder = try TestDatabases.folder()
         try await server.withDatabase { session in
             let url = session.url.description
             try await session.executeScript(Self.postgresShopDDL + Self.rows)
-            let imported = try Self.strata(["import", "database", "--postgres", url, "--model", "Shop"], in: folder)
+            let imported = try CLI.strata(["import", "database", "--postgres", url, "--model", "Shop"], in: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
             let rowsBefore = try await session.textRows(sql: Self.selectRows)
             let dump = try server.dump(database: session.url.database)
 
-            let dryRun = try Self.strata(["migrate", "--postgres", url, "--baseline", "1", "--dry-run"], in: folder)
+            let dryRun = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1", "--dry-run"], in: folder)
             #expect(dryRun.status == 0, "\(dryRun.stderr)")
             #expect(
                 dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"),
                 "\(dryRun.stdout)")
             #expect(try server.dump(database: session.url.database) == dump, "a dry run changes nothing")
             for version in ["0", "2"] {
-                let bad = try Self.strata(["migrate", "--postgres", url, "--baseline", version], in: folder)
+                let bad = try CLI.strata(["migrate", "--postgres", url, "--baseline", version], in: folder)
                 #expect(bad.status == 1, "\(bad.stderr)")
             }
             #expect(try server.dump(database: session.url.database) == dump)
 
-            let baseline = try Self.strata(
+            let baseline = try CLI.strata(
                 ["migrate", "--postgres", url, "--baseline", "1", "--format", "json"], in: folder)
             #expect(baseline.status == 0, "\(baseline.stderr)")
             let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
@@ -251,13 +246,13 @@ import Testing
             #expect(try await PostgresMigrateTests.ledger(session) == [["Shop", "1", v1.checksum]])
 
             let dumpAtV1 = try server.dump(database: session.url.database)
-            let twice = try Self.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
+            let twice = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
             #expect(twice.status == 1)
             #expect(twice.stderr.contains("already records 1 migration"), "\(twice.stderr)")
             #expect(try server.dump(database: session.url.database) == dumpAtV1)
 
             let history = try Self.addVersion2(in: folder)
-            let migrated = try Self.strata(["migrate", "--postgres", url], in: folder)
+            let migrated = try CLI.strata(["migrate", "--postgres", url], in: folder)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             #expect(migrated.stdout.contains("Shop migrated from version 1 to 2 (applied v2)"), "\(migrated.stdout)")
             #expect(try await session.textRows(sql: Self.selectRows) == rowsBefore)
@@ -269,10 +264,10 @@ import Testing
 
     @Test func aPostgreSQLBaselineIsRefusedWhenTheSchemaDiffers() async throws {
         let server = try await TestPostgresServer.forTest()
-        let folder = try DatabaseImportTests.folder()
+        let folder = try TestDatabases.folder()
         try await server.withDatabase { session in
             try await session.executeScript(Self.postgresShopDDL)
-            let imported = try Self.strata(
+            let imported = try CLI.strata(
                 ["import", "database", "--postgres", session.url.description, "--model", "Shop"], in: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
         }
@@ -284,7 +279,7 @@ import Testing
                     of: "customer_id BIGINT REFERENCES",
                     with: "customer_id BIGINT CONSTRAINT order_customer REFERENCES") + Self.rows)
             let dump = try server.dump(database: session.url.database)
-            let differs = try Self.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
+            let differs = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
             #expect(differs.status == 1)
             #expect(
                 differs.stderr.contains(

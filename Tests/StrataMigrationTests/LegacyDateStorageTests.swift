@@ -5,6 +5,7 @@ import StrataCore
 import StrataDateSamples
 import StrataRuntime
 import StrataStorage
+import StrataTestSupport
 import Testing
 
 /// Databases written by Strata 0.5 (Dates in seconds since 1970, Date defaults rendered so in the

@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test func aSQLiteDatabaseAsRealProjectsWriteItIsAdoptedAndMigratedWithNothingLost() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(Self.sqliteStore, in: folder)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.sqliteStore, in: folder)
         let original = try DatabaseImporter.readSQLite(path: path)
         let outcome = DatabaseImporter.map(original, dialect: .sqlite, model: "Store", source: path)
         #expect(
@@ -99,29 +99,29 @@ import Testing
 
         // Adopted untouched, then a version that adds a field keeps every row, view and trigger.
         let before = try Self.contents(path)
-        let baseline = try BaselineTests.strata(
+        let baseline = try CLI.strata(
             ["migrate", "--database", path, "--model", "Store", "--baseline", "1"], in: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         #expect(try Self.contents(path) == before)
         try Self.addNote(in: folder, model: "Store")
-        let migrated = try BaselineTests.strata(["migrate", "--database", path, "--model", "Store"], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path, "--model", "Store"], in: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(try Self.contents(path) == before)
     }
 
     /// The stress run's defects, each on its own database.
     @Test func aRowidKeyWithoutNotNullIsAdopted() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL);", in: folder)
-        #expect(try BaselineTests.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
-        let baseline = try BaselineTests.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
+        let baseline = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
     }
 
     @Test func generatedColumnsAndVirtualTablesAreNamedLeftOutAndSeenByTheBaseline() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE item (id INTEGER PRIMARY KEY, price REAL NOT NULL, doubled REAL GENERATED ALWAYS AS (price * 2) STORED);
             CREATE VIRTUAL TABLE docs USING fts5(body);
@@ -141,8 +141,8 @@ import Testing
     }
 
     @Test func aPartialIndexKeepsItsConditionAndTheBaselineComparesIt() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE item (id INTEGER PRIMARY KEY, price REAL NOT NULL);
             CREATE INDEX cheap ON item (price) WHERE price < 10;
@@ -154,7 +154,7 @@ import Testing
         let check = BaselineSchemaCheck(schema: schema, dialect: .sqlite)
         #expect(try DatabaseQueue(path: path).read { check.differences(try SQLiteIntrospector.schema(of: $0)) }.isEmpty)
         // The same index on every row is a difference.
-        let full = try DatabaseImportTests.sqliteDatabase(
+        let full = try TestDatabases.sqliteDatabase(
             "CREATE TABLE item (id INTEGER PRIMARY KEY, price REAL NOT NULL); CREATE INDEX cheap ON item (price);",
             in: folder, name: "full.sqlite")
         let differences = try DatabaseQueue(path: full).read { check.differences(try SQLiteIntrospector.schema(of: $0)) }
@@ -164,8 +164,8 @@ import Testing
     /// A version that rebuilds a table (a field made optional) keeps the views and triggers that
     /// name it; one that the migrated tables no longer allow stops the version, naming it.
     @Test func aTableRebuildKeepsViewsAndTriggersOrStopsNamingTheOneItCannotKeep() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, qty INTEGER NOT NULL);
             CREATE TABLE log (id INTEGER PRIMARY KEY, what TEXT);
@@ -174,14 +174,14 @@ import Testing
             CREATE TRIGGER item_log AFTER INSERT ON item BEGIN INSERT INTO log (what) VALUES (NEW.name); END;
             INSERT INTO item (name, qty) VALUES ('a', 1);
             """, in: folder)
-        #expect(try BaselineTests.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
-        #expect(try BaselineTests.strata(["migrate", "--database", path, "--baseline", "1"], in: folder).status == 0)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
+        #expect(try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder).status == 0)
         let model = folder.appendingPathComponent("Schemas/M")
         let v1 = try String(contentsOf: model.appendingPathComponent("v1.yaml"), encoding: .utf8)
         try v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
             .replacingOccurrences(of: "      qty: Int64\n", with: "      qty: Int64?\n")
             .write(to: model.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
-        let migrated = try BaselineTests.strata(["migrate", "--database", path, "--to", "2"], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path, "--to", "2"], in: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(migrated.stderr.contains("copying the rows of item into its rebuilt table"), "\(migrated.stderr)")
         let queue = try DatabaseQueue(path: path)
@@ -205,7 +205,7 @@ import Testing
             .write(to: model.appendingPathComponent("v3.yaml"), atomically: true, encoding: .utf8)
         let dump = "SELECT type || name || ifnull(sql, '') FROM sqlite_master UNION ALL SELECT name || ifnull(qty, '') FROM item ORDER BY 1"
         let before = try queue.read { try String.fetchAll($0, sql: dump) }
-        let refused = try BaselineTests.strata(["migrate", "--database", path], in: folder)
+        let refused = try CLI.strata(["migrate", "--database", path], in: folder)
         #expect(refused.status == 4, "\(refused.stderr)")
         #expect(refused.stderr.contains(#"would lose the view "item_quantities""#), "\(refused.stderr)")
         #expect(try queue.read { try String.fetchAll($0, sql: dump) } == before)
@@ -215,7 +215,7 @@ import Testing
 
     @Test func aPostgreSQLDatabaseWithSerialKeysDeclaredTypesAndChecksIsAdopted() async throws {
         let server = try await TestPostgresServer.forTest()
-        let folder = try DatabaseImportTests.folder()
+        let folder = try TestDatabases.folder()
         try await server.withDatabase { session in
             try await session.executeScript(
                 """
@@ -254,14 +254,14 @@ import Testing
             // The foreign key to another schema's table is left out of the model, and the
             // baseline's comparison sees it: refused until it is gone.
             let arguments = ["migrate", "--postgres", session.url.description, "--model", "Store", "--baseline", "1"]
-            let refused = try BaselineTests.strata(arguments, in: folder)
+            let refused = try CLI.strata(arguments, in: folder)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains(#"table "invoice": foreign key ("person_id") not expected"#), "\(refused.stderr)")
             try await session.executeScript("ALTER TABLE invoice DROP CONSTRAINT invoice_person_id_fkey")
-            let baseline = try BaselineTests.strata(arguments, in: folder)
+            let baseline = try CLI.strata(arguments, in: folder)
             #expect(baseline.status == 0, "\(baseline.stderr)")
             try Self.addNote(in: folder, model: "Store")
-            let migrated = try BaselineTests.strata(
+            let migrated = try CLI.strata(
                 ["migrate", "--postgres", session.url.description, "--model", "Store"], in: folder)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             let rows = try await session.textRows(

@@ -2,23 +2,22 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataSQLite
-import StrataTestSupport
 import Testing
 
 /// Models for the migration tests: the repository's own and the fixtures.
-enum Models {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let schemas = packageRoot.appendingPathComponent("Schemas").path
-    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures/Models").path
+public enum Models {
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let schemas = packageRoot.appendingPathComponent("Schemas").path
+    public static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures/Models").path
 
-    static func load(_ name: String, in folder: String) throws -> SchemaHistory {
+    public static func load(_ name: String, in folder: String) throws -> SchemaHistory {
         let (history, _, diagnostics) = SchemaLoader.loadModel(named: name, in: folder)
         #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
         return try #require(history)
     }
 
     /// A model written to a temporary folder from YAML texts, one per version.
-    static func temporary(_ name: String, versions: [String]) throws -> (history: SchemaHistory, folder: String) {
+    public static func temporary(_ name: String, versions: [String]) throws -> (history: SchemaHistory, folder: String) {
         let folder = TestScratch.path("strata-migration")
         let model = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
@@ -29,7 +28,7 @@ enum Models {
     }
 
     /// The SQLite migrations of a model, as `strata migrate` and generated code apply them.
-    static func migrator(_ history: SchemaHistory) -> StrataMigrator {
+    public static func migrator(_ history: SchemaHistory) -> StrataMigrator {
         StrataMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aSQLiteDatabaseChangedByHandHasDrifted() throws {
-        let folder = try DatabaseImportTests.folder()
+        let folder = try TestDatabases.folder()
         let path = folder.appendingPathComponent("app.sqlite").path
         let migrated = try Self.strata(["migrate", "--database", path])
         #expect(migrated.status == 0, "\(migrated.stderr)")
@@ -48,8 +48,8 @@ import Testing
     }
 
     @Test func aSQLiteDatabaseWithoutALedgerIsAClearError() throws {
-        let folder = try DatabaseImportTests.folder()
-        let path = try DatabaseImportTests.sqliteDatabase("CREATE TABLE todo_item (id BLOB PRIMARY KEY)", in: folder)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase("CREATE TABLE todo_item (id BLOB PRIMARY KEY)", in: folder)
         let result = try Self.strata(["drift", "--database", path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("has no migration ledger (strata_migrations) with versions of MyTODO"), "\(result.stderr)")

@@ -10,22 +10,6 @@ import Testing
 /// holds: the DDL Strata generates from the imported model creates the same schema, as `strata
 /// verify`'s introspection reads it, on SQLite and on a real PostgreSQL server.
 @Suite struct DatabaseImportTests {
-    /// A new temporary folder.
-    static func folder() throws -> URL {
-        let url = TestScratch.path("strata-import")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// A SQLite file made with `ddl`.
-    static func sqliteDatabase(_ ddl: String, in folder: URL, name: String = "app.sqlite") throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: ddl) }
-        try queue.close()
-        return path
-    }
-
     /// Writes the outcome into `folder/Schemas` and returns the model's latest version, as `strata lint` checks it.
     static func written(_ outcome: DatabaseImporter.Outcome, in folder: URL) throws -> (Schema, String) {
         #expect(!outcome.hasErrors, "\(outcome.diagnostics)")
@@ -79,8 +63,8 @@ import Testing
         """
 
     @Test func aSQLiteDatabaseRoundTripsThroughTheImportedModel() throws {
-        let folder = try Self.folder()
-        let path = try Self.sqliteDatabase(Self.sqliteShop, in: folder)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.sqliteShop, in: folder)
         let original = try DatabaseImporter.readSQLite(path: path)
         let outcome = DatabaseImporter.map(original, dialect: .sqlite, model: "Shop", source: path)
         #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
@@ -146,8 +130,8 @@ import Testing
     }
 
     @Test func sqliteTextDatesImportAsDateFieldsWithTheirFormatAndAreAdoptedUntouched() throws {
-        let folder = try Self.folder()
-        let path = try Self.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE event (
                 id INTEGER PRIMARY KEY, at DATETIME NOT NULL, day DATE, note TEXT, odd DATETIME, free TEXT,
@@ -182,14 +166,14 @@ import Testing
         #expect(yaml.contains("      emptyDay: { type: Date?, format: date, sqlType: { sqlite: \"DATE\" } }\n"))
         #expect(yaml.contains("      stamp: { type: Date?, format: timestamp, sqlType: { sqlite: \"TIMESTAMP\" } }\n"))
         let before = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") }
-        let baseline = try BaselineTests.strata(["migrate", "--database", path, "--model", "Events", "--baseline", "1"], in: folder)
+        let baseline = try CLI.strata(["migrate", "--database", path, "--model", "Events", "--baseline", "1"], in: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         #expect(try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") } == before)
     }
 
     @Test func whatSQLiteHasAndStrataCannotSayIsAWarningNamingTableAndColumn() throws {
-        let folder = try Self.folder()
-        let path = try Self.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE item (
                 id INTEGER PRIMARY KEY,
@@ -274,8 +258,8 @@ import Testing
 
     /// Names that are not Swift-friendly become valid, unreserved, unique names; the SQL names are kept.
     @Test func namesBecomeValidUniqueSchemaNamesAndTheSQLNamesAreKept() throws {
-        let folder = try Self.folder()
-        let path = try Self.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(
             """
             CREATE TABLE "Date" (id INTEGER NOT NULL PRIMARY KEY, "init" TEXT, "2fa" INTEGER, "a b" TEXT, a_b TEXT, "ID_Code" TEXT);
             CREATE TABLE date_table (id INTEGER NOT NULL PRIMARY KEY, owner_id INTEGER REFERENCES "Date" (id), owner TEXT);
@@ -310,8 +294,8 @@ import Testing
     // MARK: - Refusals
 
     @Test func anExistingModelFolderIsNeverOverwritten() throws {
-        let folder = try Self.folder()
-        let path = try Self.sqliteDatabase(Self.sqliteShop, in: folder)
+        let folder = try TestDatabases.folder()
+        let path = try TestDatabases.sqliteDatabase(Self.sqliteShop, in: folder)
         let outcome = DatabaseImporter.map(
             try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "Shop", source: path)
         let (_, before) = try Self.written(outcome, in: folder)
@@ -331,10 +315,10 @@ import Testing
     }
 
     @Test func anEmptyDatabaseAndABadModelNameAreErrors() throws {
-        let folder = try Self.folder()
+        let folder = try TestDatabases.folder()
         let empty = DatabaseImporter.map(DatabaseSchema(tables: []), dialect: .sqlite, model: "M", source: "e.sqlite")
         #expect(Self.messages(empty) == ["error: the database has no tables to import"])
-        let path = try Self.sqliteDatabase("CREATE TABLE t (id INTEGER PRIMARY KEY)", in: folder)
+        let path = try TestDatabases.sqliteDatabase("CREATE TABLE t (id INTEGER PRIMARY KEY)", in: folder)
         let badName = DatabaseImporter.map(
             try DatabaseImporter.readSQLite(path: path), dialect: .sqlite, model: "my model", source: path)
         #expect(badName.hasErrors)
@@ -347,8 +331,8 @@ import Testing
     // MARK: - The command line
 
     @Test func theCommandWritesTheModelAndReportsWarningsAndRefusals() throws {
-        let folder = try Self.folder()
-        _ = try Self.sqliteDatabase(
+        let folder = try TestDatabases.folder()
+        _ = try TestDatabases.sqliteDatabase(
             Self.sqliteShop
                 + "\nCREATE TABLE extra (id INTEGER PRIMARY KEY, name VARCHAR(9));\nCREATE INDEX extra_lower ON extra (lower(name));",
             in: folder)
@@ -432,7 +416,7 @@ import Testing
 
     @Test func aPostgreSQLDatabaseRoundTripsThroughTheImportedModel() async throws {
         let server = try await TestPostgresServer.forTest()
-        let folder = try Self.folder()
+        let folder = try TestDatabases.folder()
         let original = try await server.withDatabase { session in
             try await session.executeScript(Self.postgresShop)
             return try await PostgresIntrospector.schema(of: session)
@@ -490,7 +474,7 @@ import Testing
                 "warning: the default of 'note.item', 1, is not a literal Strata can write for Item; not imported",
                 "warning: the foreign key of 'note.item' is ON DELETE SET DEFAULT, which Strata cannot declare; imported as noAction",
             ])
-        let (_, yaml) = try Self.written(outcome, in: try Self.folder())
+        let (_, yaml) = try Self.written(outcome, in: try TestDatabases.folder())
         #expect(yaml.contains("      id: { type: Int32, sqlType: { postgres: \"serial\" }, autoincrement: true }\n"))
         #expect(yaml.contains("      name: { type: String, sqlType: { postgres: \"character varying(20)\" } }\n"))
         #expect(yaml.contains("      price: { type: Decimal?, sqlType: { postgres: \"numeric(10,2)\" } }\n"))
@@ -500,7 +484,7 @@ import Testing
 
     @Test func theCommandReadsPostgreSQLFromTheEnvironment() async throws {
         let server = try await TestPostgresServer.forTest()
-        let folder = try Self.folder()
+        let folder = try TestDatabases.folder()
         let schemas = folder.appendingPathComponent("Schemas").path
         let result = try await server.withDatabase { session in
             try await session.executeScript(Self.postgresShop)
