@@ -258,6 +258,15 @@ let package = Package(
             name: "StrataRuntimeTests",
             dependencies: ["StrataSQLite", "StrataStorage", "StrataDateSamples", "StrataTestSupport"]
         ),
+        // StrataCoreDataImport: `strata import coredata` of the Core Data fixtures (Tests/Fixtures/CoreData),
+        // `contents` files, and `strata import coredata-store` on imported models.
+        .testTarget(
+            name: "StrataCoreDataImportTests",
+            dependencies: [
+                "StrataCoreDataImport", "StrataCore", "StrataCoreDataMapping", "StrataTestSupport", "strata",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // StrataStorage and StrataChecksum: dates as text, the migration ledger's checksum.
         .testTarget(
             name: "StrataStorageTests",

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// `strata.yaml`'s `access`: every generated declaration at the level asked for, the SQL a file

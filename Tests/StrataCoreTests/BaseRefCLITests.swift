@@ -40,8 +40,8 @@ import Testing
             try git("commit", "-q", "-m", message)
         }
 
-        func strata(_ arguments: String...) throws -> CLITests.Result {
-            try CLITests.strata(arguments, in: root)
+        func strata(_ arguments: String...) throws -> CLI.Result {
+            try CLI.strata(arguments, in: root)
         }
 
         func url(_ path: String) -> URL { root.appendingPathComponent(path) }
@@ -105,7 +105,7 @@ import Testing
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
-        let outside = try CLITests.strata(["check", "--base", "main"], in: root)
+        let outside = try CLI.strata(["check", "--base", "main"], in: root)
         #expect(outside.status == 2)
         #expect(outside.stderr.contains("--base reads git: 'Schemas' is not in a git repository"), "\(outside.stderr)")
 

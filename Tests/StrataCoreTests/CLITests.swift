@@ -1,40 +1,12 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// The `strata` executable itself: exit statuses, where output goes, `--help`.
 @Suite struct CLITests {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs the `strata` built next to the test bundle.
-    static func strata(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-        try run("strata", arguments, in: directory)
-    }
-
-    /// Runs an executable of this package (`strata`, `strata-generator`) built next to the test bundle.
-    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     @Test func badSchemaExitsOneWithCompilerStyleDiagnosticsAndWritesNothing() throws {
         let root = try TestPaths.copy(TestPaths.bad.appendingPathComponent("many-problems-at-once"))
-        let result = try Self.strata(["generate", "--schemas", ".", "--output", "Generated"], in: root)
+        let result = try CLI.strata(["generate", "--schemas", ".", "--output", "Generated"], in: root)
         #expect(result.status == 1)
         #expect(result.stderr.contains("./M/v1.yaml:12:14: error: unknown type 'Colour'; did you mean 'Color'?"))
         #expect(result.stderr.contains("5 errors"))
@@ -44,7 +16,7 @@ import Testing
 
     @Test func lintReportsJSONForTools() throws {
         let root = try TestPaths.copy(TestPaths.bad.appendingPathComponent("unknown-type"))
-        let result = try Self.strata(["lint", "--schemas", ".", "--format", "json"], in: root)
+        let result = try CLI.strata(["lint", "--schemas", ".", "--format", "json"], in: root)
         #expect(result.status == 1)
         let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
         #expect(items?.count == 1)
@@ -57,13 +29,13 @@ import Testing
         let root = try TestPaths.temporaryFolder()
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
-        #expect(try Self.strata(["check"], in: root).status == 1, "nothing generated yet")
-        let generate = try Self.strata(["generate"], in: root)
+        #expect(try CLI.strata(["check"], in: root).status == 1, "nothing generated yet")
+        let generate = try CLI.strata(["generate"], in: root)
         #expect(generate.status == 0, "\(generate.stderr)")
         #expect(generate.stdout.contains("wrote Generated/MyTODO/Swift/MyTODOModels.swift"))
-        let check = try Self.strata(["check"], in: root)
+        let check = try CLI.strata(["check"], in: root)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        let again = try Self.strata(["generate"], in: root)
+        let again = try CLI.strata(["generate"], in: root)
         #expect(again.stdout.contains("up to date"))
     }
 
@@ -71,11 +43,11 @@ import Testing
         let root = try TestPaths.temporaryFolder()
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Schemas"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestPaths.schemas.appendingPathComponent("MyTODO"), to: root.appendingPathComponent("Schemas/MyTODO"))
-        #expect(try Self.strata(["generate"], in: root).status == 0)
+        #expect(try CLI.strata(["generate"], in: root).status == 0)
         let v3 = root.appendingPathComponent("Schemas/MyTODO/v3.yaml")
         try (try String(contentsOf: v3, encoding: .utf8)).replacingOccurrences(of: "default: middle", with: "default: low")
             .write(to: v3, atomically: true, encoding: .utf8)
-        let check = try Self.strata(["check"], in: root)
+        let check = try CLI.strata(["check"], in: root)
         #expect(check.status == 1)
         #expect(check.stdout.contains("--- Generated/MyTODO/Swift/MyTODOModels.swift"))
         #expect(check.stdout.contains("+        priority: Priority = .low"))
@@ -83,9 +55,9 @@ import Testing
     }
 
     @Test func usageErrorsExit64AndHelpDescribesCommands() throws {
-        let usage = try Self.strata(["generate", "--no-such-flag"])
+        let usage = try CLI.strata(["generate", "--no-such-flag"])
         #expect(usage.status == 64)
-        let help = try Self.strata(["--help"])
+        let help = try CLI.strata(["--help"])
         #expect(help.status == 0)
         for command in ["generate", "check", "lint"] {
             #expect(help.stdout.contains(command))
@@ -102,7 +74,7 @@ import Testing
         ("strata-generator", []), ("strata-generator", ["build-plugin"]), ("strata-generator", ["generate-models"]),
     ] as [(String, [String])])
     func helpParagraphsAreWrappedOnlyByArgumentParser(tool: String, command: [String]) throws {
-        let help = try Self.run(tool, command + ["--help"])
+        let help = try CLI.run(tool, command + ["--help"])
         #expect(help.status == 0, "\(tool) \(command) --help: \(help.stderr)")
         let description = help.stdout.components(separatedBy: "USAGE:")[0]
         for paragraph in description.components(separatedBy: "\n\n") {

@@ -1,6 +1,7 @@
 import Foundation
 import StrataChecksum
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// `generate` and `check` on real folders: clean, stale, frozen, extra files, nothing written on error.

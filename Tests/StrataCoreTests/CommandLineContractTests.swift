@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import StrataCore
 import StrataRelease
+import StrataTestSupport
 import Testing
 
 /// The command-line contract of `strata` and `strata-generator`, on the real executables: exit
 /// 0 success, 1 problems found, 2 could not run, 64 usage, on every command; `--version`;
 /// `--format json`; progress on standard error; the regenerate command each reader has.
 @Suite struct CommandLineContractTests {
-    typealias Result = CLITests.Result
+    typealias Result = CLI.Result
 
     static func todoCopy() throws -> URL {
         let root = try TestPaths.temporaryFolder()
@@ -26,7 +27,7 @@ import Testing
 
     @Test(arguments: ["strata", "strata-generator"])
     func versionIsTheOneConstant(_ tool: String) throws {
-        let result = try CLITests.run(tool, ["--version"])
+        let result = try CLI.run(tool, ["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == StrataVersion.current)
     }
@@ -39,11 +40,11 @@ import Testing
             ["migrate", "--database", "x.sqlite", "--model", "Nope"],
             ["verify", "--rows", "many"], ["no-such-command"],
         ] {
-            let result = try CLITests.strata(arguments, in: root)
+            let result = try CLI.strata(arguments, in: root)
             #expect(
                 result.status == 64, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
         }
-        #expect(try CLITests.run("strata-generator", ["generate", "--no-such-flag"]).status == 64)
+        #expect(try CLI.run("strata-generator", ["generate", "--no-such-flag"]).status == 64)
     }
 
     @Test func problemsExit1OnEveryCommand() throws {
@@ -52,22 +53,22 @@ import Testing
             ["generate"], ["check"], ["lint"], ["plan", "M"], ["migrate", "--database", "m.sqlite"], ["verify"],
             ["check", "--format", "json"], ["plan", "M", "--format", "json"], ["verify", "--format", "json"],
         ] {
-            let result = try CLITests.strata(arguments + ["--schemas", "."], in: bad)
+            let result = try CLI.strata(arguments + ["--schemas", "."], in: bad)
             #expect(result.status == 1, "strata \(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
         }
-        #expect(try CLITests.run("strata-generator", ["lint", "--schemas", "."], in: bad).status == 1)
+        #expect(try CLI.run("strata-generator", ["lint", "--schemas", "."], in: bad).status == 1)
     }
 
     @Test func couldNotRunExits2() throws {
         let root = try Self.todoCopy()
         // The output folder is a file: nothing can be written.
         try "not a folder".write(to: root.appendingPathComponent("Generated"), atomically: true, encoding: .utf8)
-        let generate = try CLITests.strata(["generate"], in: root)
+        let generate = try CLI.strata(["generate"], in: root)
         #expect(generate.status == 2, "\(generate.stderr)")
         #expect(generate.stderr.contains("error: "))
         // …nor compared with: one line, not every generated file reported missing in full.
         for format in ["text", "json"] {
-            let check = try CLITests.strata(["check", "--format", format], in: root)
+            let check = try CLI.strata(["check", "--format", format], in: root)
             #expect(check.status == 2, "\(check.stderr)")
             #expect(check.stdout.isEmpty)
             #expect(check.stderr == "error: cannot read Generated: a file is where the output folder should be\n")
@@ -76,11 +77,11 @@ import Testing
         try String(repeating: "not a database ", count: 100).write(
             to: root.appendingPathComponent("notes.sqlite"), atomically: true, encoding: .utf8)
         for format in ["text", "json"] {
-            let migrate = try CLITests.strata(["migrate", "--database", "notes.sqlite", "--format", format], in: root)
+            let migrate = try CLI.strata(["migrate", "--database", "notes.sqlite", "--format", format], in: root)
             #expect(migrate.status == 2, "\(migrate.stdout)\(migrate.stderr)")
         }
         // A PostgreSQL server that is not there.
-        let verify = try CLITests.strata(
+        let verify = try CLI.strata(
             ["verify", "--postgres", "postgres://nobody@127.0.0.1:1/postgres", "--rows", "2"], in: root)
         #expect(verify.status == 2, "\(verify.stderr)")
     }
@@ -91,14 +92,14 @@ import Testing
         // 30 entities: several generated files are longer than 200 lines (MyTODO's are not).
         let root = try TestPaths.temporaryFolder()
         try InterruptionTests.largeModel(in: root, entities: 30)
-        let text = try CLITests.strata(["check"], in: root)
+        let text = try CLI.strata(["check"], in: root)
         #expect(text.status == 1)
         #expect(text.stdout.contains("--- /dev/null\n+++ Generated/Large/Swift/LargeModels.swift\n@@ -0,0 +1,"))
         let notShown = text.stdout.split(separator: "\n").filter { $0.hasPrefix("\\ ") }
         #expect(notShown.count >= 3, "\(notShown)")
         #expect(notShown.allSatisfy { $0.hasSuffix(" more lines not shown: the file is missing; `generate` writes it") })
         #expect(text.stderr.contains("error: Generated/Large/Swift/LargeModels.swift is missing\n"))
-        let json = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))
+        let json = try Self.json(try CLI.strata(["check", "--format", "json"], in: root))
         let diffs = try #require(json["stale"] as? [[String: Any]]).compactMap { $0["diff"] as? String }
         #expect(!diffs.joined().contains("not shown"))
         #expect(text.stdout.utf8.count < diffs.joined().utf8.count)
@@ -106,7 +107,7 @@ import Testing
 
     @Test func checkSpeaksJSON() throws {
         let root = try Self.todoCopy()
-        let missing = try Self.json(try CLITests.strata(["check", "--format", "json"], in: root))
+        let missing = try Self.json(try CLI.strata(["check", "--format", "json"], in: root))
         #expect(missing["current"] as? Bool == false)
         let stale = try #require(missing["stale"] as? [[String: Any]])
         #expect(
@@ -114,8 +115,8 @@ import Testing
                 $0["path"] as? String == "Generated/MyTODO/Swift/MyTODOModels.swift"
                     && $0["kind"] as? String == "missing"
             })
-        #expect(try CLITests.strata(["generate"], in: root).status == 0)
-        let current = try CLITests.strata(["check", "--format", "json"], in: root)
+        #expect(try CLI.strata(["generate"], in: root).status == 0)
+        let current = try CLI.strata(["check", "--format", "json"], in: root)
         #expect(current.status == 0)
         let object = try Self.json(current)
         #expect(object["current"] as? Bool == true)
@@ -125,7 +126,7 @@ import Testing
 
     @Test func planSpeaksJSON() throws {
         let root = try Self.todoCopy()
-        let result = try CLITests.strata(["plan", "MyTODO", "--from", "0", "--format", "json"], in: root)
+        let result = try CLI.strata(["plan", "MyTODO", "--from", "0", "--format", "json"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.json(result)
         #expect(object["model"] as? String == "MyTODO")
@@ -142,7 +143,7 @@ import Testing
 
     @Test func migrateSpeaksJSONAndReportsEachVersionOnStandardError() throws {
         let root = try Self.todoCopy()
-        let result = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        let result = try CLI.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.json(result)
         #expect(object["from"] as? Int == 0 && object["to"] as? Int == 3)
@@ -156,14 +157,14 @@ import Testing
         // added things, so the code of v2 runs against it and there is nothing to apply.
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/v3.yaml"))
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/queries"))
-        let ahead = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        let ahead = try CLI.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(ahead.status == 0, "\(ahead.stderr)")
         #expect(try Self.json(ahead)["aheadOfSchemas"] as? Bool == true)
         // Refused once the ledger does not say v3 is compatible (a row Strata wrote before it recorded it).
         try DatabaseQueue(path: root.appendingPathComponent("todo.sqlite").path).write { db in
             try db.execute(sql: #"UPDATE "strata_migrations" SET "compatible_from" = NULL WHERE "version" = 3"#)
         }
-        let refused = try CLITests.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
+        let refused = try CLI.strata(["migrate", "--database", "todo.sqlite", "--format", "json"], in: root)
         #expect(refused.status == 1)
         #expect((try Self.json(refused)["error"] as? String)?.contains("newer") == true)
     }
@@ -172,7 +173,7 @@ import Testing
         let root = try TestPaths.temporaryFolder()
         try FileManager.default.copyItem(
             at: TestPaths.models.appendingPathComponent("Evolution"), to: root.appendingPathComponent("Evolution"))
-        let result = try CLITests.strata(["migrate", "--database", "evolution.sqlite", "--schemas", "."], in: root)
+        let result = try CLI.strata(["migrate", "--database", "evolution.sqlite", "--schemas", "."], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains("Evolution: v3: copying the rows of post into its rebuilt table…"),
@@ -186,7 +187,7 @@ import Testing
 
     @Test func verifySpeaksJSONAndReportsProgressOnStandardError() throws {
         let root = try Self.todoCopy()
-        let result = try CLITests.strata(["verify", "--rows", "5", "--format", "json"], in: root)
+        let result = try CLI.strata(["verify", "--rows", "5", "--format", "json"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.json(result)
         #expect(object["passed"] as? Bool == true)
@@ -199,7 +200,7 @@ import Testing
 
     @Test func headersAndHintsNameTheReadersCommand() throws {
         let root = try Self.todoCopy()
-        #expect(try CLITests.strata(["generate"], in: root).status == 0)
+        #expect(try CLI.strata(["generate"], in: root).status == 0)
         let cli = try String(
             contentsOf: root.appendingPathComponent("Generated/MyTODO/Swift/MyTODOModels.swift"), encoding: .utf8)
         #expect(
@@ -207,7 +208,7 @@ import Testing
                 "// Generated by Strata \(StrataVersion.current) from MyTODO/v3.yaml. Do not edit.\n// Change the schema and run `strata generate`.\n"
             ))
         // The plugins' tool names the command plugin, in files and in hints.
-        let plugin = try CLITests.run(
+        let plugin = try CLI.run(
             "strata-generator", ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
         #expect(plugin.status == 0, "\(plugin.stderr)")
         let pluginFile = try String(
@@ -217,13 +218,13 @@ import Testing
                 "-- Change the schema and run `swift package --allow-writing-to-package-directory strata-generate`.\n"))
         try "-- stale\n".write(
             to: root.appendingPathComponent("Plugin/MyTODO/sqlite/schema.sql"), atomically: true, encoding: .utf8)
-        let check = try CLITests.run(
+        let check = try CLI.run(
             "strata-generator",
             ["generate-models", "--check", "--model-folder", "Schemas/MyTODO", "--output", "Plugin"], in: root)
         #expect(check.status == 1)
         #expect(check.stdout.contains("--- Plugin/MyTODO/sqlite/schema.sql"))
         #expect(check.stderr.contains("run `swift package --allow-writing-to-package-directory strata-generate`"))
-        let stale = try CLITests.strata(["check", "--output", "Plugin"], in: root)
+        let stale = try CLI.strata(["check", "--output", "Plugin"], in: root)
         #expect(stale.stderr.contains("run `strata generate`"))
     }
 
@@ -245,7 +246,7 @@ import Testing
         let absent = SchemaLoader.loadAll(from: schemas, only: "Absent")
         #expect(absent.histories.isEmpty && absent.diagnostics.map(\.message) == ["no model folder 'Absent' in '\(schemas)'"])
 
-        let models = try CLITests.run(
+        let models = try CLI.run(
             "strata-generator",
             ["generate-models", "--model-folder", "Schemas/MyTODO", "--output", "Plugin", "--databases", "sqlite"], in: root)
         #expect(models.status == 0, "\(models.stderr)")
@@ -255,7 +256,7 @@ import Testing
         #expect(exists("Plugin/MyTODO/postgres/schema.sql"), "the SQL of every database is written")
         #expect(!exists("Plugin/Broken"))
 
-        let build = try CLITests.run(
+        let build = try CLI.run(
             "strata-generator",
             ["build-plugin", "--model-folder", "Schemas/MyTODO", "--output", "Build", "--databases", "postgres"], in: root)
         #expect(build.status == 0, "\(build.stderr)")
@@ -282,7 +283,7 @@ import Testing
         func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
         let arguments = ["--model-folder", "Schemas/MyTODO", "--model-folder", "More/Other", "--output", "Plugin"]
 
-        let first = try CLITests.run("strata-generator", ["generate-models"] + arguments, in: root)
+        let first = try CLI.run("strata-generator", ["generate-models"] + arguments, in: root)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("wrote Plugin/MyTODO/Swift/MyTODORepositories.swift"), "\(first.stdout)")
         #expect(first.stdout.contains("wrote Plugin/Other/sqlite/schema.sql"), "\(first.stdout)")
@@ -297,9 +298,9 @@ import Testing
             let listing = try #require(FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path))
             return count + listing.compactMap { $0 as? String }.filter { $0.contains(".") }.count
         }
-        let second = try CLITests.run("strata-generator", ["generate-models"] + arguments, in: root)
+        let second = try CLI.run("strata-generator", ["generate-models"] + arguments, in: root)
         #expect(second.status == 0 && second.stdout == "\(files) generated files are up to date.\n", "\(second.stdout)")
-        let check = try CLITests.run("strata-generator", ["generate-models", "--check"] + arguments, in: root)
+        let check = try CLI.run("strata-generator", ["generate-models", "--check"] + arguments, in: root)
         #expect(check.status == 0 && check.stdout == "\(files) generated files are current.\n", "\(check.stdout)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StrataCoreDataMapping
+import StrataTestSupport
 import Testing
 
 /// Every store of the real-world corpus (`../shared/corpus/coredata-stores`, when it exists: CI
@@ -63,7 +64,7 @@ import Testing
         let store = Self.corpus.appendingPathComponent(item.store)
         try #require(FileManager.default.fileExists(atPath: store.path), "the corpus lacks \(item.store)")
         let root = try TestPaths.temporaryFolder()
-        let imported = try CLITests.strata(
+        let imported = try CLI.strata(
             ["import", "coredata", Self.corpus.appendingPathComponent(item.bundle).path, "--schemas", "Schemas",
              "--model", "Corpus", "--allow-new-required-to-one"], in: root)
         try #require(imported.status == 0, "import coredata: \(imported.stderr)")
@@ -75,7 +76,7 @@ import Testing
             try FileManager.default.copyItem(
                 atPath: store.path + suffix, toPath: root.appendingPathComponent("store.sqlite").path + suffix)
         }
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         try #require(result.status == 0, "import coredata-store: \(result.stderr)")
         #expect(result.stdout.hasPrefix("Corpus: the store was at \(expected);"), "\(result.stdout)")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StrataTestSupport
 import Testing
 
 /// `strata import coredata-store` on stores laid out the way Core Data itself writes them (the
@@ -50,7 +51,7 @@ import Testing
         let bundle = try bundle(name, versions, in: root)
         // The Posts model's v3 adds the required one-to-one Post.color (wibosco's app filled it with a
         // mapping model): accepted, the reference optional.
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata", bundle, "--schemas", "Schemas", "--allow-new-required-to-one"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         return root
@@ -71,8 +72,8 @@ import Testing
         }
     }
 
-    static func importStore(_ root: URL, store: String = "store.sqlite") throws -> CLITests.Result {
-        try CLITests.strata(["import", "coredata-store", "--store", store, "--database", "app.sqlite"], in: root)
+    static func importStore(_ root: URL, store: String = "store.sqlite") throws -> CLI.Result {
+        try CLI.strata(["import", "coredata-store", "--store", store, "--database", "app.sqlite"], in: root)
     }
 
     static func rows(_ root: URL, _ sql: String) throws -> [[String]] {
@@ -329,10 +330,10 @@ import Testing
         #expect(refused.stderr.contains("'store.sqlite' fits versions v1, v2 of model 'Notes' alike"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
         let arguments = ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"]
-        let wrong = try CLITests.strata(arguments + ["--store-version", "3"], in: root)
+        let wrong = try CLI.strata(arguments + ["--store-version", "3"], in: root)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("the model has no version v3"))
-        let named = try CLITests.strata(arguments + ["--store-version", "1"], in: root)
+        let named = try CLI.strata(arguments + ["--store-version", "1"], in: root)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stdout.hasPrefix("Notes: the store was at v1; copied 2 rows"))
         #expect(try Self.rows(root, "SELECT text FROM note ORDER BY id") == [["string(\"one\")"], ["string(\"\")"]])

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Every bad schema under Tests/Fixtures/Bad/<case>/ gets exactly the diagnostics of its

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// What the build plugin and `strata migrate` render: only what they use, and byte for byte what

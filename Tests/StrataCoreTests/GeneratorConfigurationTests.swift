@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// The generator's inputs beyond the model are a value passed down the pipeline

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Reference tests: the output for each fixture model, byte for byte, with a unified diff on mismatch.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Bounds on any input, and guards that say what a migration may do to existing rows.
@@ -20,13 +21,13 @@ import Testing
         let v1 = "model: M\nversion: 1\nentities:\n  A:\n    fields:\n      id: Int64\n  B:\n    fields:\n      id: UUID\n      a: Int64\n"
         let v2 = "model: M\nversion: 2\nentities:\n  A:\n    fields:\n      id: Int64\n  B:\n    fields:\n      id: UUID\n      a: A\n"
         let root = try Self.model([v1, v2])
-        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        let lint = try CLI.strata(["lint", "--schemas", "."], in: root)
         #expect(lint.status == 0)
         #expect(
             lint.stderr.contains(
                 "./M/v2.yaml:10:10: warning: 'B.a' becomes a reference to A: if existing rows hold values that name no A, the migration fails and the database stays at version 1"
             ), "\(lint.stderr)")
-        let plan = try CLITests.strata(["plan", "M", "--schemas", "."], in: root)
+        let plan = try CLI.strata(["plan", "M", "--schemas", "."], in: root)
         #expect(plan.stdout.contains("must each name a row of A"), "\(plan.stdout)")
         #expect(!plan.stdout.contains("(same stored values)"), "\(plan.stdout)")
     }
@@ -41,7 +42,7 @@ import Testing
         let root = try Self.model([text])
         let clock = ContinuousClock()
         let start = clock.now
-        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        let lint = try CLI.strata(["lint", "--schemas", "."], in: root)
         let elapsed = clock.now - start
         #expect(lint.status == 1)
         #expect(lint.stderr.contains("./M/v1.yaml:7:10: error: the type of field 'x' is longer than 128 characters"), "\(lint.stderr.prefix(500))")
@@ -55,7 +56,7 @@ import Testing
     func largeFilesAreRefused() throws {
         let padding = String(repeating: "# padding\n", count: Limits.versionFileBytes / 10 + 1)
         let root = try Self.model(["model: M\nversion: 1\n" + padding])
-        let lint = try CLITests.strata(["lint", "--schemas", "."], in: root)
+        let lint = try CLI.strata(["lint", "--schemas", "."], in: root)
         #expect(lint.status == 1)
         #expect(lint.stderr.contains("./M/v1.yaml:1:1: error: './M/v1.yaml' is"), "\(lint.stderr)")
         #expect(lint.stderr.contains("version files are limited to 1048576 bytes"), "\(lint.stderr)")
@@ -66,18 +67,18 @@ import Testing
         let root = try TestPaths.temporaryFolder()
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a").path, withDestinationPath: "b")
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("b").path, withDestinationPath: "a")
-        let loop = try CLITests.strata(["lint", "--schemas", "a"], in: root)
+        let loop = try CLI.strata(["lint", "--schemas", "a"], in: root)
         #expect(loop.stderr.contains("a:1:1: error: schemas folder 'a' is a symbolic link that leads back to itself"), "\(loop.stderr)")
 
         let nested = try Self.model(["model: M\nversion: 1\nentities: " + String(repeating: "[", count: 2_000) + "\n"])
-        let deep = try CLITests.strata(["lint", "--schemas", "."], in: nested)
+        let deep = try CLI.strata(["lint", "--schemas", "."], in: nested)
         #expect(deep.stderr.contains("error: malformed YAML: collections are nested too deeply"), "\(deep.stderr)")
         #expect(!deep.stderr.contains("yaml_set_max_nest_level"))
 
         let crlf = try Self.model([
             "model: M\r\nversion: 1\r\nentities:\r\n  A:\r\n    fields:\r\n      id: UUID\r\n  A:\r\n    fields:\r\n      id: UUID\r\n"
         ])
-        let duplicate = try CLITests.strata(["lint", "--schemas", "."], in: crlf)
+        let duplicate = try CLI.strata(["lint", "--schemas", "."], in: crlf)
         #expect(duplicate.stderr.contains("./M/v1.yaml:7:3: error: duplicate key 'A'"), "\(duplicate.stderr)")
     }
 }

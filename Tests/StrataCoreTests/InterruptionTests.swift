@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -157,7 +158,7 @@ import Testing
     func sigtermDuringRegenerate() throws {
         let root = try TestPaths.temporaryFolder()
         try Self.largeModel(in: root, entities: 300)
-        let first = try CLITests.strata(["generate"], in: root)
+        let first = try CLI.strata(["generate"], in: root)
         #expect(first.status == 0, "\(first.stderr)")
         // A second version: every Swift file, the SQL schemas, a migration each and strata.lock change.
         let v1 = root.appendingPathComponent("Schemas/Large/v1.yaml")
@@ -172,8 +173,8 @@ import Testing
         #expect(OutputTransactionTests.snapshot(root) == before)
         #expect(OutputTransactionTests.leftovers(root).isEmpty)
         // The next run writes it all.
-        let next = try CLITests.strata(["generate"], in: root)
+        let next = try CLI.strata(["generate"], in: root)
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(try CLITests.strata(["check"], in: root).status == 0)
+        #expect(try CLI.strata(["check"], in: root).status == 0)
     }
 }

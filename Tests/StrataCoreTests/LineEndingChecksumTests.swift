@@ -1,6 +1,7 @@
 import Foundation
 import StrataChecksum
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Checksums survive checkouts: `strata.lock` and the migration ledger read CRLF and CR as LF and

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Whether code generated for version N-1 keeps working against a database at N, decided per
@@ -192,10 +193,10 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Self.v1.write(to: folder.appendingPathComponent("v1.yaml"), atomically: true, encoding: .utf8)
         try v2.write(to: folder.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
-        let text = try CLITests.strata(["plan", "M", "--schemas", "."], in: root)
+        let text = try CLI.strata(["plan", "M", "--schemas", "."], in: root)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("  Compatible with code of version 1: no\n    - renames Post.title to headline (column title -> headline)"), "\(text.stdout)")
-        let json = try CLITests.strata(["plan", "M", "--schemas", ".", "--format", "json"], in: root)
+        let json = try CLI.strata(["plan", "M", "--schemas", ".", "--format", "json"], in: root)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let migration = try #require((object["migrations"] as? [[String: Any]])?.first)
         #expect(migration["compatibleWithPreviousCode"] as? Bool == false)

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Named SQL queries (`Schemas/<Model>/queries/*.sql`): checked on SQLite against the latest
@@ -256,7 +257,7 @@ import Testing
     @Test func generateFailsOnAnUnderscoreParameterAndWritesNothing() throws {
         let sandbox = try Sandbox()
         try sandbox.queries("-- name: byTitle\nSELECT * FROM todo_item WHERE title = :_\n")
-        let result = try CLITests.strata(["generate", "--schemas", sandbox.schemas, "--output", sandbox.output])
+        let result = try CLI.strata(["generate", "--schemas", sandbox.schemas, "--output", sandbox.output])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("bad.sql:2:39: error: parameter ':_'"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.output))
@@ -294,7 +295,7 @@ import Testing
         let model = sandbox.root.appendingPathComponent("Schemas/MyTODO").path
         let output = sandbox.root.appendingPathComponent("PluginOutput")
         let arguments = ["build-plugin", "--model-folder", model, "--output", output.path, "--databases", "sqlite"]
-        let built = try CLITests.run("strata-generator", arguments)
+        let built = try CLI.run("strata-generator", arguments)
         #expect(built.status == 0, "\(built.stderr)")
         let written = TestPaths.files(under: output)
         #expect(written.contains("MyTODO/Swift/MyTODOQueries.swift"), "\(written)")
@@ -304,7 +305,7 @@ import Testing
         let postgresArguments = [
             "build-plugin", "--model-folder", model, "--output", postgresOutput.path, "--databases", "postgres",
         ]
-        let builtForPostgres = try CLITests.run("strata-generator", postgresArguments)
+        let builtForPostgres = try CLI.run("strata-generator", postgresArguments)
         #expect(builtForPostgres.status == 0, "\(builtForPostgres.stderr)")
         let writtenForPostgres = TestPaths.files(under: postgresOutput)
         #expect(
@@ -319,10 +320,10 @@ import Testing
         let text = try String(contentsOf: items, encoding: .utf8)
         try text.replacingOccurrences(of: "detail AS note", with: "details AS note").write(
             to: items, atomically: true, encoding: .utf8)
-        let broken = try CLITests.run("strata-generator", arguments)
+        let broken = try CLI.run("strata-generator", arguments)
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("queries/items.sql:22:19: error: no such column: details"), "\(broken.stderr)")
-        let check = try CLITests.strata(["check", "--schemas", sandbox.schemas, "--output", sandbox.output])
+        let check = try CLI.strata(["check", "--schemas", sandbox.schemas, "--output", sandbox.output])
         #expect(check.status == 1)
         #expect(check.stderr.contains("queries/items.sql:22:19: error: no such column: details"), "\(check.stderr)")
     }

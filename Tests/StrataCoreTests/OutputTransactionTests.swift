@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// `generate` is one transaction on the file system: all files or none, no staged file left
@@ -9,7 +10,7 @@ import Testing
     /// A copy of the TODO app's schemas in a temporary folder, generated once.
     static func generatedCopy() throws -> URL {
         let root = try CommandLineContractTests.todoCopy()
-        let result = try CLITests.strata(["generate"], in: root)
+        let result = try CLI.strata(["generate"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         return root
     }
@@ -45,7 +46,7 @@ import Testing
         try FileManager.default.removeItem(at: sqlite)
         try "in the way".write(to: sqlite, atomically: true, encoding: .utf8)
         let before = Self.snapshot(root)
-        let result = try CLITests.strata(["generate"], in: root)
+        let result = try CLI.strata(["generate"], in: root)
         #expect(result.status == 2)
         #expect(result.stderr == "error: cannot write Generated/MyTODO/sqlite: a file is where a folder should be; nothing was changed\n")
         #expect(Self.snapshot(root) == before)
@@ -60,7 +61,7 @@ import Testing
         let model = root.appendingPathComponent("Generated/MyTODO")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         try "in the way".write(to: model.appendingPathComponent("sqlite"), atomically: true, encoding: .utf8)
-        let failed = try CLITests.strata(["generate"], in: root)
+        let failed = try CLI.strata(["generate"], in: root)
         #expect(failed.status == 2)
         #expect(failed.stderr == "error: cannot write Generated/MyTODO/sqlite: a file is where a folder should be; nothing was changed\n")
         #expect(!exists("Generated/MyTODO/Swift"), "the folder made for the Swift files is removed again")
@@ -69,7 +70,7 @@ import Testing
         // A file two levels up from a generated file: named, not a file-system error code.
         try FileManager.default.removeItem(at: model)
         try "in the way".write(to: model, atomically: true, encoding: .utf8)
-        let blocked = try CLITests.strata(["generate"], in: root)
+        let blocked = try CLI.strata(["generate"], in: root)
         #expect(blocked.status == 2)
         #expect(blocked.stderr == "error: cannot write Generated/MyTODO: a file is where a folder should be; nothing was changed\n")
         #expect(TestPaths.files(under: root.appendingPathComponent("Generated")) == ["MyTODO"])
@@ -82,7 +83,7 @@ import Testing
         try FileManager.default.removeItem(at: swift)
         try FileManager.default.createDirectory(at: swift, withIntermediateDirectories: true)
         try "mine".write(to: swift.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        let result = try CLITests.strata(["generate"], in: root)
+        let result = try CLI.strata(["generate"], in: root)
         #expect(result.status == 2)
         #expect(result.stderr.contains("cannot write Generated/MyTODO/Swift/MyTODOModels.swift: a directory is in the way"))
         #expect(try String(contentsOf: swift.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine")
@@ -94,7 +95,7 @@ import Testing
         let root = try Self.generatedCopy()
         let file = root.appendingPathComponent("Generated/MyTODO/sqlite/schema.sql")
         try "-- my own notes\n".write(to: file, atomically: true, encoding: .utf8)
-        let result = try CLITests.strata(["generate"], in: root)
+        let result = try CLI.strata(["generate"], in: root)
         #expect(result.status == 2)
         #expect(result.stderr.contains("was not written by Strata"))
         #expect(try String(contentsOf: file, encoding: .utf8) == "-- my own notes\n")
@@ -108,7 +109,7 @@ import Testing
         let v1 = root.appendingPathComponent("Schemas/MyTODO/v1.yaml")
         try (try String(contentsOf: v1, encoding: .utf8) + "\n# edited\n").write(to: v1, atomically: true, encoding: .utf8)
         for command in ["lint", "generate"] {
-            let result = try CLITests.strata([command], in: root)
+            let result = try CLI.strata([command], in: root)
             #expect(result.status == 1, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("Schemas/MyTODO/strata.lock:1:1: error: cannot read strata.lock"), "\(result.stderr)")
         }
@@ -121,7 +122,7 @@ import Testing
         let lock = root.appendingPathComponent("Schemas/MyTODO/strata.lock")
         let text = try String(contentsOf: lock, encoding: .utf8)
         try text.replacingOccurrences(of: "v2.yaml sha256:", with: "v2.yaml sha1:").write(to: lock, atomically: true, encoding: .utf8)
-        let result = try CLITests.strata(["lint"], in: root)
+        let result = try CLI.strata(["lint"], in: root)
         #expect(result.status == 1)
         #expect(result.stderr.contains("Schemas/MyTODO/strata.lock:4:1: error: this line of strata.lock is not"), "\(result.stderr)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// What both plugins do for a target, SwiftPM or Xcode (`PluginPlanning`, shared with the plugins).

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// The stars of a named query's result written out in the SQL PostgreSQL runs: generated code

@@ -53,8 +53,8 @@ struct RebaseScenario {
     struct ScenarioFailure: Error, CustomStringConvertible { var description: String }
 
     /// Runs `strata` in the repository.
-    func strata(_ arguments: String...) throws -> CLITests.Result {
-        try CLITests.strata(arguments, in: root)
+    func strata(_ arguments: String...) throws -> CLI.Result {
+        try CLI.strata(arguments, in: root)
     }
 
     /// Runs `strata generate` and commits everything.
@@ -132,7 +132,7 @@ struct RebaseScenario {
         let mainSchemas = root.deletingLastPathComponent().appendingPathComponent("main-\(UUID().uuidString)")
         try git("worktree", "add", "-q", "--detach", mainSchemas.path, "main")
         defer { _ = try? gitStatus(["worktree", "remove", "--force", mainSchemas.path], allowFailure: true) }
-        let first = try CLITests.strata(
+        let first = try CLI.strata(
             ["migrate", "--database", database, "--schemas", mainSchemas.appendingPathComponent("Schemas").path])
         #expect(first.status == 0, "migrate (main): \(first.stderr)", sourceLocation: sourceLocation)
         let queue = try DatabaseQueue(path: database)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// `strata rebase` on real git repositories: a `main` and a `feature` branch that each add
@@ -13,7 +14,7 @@ import Testing
     }
 
     /// Checks out `feature` and runs `strata rebase --onto main`.
-    func rebase(_ scenario: RebaseScenario) throws -> CLITests.Result {
+    func rebase(_ scenario: RebaseScenario) throws -> CLI.Result {
         try scenario.strata("rebase", "--onto", "main")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataRelease
+import StrataTestSupport
 import Testing
 
 /// Snippet tests for the renderers, in the manner of swift-openapi-generator's

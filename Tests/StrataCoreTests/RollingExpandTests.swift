@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// A rolling version (`migration.rolling: true`): its PostgreSQL migration is the expand, which

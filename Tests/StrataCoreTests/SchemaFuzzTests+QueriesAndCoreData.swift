@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataCoreDataImport
+import StrataTestSupport
 import Testing
 
 /// The fuzzer's other two front ends: named-query files (`queries/*.sql`) and Core Data model

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// A deterministic fuzzer over the schema front end: it mutates the fixture schemas (bytes,

@@ -1,6 +1,7 @@
 import Foundation
 import StrataChecksum
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// The validated model read from the TODO app's schemas, and the parser's building blocks.

@@ -1,6 +1,7 @@
 import Foundation
 import StrataChecksum
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// `generate` writes the large files (each database's repositories and embedded migrations) part

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// Generated Swift passes `swift format lint --strict` with the repository's configuration.

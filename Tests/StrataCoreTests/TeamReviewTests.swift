@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// The library parts of reviewing schema changes as a team: conflict markers and duplicate

@@ -100,11 +100,11 @@ import Testing
         // Adopted untouched, then a version that adds a field keeps every row, view and trigger.
         let before = try Self.contents(path)
         let baseline = try CLI.strata(
-            ["migrate", "--database", path, "--model", "Store", "--baseline", "1"], in: folder)
+            ["migrate", "--database", path, "--model", "Store", "--baseline", "1"], schemasIn: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         #expect(try Self.contents(path) == before)
         try Self.addNote(in: folder, model: "Store")
-        let migrated = try CLI.strata(["migrate", "--database", path, "--model", "Store"], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path, "--model", "Store"], schemasIn: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(try Self.contents(path) == before)
     }
@@ -114,8 +114,8 @@ import Testing
         let folder = try TestDatabases.folder()
         let path = try TestDatabases.sqliteDatabase(
             "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL);", in: folder)
-        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
-        let baseline = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], schemasIn: folder).status == 0)
+        let baseline = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], schemasIn: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
     }
 
@@ -174,14 +174,14 @@ import Testing
             CREATE TRIGGER item_log AFTER INSERT ON item BEGIN INSERT INTO log (what) VALUES (NEW.name); END;
             INSERT INTO item (name, qty) VALUES ('a', 1);
             """, in: folder)
-        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], in: folder).status == 0)
-        #expect(try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder).status == 0)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "M"], schemasIn: folder).status == 0)
+        #expect(try CLI.strata(["migrate", "--database", path, "--baseline", "1"], schemasIn: folder).status == 0)
         let model = folder.appendingPathComponent("Schemas/M")
         let v1 = try String(contentsOf: model.appendingPathComponent("v1.yaml"), encoding: .utf8)
         try v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
             .replacingOccurrences(of: "      qty: Int64\n", with: "      qty: Int64?\n")
             .write(to: model.appendingPathComponent("v2.yaml"), atomically: true, encoding: .utf8)
-        let migrated = try CLI.strata(["migrate", "--database", path, "--to", "2"], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path, "--to", "2"], schemasIn: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(migrated.stderr.contains("copying the rows of item into its rebuilt table"), "\(migrated.stderr)")
         let queue = try DatabaseQueue(path: path)
@@ -205,7 +205,7 @@ import Testing
             .write(to: model.appendingPathComponent("v3.yaml"), atomically: true, encoding: .utf8)
         let dump = "SELECT type || name || ifnull(sql, '') FROM sqlite_master UNION ALL SELECT name || ifnull(qty, '') FROM item ORDER BY 1"
         let before = try queue.read { try String.fetchAll($0, sql: dump) }
-        let refused = try CLI.strata(["migrate", "--database", path], in: folder)
+        let refused = try CLI.strata(["migrate", "--database", path], schemasIn: folder)
         #expect(refused.status == 4, "\(refused.stderr)")
         #expect(refused.stderr.contains(#"would lose the view "item_quantities""#), "\(refused.stderr)")
         #expect(try queue.read { try String.fetchAll($0, sql: dump) } == before)
@@ -254,15 +254,15 @@ import Testing
             // The foreign key to another schema's table is left out of the model, and the
             // baseline's comparison sees it: refused until it is gone.
             let arguments = ["migrate", "--postgres", session.url.description, "--model", "Store", "--baseline", "1"]
-            let refused = try CLI.strata(arguments, in: folder)
+            let refused = try CLI.strata(arguments, schemasIn: folder)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains(#"table "invoice": foreign key ("person_id") not expected"#), "\(refused.stderr)")
             try await session.executeScript("ALTER TABLE invoice DROP CONSTRAINT invoice_person_id_fkey")
-            let baseline = try CLI.strata(arguments, in: folder)
+            let baseline = try CLI.strata(arguments, schemasIn: folder)
             #expect(baseline.status == 0, "\(baseline.stderr)")
             try Self.addNote(in: folder, model: "Store")
             let migrated = try CLI.strata(
-                ["migrate", "--postgres", session.url.description, "--model", "Store"], in: folder)
+                ["migrate", "--postgres", session.url.description, "--model", "Store"], schemasIn: folder)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             let rows = try await session.textRows(
                 sql: "SELECT invoice_id::text, invoice_date::text, total::text, note FROM invoice")

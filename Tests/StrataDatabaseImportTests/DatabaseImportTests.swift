@@ -166,7 +166,7 @@ import Testing
         #expect(yaml.contains("      emptyDay: { type: Date?, format: date, sqlType: { sqlite: \"DATE\" } }\n"))
         #expect(yaml.contains("      stamp: { type: Date?, format: timestamp, sqlType: { sqlite: \"TIMESTAMP\" } }\n"))
         let before = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") }
-        let baseline = try CLI.strata(["migrate", "--database", path, "--model", "Events", "--baseline", "1"], in: folder)
+        let baseline = try CLI.strata(["migrate", "--database", path, "--model", "Events", "--baseline", "1"], schemasIn: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         #expect(try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT quote(at) || quote(day) || quote(free) FROM event ORDER BY id") } == before)
     }

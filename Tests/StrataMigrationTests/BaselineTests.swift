@@ -78,24 +78,24 @@ import Testing
     @Test func aHandWrittenSQLiteDatabaseIsBaselinedThenMigratedKeepingItsRows() throws {
         let folder = try TestDatabases.folder()
         let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        let imported = try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder)
+        let imported = try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], schemasIn: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         let rowsBefore = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: Self.selectRows) }
         #expect(rowsBefore.count == 5)
 
         // Without a baseline, migrate takes it for an empty database and fails creating v1's tables.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(try CLI.strata(["migrate", "--database", path], in: folder).status == 4)
+        #expect(try CLI.strata(["migrate", "--database", path], schemasIn: folder).status == 4)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
+        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], schemasIn: folder)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(
             dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "a dry run changes nothing")
 
         let baseline = try CLI.strata(
-            ["migrate", "--database", path, "--baseline", "1", "--format", "json"], in: folder)
+            ["migrate", "--database", path, "--baseline", "1", "--format", "json"], schemasIn: folder)
         #expect(baseline.status == 0, "\(baseline.stderr)")
         let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
         let v1 = try #require(MigrationSources.sqlite(for: v1Only).first)
@@ -109,19 +109,19 @@ import Testing
         }
         #expect(ledger.map { [$0.model, "\($0.version)", $0.checksum] } == [["Shop", "1", v1.checksum]])
         #expect(marker == StrataStorageFormat.Marker(dateFormat: .current, sinceVersion: 0))
-        let again = try CLI.strata(["migrate", "--database", path], in: folder)
+        let again = try CLI.strata(["migrate", "--database", path], schemasIn: folder)
         #expect(again.stdout.contains("is at version 1 of Shop: nothing to apply"), "\(again.stdout)")
 
         // A ledger with rows: refused, unchanged.
         let ledgerBytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let twice = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        let twice = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], schemasIn: folder)
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("already records 1 migration"), "\(twice.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == ledgerBytes)
 
         // v2 adds a field: migrate applies it to the adopted database, every row kept.
         let history = try Self.addVersion2(in: folder)
-        let migrated = try CLI.strata(["migrate", "--database", path], in: folder)
+        let migrated = try CLI.strata(["migrate", "--database", path], schemasIn: folder)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(migrated.stdout.contains("Shop migrated from version 1 to 2 (applied v2)"), "\(migrated.stdout)")
         let (rowsAfter, phones, entries) = try queue.read { db in
@@ -139,20 +139,20 @@ import Testing
     @Test func aSQLiteBaselineIsRefusedAndChangesNothingWhenTheSchemaOrTheVersionIsWrong() throws {
         let folder = try TestDatabases.folder()
         let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], schemasIn: folder).status == 0)
         // The same database with one more column and without the index.
         let other = try TestDatabases.sqliteDatabase(
             Self.shopDDL.replacingOccurrences(of: "name TEXT\n", with: "name TEXT,\n    extra TEXT\n")
                 .replacingOccurrences(of: #"CREATE INDEX order_status ON "order" (status);"#, with: ""),
             in: folder, name: "other.sqlite")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: other))
-        let differs = try CLI.strata(["migrate", "--database", other, "--baseline", "1"], in: folder)
+        let differs = try CLI.strata(["migrate", "--database", other, "--baseline", "1"], schemasIn: folder)
         #expect(differs.status == 1)
         #expect(differs.stderr.contains("the database's schema differs from v1's in 2 ways"), "\(differs.stderr)")
         #expect(differs.stderr.contains(#"  schema difference: table "customer": column "extra" not expected"#))
         #expect(differs.stderr.contains(#"  schema difference: table "order": missing index "order_status""#))
         let json = try Self.json(
-            try CLI.strata(["migrate", "--database", other, "--baseline", "1", "--format", "json"], in: folder))
+            try CLI.strata(["migrate", "--database", other, "--baseline", "1", "--format", "json"], schemasIn: folder))
         #expect((json["schemaDifferences"] as? [String])?.count == 2)
         #expect(Self.versions(json["recorded"]).isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes)
@@ -160,16 +160,16 @@ import Testing
         // Versions the model lacks are refused as `--to` refuses them; --to below --baseline is usage.
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         for version in ["0", "2", "-1"] {
-            let result = try CLI.strata(["migrate", "--database", path, "--baseline=\(version)"], in: folder)
+            let result = try CLI.strata(["migrate", "--database", path, "--baseline=\(version)"], schemasIn: folder)
             #expect(result.status == 1, "\(version): \(result.stderr)")
             #expect(result.stderr.contains("Shop has no version \(version)"), "\(result.stderr)")
         }
         #expect(
-            try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], in: folder).status == 64)
+            try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--to", "0"], schemasIn: folder).status == 64)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
         // A database that is not there is not created.
         let missing = folder.appendingPathComponent("missing.sqlite").path
-        let absent = try CLI.strata(["migrate", "--database", missing, "--baseline", "1"], in: folder)
+        let absent = try CLI.strata(["migrate", "--database", missing, "--baseline", "1"], schemasIn: folder)
         #expect(absent.status == 2)
         #expect(absent.stderr.contains("--baseline adopts an existing database"), "\(absent.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
@@ -180,19 +180,19 @@ import Testing
     @Test func aBaselineContinuesToTheLatestVersionUnlessToStopsIt() throws {
         let folder = try TestDatabases.folder()
         let path = try TestDatabases.sqliteDatabase(Self.shopDDL + Self.rows, in: folder)
-        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], in: folder).status == 0)
+        #expect(try CLI.strata(["import", "database", "--sqlite", path, "--model", "Shop"], schemasIn: folder).status == 0)
         _ = try Self.addVersion2(in: folder)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // The database is v1's, not v2's: a baseline at v2 lists what v2 adds.
-        let atV2 = try CLI.strata(["migrate", "--database", path, "--baseline", "2"], in: folder)
+        let atV2 = try CLI.strata(["migrate", "--database", path, "--baseline", "2"], schemasIn: folder)
         #expect(atV2.status == 1)
         #expect(atV2.stderr.contains(#"schema difference: table "customer": missing column "phone""#), "\(atV2.stderr)")
-        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], in: folder)
+        let dryRun = try CLI.strata(["migrate", "--database", path, "--baseline", "1", "--dry-run"], schemasIn: folder)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.contains(#"ALTER TABLE "customer" ADD COLUMN "phone" TEXT;"#), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        let result = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], in: folder)
+        let result = try CLI.strata(["migrate", "--database", path, "--baseline", "1"], schemasIn: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout == """
@@ -207,7 +207,7 @@ import Testing
         // --to N records the baseline only.
         let copy = folder.appendingPathComponent("copy.sqlite")
         try bytes.write(to: copy)
-        let only = try CLI.strata(["migrate", "--database", copy.path, "--baseline", "1", "--to", "1"], in: folder)
+        let only = try CLI.strata(["migrate", "--database", copy.path, "--baseline", "1", "--to", "1"], schemasIn: folder)
         #expect(only.status == 0, "\(only.stderr)")
         #expect(only.stdout.hasSuffix("is at version 1 of Shop: nothing to apply.\n"), "\(only.stdout)")
     }
@@ -220,25 +220,25 @@ import Testing
         try await server.withDatabase { session in
             let url = session.url.description
             try await session.executeScript(Self.postgresShopDDL + Self.rows)
-            let imported = try CLI.strata(["import", "database", "--postgres", url, "--model", "Shop"], in: folder)
+            let imported = try CLI.strata(["import", "database", "--postgres", url, "--model", "Shop"], schemasIn: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
             let rowsBefore = try await session.textRows(sql: Self.selectRows)
             let dump = try server.dump(database: session.url.database)
 
-            let dryRun = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1", "--dry-run"], in: folder)
+            let dryRun = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1", "--dry-run"], schemasIn: folder)
             #expect(dryRun.status == 0, "\(dryRun.stderr)")
             #expect(
                 dryRun.stdout.contains("--baseline would record v1 as applied without running its SQL"),
                 "\(dryRun.stdout)")
             #expect(try server.dump(database: session.url.database) == dump, "a dry run changes nothing")
             for version in ["0", "2"] {
-                let bad = try CLI.strata(["migrate", "--postgres", url, "--baseline", version], in: folder)
+                let bad = try CLI.strata(["migrate", "--postgres", url, "--baseline", version], schemasIn: folder)
                 #expect(bad.status == 1, "\(bad.stderr)")
             }
             #expect(try server.dump(database: session.url.database) == dump)
 
             let baseline = try CLI.strata(
-                ["migrate", "--postgres", url, "--baseline", "1", "--format", "json"], in: folder)
+                ["migrate", "--postgres", url, "--baseline", "1", "--format", "json"], schemasIn: folder)
             #expect(baseline.status == 0, "\(baseline.stderr)")
             let v1Only = try Models.load("Shop", in: folder.appendingPathComponent("Schemas").path)
             let v1 = try #require(MigrationSources.postgres(for: v1Only).first)
@@ -246,13 +246,13 @@ import Testing
             #expect(try await PostgresMigrateTests.ledger(session) == [["Shop", "1", v1.checksum]])
 
             let dumpAtV1 = try server.dump(database: session.url.database)
-            let twice = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
+            let twice = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], schemasIn: folder)
             #expect(twice.status == 1)
             #expect(twice.stderr.contains("already records 1 migration"), "\(twice.stderr)")
             #expect(try server.dump(database: session.url.database) == dumpAtV1)
 
             let history = try Self.addVersion2(in: folder)
-            let migrated = try CLI.strata(["migrate", "--postgres", url], in: folder)
+            let migrated = try CLI.strata(["migrate", "--postgres", url], schemasIn: folder)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             #expect(migrated.stdout.contains("Shop migrated from version 1 to 2 (applied v2)"), "\(migrated.stdout)")
             #expect(try await session.textRows(sql: Self.selectRows) == rowsBefore)
@@ -268,7 +268,7 @@ import Testing
         try await server.withDatabase { session in
             try await session.executeScript(Self.postgresShopDDL)
             let imported = try CLI.strata(
-                ["import", "database", "--postgres", session.url.description, "--model", "Shop"], in: folder)
+                ["import", "database", "--postgres", session.url.description, "--model", "Shop"], schemasIn: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         try await server.withDatabase { session in
@@ -279,7 +279,7 @@ import Testing
                     of: "customer_id BIGINT REFERENCES",
                     with: "customer_id BIGINT CONSTRAINT order_customer REFERENCES") + Self.rows)
             let dump = try server.dump(database: session.url.database)
-            let differs = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], in: folder)
+            let differs = try CLI.strata(["migrate", "--postgres", url, "--baseline", "1"], schemasIn: folder)
             #expect(differs.status == 1)
             #expect(
                 differs.stderr.contains(

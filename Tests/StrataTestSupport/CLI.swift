@@ -12,13 +12,32 @@ public enum CLI {
         public var stderr: String
     }
 
-    /// Runs `strata` with `arguments` and waits for it.
-    public static func strata(_ arguments: [String]) throws -> Result {
-        finish(try start(arguments))
+    /// Runs the `strata` built next to the test bundle, in `directory` when given, and waits for it.
+    public static func strata(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        try run("strata", arguments, in: directory)
+    }
+
+    /// Runs an executable of this package (`strata`, `strata-generator`) built next to the test
+    /// bundle, in `directory` when given, and waits for it.
+    public static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// `strata` with `arguments` and the schemas folder of `folder` (`folder/Schemas`).
-    public static func strata(_ arguments: [String], in folder: URL) throws -> Result {
+    public static func strata(_ arguments: [String], schemasIn folder: URL) throws -> Result {
         try strata(arguments + ["--schemas", folder.appendingPathComponent("Schemas").path])
     }
 

@@ -3,6 +3,7 @@ import GRDB
 import StrataCore
 import StrataCoreDataImport
 import StrataCoreDataMapping
+import StrataTestSupport
 import Testing
 
 /// `strata import coredata`: Core Data model versions become Strata versions that lint and generate.
@@ -138,7 +139,7 @@ import Testing
             at: bundle.appendingPathComponent("MyTODO 2.xcdatamodel"),
             to: bundle.appendingPathComponent("mytodo 2.xcdatamodel"))
         let root = try TestPaths.temporaryFolder()
-        let result = try CLITests.strata(["import", "coredata", bundle.path], in: root)
+        let result = try CLI.strata(["import", "coredata", bundle.path], in: root)
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
@@ -430,12 +431,12 @@ import Testing
             outcome.diagnostics.filter { $0.severity == .error }.allSatisfy {
                 $0.location.file.hasSuffix("Posts 2.xcdatamodel/contents")
             })
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path], in: root)
         #expect(result.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
         // Accepted on request: warnings, and the references stay optional.
-        let accepted = try CLITests.strata(
+        let accepted = try CLI.strata(
             [
                 "import", "coredata", Self.fixtures.appendingPathComponent("Posts.xcdatamodeld").path,
                 "--allow-new-required-to-one",
@@ -455,7 +456,7 @@ import Testing
     @Test func malformedXMLIsReportedAtItsPlaceAndNothingIsWritten() throws {
         let root = try TestPaths.temporaryFolder()
         let path = Self.bad.appendingPathComponent("Malformed.xcdatamodel").path
-        let result = try CLITests.strata(["import", "coredata", path], in: root)
+        let result = try CLI.strata(["import", "coredata", path], in: root)
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
@@ -524,7 +525,7 @@ import Testing
     @Test func aFolderThatCannotBeWrittenExits2AndLeavesNothing() throws {
         let root = try TestPaths.temporaryFolder()
         try Data("a file, not a folder".utf8).write(to: root.appendingPathComponent("Schemas"))
-        let result = try CLITests.strata(["import", "coredata", Self.todo], in: root)
+        let result = try CLI.strata(["import", "coredata", Self.todo], in: root)
         #expect(result.status == 2)
         #expect(result.stderr.contains("error: cannot write the imported schemas under 'Schemas'"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Schemas"])
@@ -532,16 +533,16 @@ import Testing
 
     @Test func theCommandPrintsTheOrderAndWritesTheFiles() throws {
         let root = try TestPaths.temporaryFolder()
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata", Self.todo, "--schemas", "Models", "--model", "Todo"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  v1: MyTODO\n  v2: MyTODO 2\n  v3: MyTODO 3 (current)\n"))
         #expect(result.stdout.contains("wrote Models/Todo/v3.yaml"))
-        #expect(try CLITests.strata(["lint", "--schemas", "Models"], in: root).status == 0)
-        #expect(try CLITests.strata(["generate", "--schemas", "Models"], in: root).status == 0)
-        let help = try CLITests.strata(["help", "import", "coredata"])
+        #expect(try CLI.strata(["lint", "--schemas", "Models"], in: root).status == 0)
+        #expect(try CLI.strata(["generate", "--schemas", "Models"], in: root).status == 0)
+        let help = try CLI.strata(["help", "import", "coredata"])
         #expect(help.stdout.contains("--transformable-as-data"))
-        #expect(try CLITests.strata(["import", "coredata", Self.todo, "--key", "nodot"], in: root).status == 64)
+        #expect(try CLI.strata(["import", "coredata", Self.todo, "--key", "nodot"], in: root).status == 64)
     }
 }
 
@@ -563,10 +564,10 @@ import Testing
     @Test func movesTheStoreOnceAndSaysSoTheSecondTime() throws {
         let root = try project(store: "MyTODO-2")
         let arguments = ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"]
-        let first = try CLITests.strata(arguments, in: root)
+        let first = try CLI.strata(arguments, in: root)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "MyTODO: the store was at v2; copied 3 rows into app.sqlite and migrated it to v3\n")
-        let second = try CLITests.strata(arguments, in: root)
+        let second = try CLI.strata(arguments, in: root)
         #expect(second.status == 0)
         #expect(second.stdout.contains("already holds the rows of a Core Data store (imported at v2); nothing to do"))
         let titles = try DatabaseQueue(path: root.appendingPathComponent("app.sqlite").path).read { db in
@@ -578,7 +579,7 @@ import Testing
     @Test func flattenedEntitiesReferencesOrderAndManyToManyPairsMove() throws {
         let root = try project(
             store: "Journal", model: CoreDataImportTests.fixtures.appendingPathComponent("Journal.xcdatamodel").path)
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "Journal: the store was at v1; copied 9 rows into app.sqlite and migrated it to v1\n")
@@ -618,7 +619,7 @@ import Testing
     @Test func referencesToAbstractEntitiesMoveToTheReferenceOfTheObjectsEntity() throws {
         let root = try project(
             store: "Pets", model: CoreDataImportTests.fixtures.appendingPathComponent("Pets.xcdatamodel").path)
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "Pets: the store was at v1; copied 11 rows into app.sqlite and migrated it to v1\n")
@@ -644,7 +645,7 @@ import Testing
     @Test func theGeneratedKeyObjectIDTakesZPKAndTheIDAttributeItsValue() throws {
         let root = try project(
             store: "Accounts", model: CoreDataImportTests.fixtures.appendingPathComponent("Accounts.xcdatamodel").path)
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "Accounts: the store was at v1; copied 4 rows into app.sqlite and migrated it to v1\n")
@@ -661,7 +662,7 @@ import Testing
         try DatabaseQueue(path: root.appendingPathComponent("store.sqlite").path).write { db in
             try db.execute(sql: "UPDATE ZOWNER SET ZFAVORITE = 42 WHERE Z_PK = 2")
         }
-        let result = try CLITests.strata(
+        let result = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(result.status == 1)
         #expect(
@@ -673,19 +674,19 @@ import Testing
 
     @Test func aStoreOfAnotherModelExits1AndOneThatIsNotSQLiteExits2() throws {
         let root = try project(store: "OtherModel")
-        let other = try CLITests.strata(
+        let other = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(other.status == 1)
         #expect(other.stderr.contains("error: 'store.sqlite' is not a store of model 'MyTODO' at any of its versions"))
         try Data(repeating: 0x41, count: 200).write(to: root.appendingPathComponent("text.sqlite"))
-        let text = try CLITests.strata(
+        let text = try CLI.strata(
             ["import", "coredata-store", "--store", "text.sqlite", "--database", "app.sqlite"], in: root)
         #expect(text.status == 2)
         #expect(text.stderr.contains("error: 'text.sqlite' is not a Core Data SQLite store"))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("app.sqlite").path))
         // A model that was not imported from Core Data.
         try FileManager.default.removeItem(at: root.appendingPathComponent("Schemas/MyTODO/coredata-mapping.json"))
-        let plain = try CLITests.strata(
+        let plain = try CLI.strata(
             ["import", "coredata-store", "--store", "store.sqlite", "--database", "app.sqlite"], in: root)
         #expect(plain.status == 64)
         #expect(plain.stderr.contains("was not imported from Core Data"))

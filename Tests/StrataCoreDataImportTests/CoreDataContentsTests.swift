@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataTestSupport
 import Testing
 
 /// How `strata import coredata` reads a `contents` file: its size limit before parsing, its
@@ -35,8 +36,8 @@ import Testing
         """
 
     /// Runs `strata import coredata` on the model; asserts that nothing was written.
-    static func importing(_ model: (root: URL, model: String, contents: String)) throws -> CLITests.Result {
-        let result = try CLITests.strata(["import", "coredata", model.model, "--model", "M"], in: model.root)
+    static func importing(_ model: (root: URL, model: String, contents: String)) throws -> CLI.Result {
+        let result = try CLI.strata(["import", "coredata", model.model, "--model", "M"], in: model.root)
         if result.status != 0 {
             #expect(!FileManager.default.fileExists(atPath: model.root.appendingPathComponent("Schemas").path))
         }
