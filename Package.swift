@@ -191,7 +191,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // `strata import database`: an existing SQLite database's tables become a Strata model.
+        // `strata import database`: the tables of an existing SQLite or PostgreSQL database become a
+        // Strata model.
         .target(
             name: "StrataDatabaseImport",
             dependencies: [
@@ -302,8 +303,7 @@ let package = Package(
             name: "GeneratedRepositoryTests",
             dependencies: [
                 "StrataSQLite", "StrataPostgres", "StrataStorage", "StrataCore", "StrataIntrospection", "StrataVerification",
-                "StrataTestSupport",
-                "StrataDateSamples", "RollingV1",
+                "StrataTestSupport", "StrataDateSamples", "RollingV1",
             ],
             exclude: [
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
