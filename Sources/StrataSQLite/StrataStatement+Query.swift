@@ -13,13 +13,13 @@ extension StrataStatement {
 
     /// Every row, each read as `Row`.
     @inlinable
-    public func fetchAll<Row: StrataSQLiteRowDecodable>(_ type: Row.Type) throws -> [Row] {
+    public func fetchAll<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> [Row] {
         try fetchAll { try Row(row: StrataSQLiteRow($0)) }
     }
 
     /// The first row read as `Row`, or nil when there is none.
     @inlinable
-    public func fetchOne<Row: StrataSQLiteRowDecodable>(_ type: Row.Type) throws -> Row? {
+    public func fetchOne<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> Row? {
         try fetchOne { try Row(row: StrataSQLiteRow($0)) }
     }
 

@@ -30,8 +30,8 @@ enum Models {
     }
 
     /// The SQLite migrations of a model, as `strata migrate` and generated code apply them.
-    static func migrator(_ history: SchemaHistory) -> StrataMigrator {
-        StrataMigrator(
+    static func migrator(_ history: SchemaHistory) -> SQLiteMigrator {
+        SQLiteMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
     }

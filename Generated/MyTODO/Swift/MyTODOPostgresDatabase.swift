@@ -9,7 +9,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct MyTODOPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "MyTODO", migrations: MyTODOPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "MyTODO", migrations: MyTODOPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,8 +25,8 @@ public struct MyTODOPostgresDatabase: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataPostgresRepository<TODOItem> {
-        StrataPostgresRepository(client: client)
+    public var todoItems: PostgresRepository<TODOItem> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -36,7 +36,7 @@ public struct MyTODOPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (MyTODOPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(MyTODOPostgresAccess(connection))
         }
     }
@@ -53,7 +53,7 @@ public struct MyTODOPostgresAccess: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataPostgresAccess<TODOItem> {
-        StrataPostgresAccess(connection)
+    public var todoItems: PostgresAccess<TODOItem> {
+        PostgresAccess(connection)
     }
 }

@@ -25,7 +25,7 @@ struct SwiftPostgresDatabaseRenderer {
         writer.block("public struct \(database): Sendable") { w in
             w.line("/// The migrations of every version, applied when the database opens.")
             w.wrapped(
-                "public static let migrator = StrataPostgresMigrator",
+                "public static let migrator = PostgresMigrator",
                 ["model: \(SwiftNames.stringLiteral(schema.model))", "migrations: \(names.migrations(runtime)).all"]
             )
             w.line()
@@ -65,7 +65,7 @@ struct SwiftPostgresDatabaseRenderer {
                 "public func write<T: Sendable>", parameters: ["_ body: @Sendable (\(access)) async throws -> T"],
                 suffix: " async throws -> T"
             ) { w in
-                w.line("try await StrataPostgresTransaction.run(on: client) { connection in")
+                w.line("try await PostgresTransaction.run(on: client) { connection in")
                 w.line("    try await body(\(access)(connection))")
                 w.line("}")
             }

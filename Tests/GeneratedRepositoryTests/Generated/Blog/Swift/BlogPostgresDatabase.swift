@@ -9,7 +9,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct BlogPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Blog", migrations: BlogPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Blog", migrations: BlogPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,13 +25,13 @@ public struct BlogPostgresDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresRepository<Writer> {
-        StrataPostgresRepository(client: client)
+    public var writers: PostgresRepository<Writer> {
+        PostgresRepository(client: client)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresRepository<Post> {
-        StrataPostgresRepository(client: client)
+    public var posts: PostgresRepository<Post> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -41,7 +41,7 @@ public struct BlogPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (BlogPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(BlogPostgresAccess(connection))
         }
     }
@@ -58,12 +58,12 @@ public struct BlogPostgresAccess: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresAccess<Writer> {
-        StrataPostgresAccess(connection)
+    public var writers: PostgresAccess<Writer> {
+        PostgresAccess(connection)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresAccess<Post> {
-        StrataPostgresAccess(connection)
+    public var posts: PostgresAccess<Post> {
+        PostgresAccess(connection)
     }
 }
