@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataDatabase
-import StrataSQLite
+@testable import StrataSQLite
 import Testing
 
 /// The text dates of the real databases of the corpus (`../shared/corpus/databases`, when it is

@@ -1,5 +1,5 @@
 import Foundation
-import StrataSQLite
+@testable import StrataSQLite
 import Testing
 
 @Suite("Binding and reading columns by index")

@@ -1,6 +1,6 @@
 import Foundation
 import StrataDateSamples
-import StrataSQLite
+@testable import StrataSQLite
 import Testing
 
 /// Dates in SQLite are the `Double` a `Date` holds (seconds since 2001), so every one reads back

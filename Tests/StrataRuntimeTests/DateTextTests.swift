@@ -1,5 +1,5 @@
 import Foundation
-import StrataSQLite
+@testable import StrataSQLite
 import Testing
 
 /// Dates of fields declared with `format:`: ISO 8601 text as existing databases and SQLite's own
