@@ -1,3 +1,5 @@
+import GRDB
+
 // The names of Strata 0.5, kept for one release: Docs/MigratingTo0.6.md lists each with its new name.
 
 @available(*, deprecated, renamed: "SQLiteRepository")

@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// SQLite's SQL: numbered `?1` placeholders, `INTEGER` and `REAL` casts, and an integer primary

@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// Runs the runtime's plans (``StrataPlan``) on a SQLite connection: the one place that

@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 extension SQLiteMigrator {

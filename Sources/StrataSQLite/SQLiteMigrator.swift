@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).

@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// Records of one type in a SQLite database: the operations every entity has, written once,

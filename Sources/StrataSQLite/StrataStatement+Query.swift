@@ -1,3 +1,5 @@
+import GRDB
+
 /// What generated named-query functions call: the query's SQL as a cached statement, its
 /// parameters bound in order (values always bound, never spliced into the SQL), its rows read by
 /// their type's `init(row:)`.

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import MyTODO
+import PostgresNIO
 import StrataPostgres
 import StrataSQLite
 import StrataTestSupport

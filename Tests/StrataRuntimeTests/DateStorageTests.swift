@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataDateSamples
 @testable import StrataSQLite
 import Testing

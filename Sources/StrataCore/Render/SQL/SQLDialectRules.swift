@@ -92,7 +92,7 @@ public struct SQLiteRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataSQLite", typePrefix: "", recordProtocol: "SQLiteRecord",
+            module: "StrataSQLite", clientModule: "GRDB", recordsUseClient: false, typePrefix: "", recordProtocol: "SQLiteRecord",
             valueProtocol: "StrataSQLiteValue", store: "SQLiteStore", access: "SQLiteAccess",
             repository: "SQLiteRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
             cell: { "row[\($0)]" }, textDateCell: { "row[\($0), .\($1.rawValue)]" },
@@ -179,7 +179,7 @@ public struct PostgresRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataPostgres", typePrefix: "Postgres", recordProtocol: "PostgresRecord",
+            module: "StrataPostgres", clientModule: "PostgresNIO", recordsUseClient: true, typePrefix: "Postgres", recordProtocol: "PostgresRecord",
             valueProtocol: "StrataPostgresValue", store: "PostgresStore", access: "PostgresAccess",
             repository: "PostgresRepository", isAsync: true, observes: false,
             rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" }, textDateCell: nil,

@@ -15,6 +15,7 @@ struct SwiftDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        writer.line("import GRDB")
         writer.line("import StrataSQLite")
         if coreDataMapping != nil {
             writer.conditional("canImport(StrataCoreDataStore)") { w in w.line("import StrataCoreDataStore") }

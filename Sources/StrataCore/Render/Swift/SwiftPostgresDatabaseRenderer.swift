@@ -17,6 +17,7 @@ struct SwiftPostgresDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        writer.line("import \(runtime.clientModule)")
         writer.line("import \(runtime.module)")
         writer.line()
         writer.line("/// A \(schema.model) database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be")

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Blog database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A MusicServer database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 extension Plan: StrataPostgresValue {}

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 // MARK: - Author
