@@ -271,7 +271,7 @@ let package = Package(
         // StrataStorage and StrataChecksum: dates as text, the migration ledger's checksum.
         .testTarget(
             name: "StrataStorageTests",
-            dependencies: ["StrataStorage", "StrataChecksum", "StrataSQLite"]
+            dependencies: ["StrataStorage", "StrataChecksum", "StrataSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // StrataIntrospection: the canonical form of SQL read back, script splitting, drift.
         .testTarget(

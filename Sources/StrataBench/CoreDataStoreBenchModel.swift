@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// The Core Data model of the store import benchmark, a store of it laid out the way Core Data

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataCore
 import StrataCoreDataImport
 import StrataCoreDataMapping

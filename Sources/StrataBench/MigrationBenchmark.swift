@@ -1,9 +1,10 @@
 import Foundation
+import GRDB
 import StrataCore
 import StrataSQLite
 
 /// Migration cost on SQLite files: a large table through an in-place migration (`ADD COLUMN`) and
-/// through a rebuild, and the TODO app's v1 -> v3, each applied by `StrataMigrator` with Strata's
+/// through a rebuild, and the TODO app's v1 -> v3, each applied by `SQLiteMigrator` with Strata's
 /// generated SQL against the same change written by hand, on copies of the same seeded file.
 public struct MigrationBenchmark: Sendable {
     /// Rows in each seeded table.
@@ -96,17 +97,17 @@ public struct MigrationBenchmark: Sendable {
 
         return [
             Figure(
-                section: .migration, name: "add column in place (\(count) rows), Strata via StrataMigrator",
+                section: .migration, name: "add column in place (\(count) rows), Strata via SQLiteMigrator",
                 value: addColumn.strata, baselineName: "hand-written ALTER TABLE ADD COLUMN", baseline: addColumn.byHand,
                 unit: .seconds, target: .ratioAtMost(Self.target),
                 detail: "ADD COLUMN label TEXT NOT NULL DEFAULT '' (constant time in SQLite: this measures the runner's bookkeeping); "
                     + "the same SQL through GRDB's DatabaseMigrator: \(Format.value(addColumnWithGRDB, .seconds))"),
             Figure(
-                section: .migration, name: "rebuild, optional -> required (\(count) rows), Strata via StrataMigrator",
+                section: .migration, name: "rebuild, optional -> required (\(count) rows), Strata via SQLiteMigrator",
                 value: rebuild.strata, baselineName: "hand-written 12-step rebuild", baseline: rebuild.byHand,
                 unit: .seconds, target: .ratioAtMost(Self.target), detail: "note: String? -> String, NULLs filled with ''"),
             Figure(
-                section: .migration, name: "MyTODO v1 -> v3 (\(count) rows), Strata via StrataMigrator",
+                section: .migration, name: "MyTODO v1 -> v3 (\(count) rows), Strata via SQLiteMigrator",
                 value: history.strata, baselineName: "hand-written ALTERs + index", baseline: history.byHand,
                 unit: .seconds, target: .ratioAtMost(Self.target),
                 detail: "2 ADD COLUMN with CHECK + CREATE INDEX; without the CHECKs by hand: "
@@ -115,7 +116,7 @@ public struct MigrationBenchmark: Sendable {
     }
 
     /// A migrator for the model folder `model` under `schemas`, with the generator's SQLite migrations.
-    static func migrator(model: String, schemas: String) throws -> StrataMigrator {
+    static func migrator(model: String, schemas: String) throws -> SQLiteMigrator {
         let (history, _, diagnostics) = SchemaLoader.loadModel(named: model, in: schemas)
         guard let history else {
             throw Failure(description: "cannot load \(model) from \(schemas): \(diagnostics.prefix(3).map { "\($0)" })")
@@ -125,7 +126,7 @@ public struct MigrationBenchmark: Sendable {
                 version: $0.version, sql: $0.sql, checksum: $0.checksum, legacyChecksum: $0.legacyChecksum,
                 dateColumns: $0.dateColumns)
         }
-        return StrataMigrator(model: model, migrations: migrations)
+        return SQLiteMigrator(model: model, migrations: migrations)
     }
 
     /// Opens a file database the way generated `<Model>Database(path:)` does (a `DatabasePool`),
@@ -229,7 +230,7 @@ public struct MigrationBenchmark: Sendable {
     }
 
     /// `rows` events at version 1 of MigrationBench, in one transaction.
-    private func seedEvents(at path: String, migrator: StrataMigrator) throws {
+    private func seedEvents(at path: String, migrator: SQLiteMigrator) throws {
         Self.remove(path)
         try Self.withPool(path) { pool in
             try migrator.migrate(pool, to: 1)
@@ -250,7 +251,7 @@ public struct MigrationBenchmark: Sendable {
     }
 
     /// `rows` TODO items at version 1 of MyTODO, in one transaction.
-    private func seedTODOItems(at path: String, migrator: StrataMigrator) throws {
+    private func seedTODOItems(at path: String, migrator: SQLiteMigrator) throws {
         Self.remove(path)
         try Self.withPool(path) { pool in
             try migrator.migrate(pool, to: 1)

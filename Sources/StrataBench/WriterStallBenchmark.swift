@@ -13,7 +13,7 @@ import StrataPostgres
 /// committing a primary-key `UPDATE` in a loop (the statement the generated repository's
 /// chosen-field update issues: `UPDATE "post" SET "views" = $1 WHERE "id" = $2`), and one
 /// migration per change kind of the `Evolution` fixture model (``WriterStallModel``) applied
-/// under it by ``StrataPostgresMigrator``. Per migration: the writer's longest write while it
+/// under it by ``PostgresMigrator``. Per migration: the writer's longest write while it
 /// runs (target: at most 100 ms) and its wall time, against the same writer alone for as long;
 /// and, where lock-safe rendering changed the SQL, the same migration as Strata 0.6.0 rendered
 /// it (every statement in the version's transaction), on a copy of the same database.
@@ -179,7 +179,7 @@ public struct WriterStallBenchmark: Sendable {
     private func seed(_ url: PostgresURL, migrations: [StrataMigration]) async throws {
         let session = try await PostgresSession.connect(to: url)
         do {
-            try await StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations)
+            try await PostgresMigrator(model: WriterStallModel.name, migrations: migrations)
                 .migrate(session.connection, to: 1)
             for statement in WriterStallModel.seed(rows: rows) { try await session.execute(statement) }
             try await session.execute("VACUUM ANALYZE")
@@ -251,10 +251,10 @@ public struct WriterStallBenchmark: Sendable {
         _ session: PostgresSession, _ writer: PostgresSession, migrations: [StrataMigration], label: String,
         progress: @Sendable (String) -> Void, measuring: Set<Int>?
     ) async throws -> [Int: Run] {
-        let migrator = StrataPostgresMigrator(model: WriterStallModel.name, migrations: migrations, lockBudget: lockBudget)
+        let migrator = PostgresMigrator(model: WriterStallModel.name, migrations: migrations, lockBudget: lockBudget)
         // Versions applied with no writer wait longer than deadlock_timeout (1 s), after which
         // PostgreSQL cancels an autovacuum that holds the table (the big updates start one).
-        let unhurried = StrataPostgresMigrator(
+        let unhurried = PostgresMigrator(
             model: WriterStallModel.name, migrations: migrations,
             lockBudget: PostgresLockBudget(lockTimeout: .seconds(2), totalWait: .seconds(120), holdLimit: nil))
         let backendText = try await session.textRows(sql: "SELECT pg_backend_pid()::text").first?.first ?? nil

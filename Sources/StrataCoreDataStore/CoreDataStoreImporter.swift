@@ -34,7 +34,7 @@ public struct CoreDataStoreImporter: Sendable {
     /// The mapping `strata import coredata` wrote (`coredata-mapping.json`).
     public let mapping: CoreDataMapping
     /// The model's migrator (the generated `<Model>Database.migrator`).
-    public let migrator: StrataMigrator
+    public let migrator: SQLiteMigrator
     /// The version to take when a store fits several versions alike (their tables, columns and
     /// indexes are the same: a version that only changed an attribute's optionality or default).
     /// It must be one that the store fits; nil refuses such a store (``CoreDataStoreImportError/ambiguousLayout(path:model:versions:)``).
@@ -48,13 +48,13 @@ public struct CoreDataStoreImporter: Sendable {
     public var copiesBySQL = true
 
     /// Creates an importer.
-    public init(mapping: CoreDataMapping, migrator: StrataMigrator) {
+    public init(mapping: CoreDataMapping, migrator: SQLiteMigrator) {
         self.mapping = mapping
         self.migrator = migrator
     }
 
     /// Creates an importer from the text of `coredata-mapping.json`.
-    public init(mappingJSON: Data, migrator: StrataMigrator) throws {
+    public init(mappingJSON: Data, migrator: SQLiteMigrator) throws {
         self.init(mapping: try JSONDecoder().decode(CoreDataMapping.self, from: mappingJSON), migrator: migrator)
     }
 

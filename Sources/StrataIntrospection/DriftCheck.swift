@@ -52,7 +52,7 @@ public enum DriftCheck {
     /// The drift of the SQLite database `db` from `history`.
     public static func check(_ db: Database, history: SchemaHistory) throws -> DriftReport {
         guard !(try MigrationLedger.entries(db)).isEmpty else { throw DriftError.noLedger(model: history.model) }
-        let migrator = StrataMigrator(
+        let migrator = SQLiteMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         let version = try migrator.currentVersion(db)
         return try report(history, version: version, dialect: .sqlite, live: try SQLiteIntrospector.schema(of: db))
@@ -65,7 +65,7 @@ public enum DriftCheck {
         guard !(try await PostgresMigrationLedger.entries(session.connection, logger: logger)).isEmpty else {
             throw DriftError.noLedger(model: history.model)
         }
-        let migrator = StrataPostgresMigrator(
+        let migrator = PostgresMigrator(
             model: history.model,
             migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
         let version = try await migrator.currentVersion(session.connection)

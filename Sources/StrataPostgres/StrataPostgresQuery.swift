@@ -5,11 +5,11 @@ extension PostgresQuery {
     /// A runtime-built statement in PostgreSQL's dialect (`$1`, `$2`…), with its values bound in
     /// PostgreSQL's binary format, and then the key a command binds after them.
     @inlinable
-    public init<Record: StrataPostgresRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
+    public init<Record: PostgresRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
         var bindings = PostgresBindings(capacity: query.segments.count)
         try bindings.strataAppend(query.arguments)
         try bindings.strataAppend(binding)
-        self.init(unsafeSQL: query.sql(StrataPostgresDialect.self), binds: bindings)
+        self.init(unsafeSQL: query.sql(PostgresDialect.self), binds: bindings)
     }
 
     /// A runtime-built statement in PostgreSQL's dialect, with its values bound.
@@ -17,14 +17,14 @@ extension PostgresQuery {
     public init(strata query: StrataSQL) throws {
         var bindings = PostgresBindings(capacity: query.segments.count)
         try bindings.strataAppend(query.arguments)
-        self.init(unsafeSQL: query.sql(StrataPostgresDialect.self), binds: bindings)
+        self.init(unsafeSQL: query.sql(PostgresDialect.self), binds: bindings)
     }
 }
 
 extension PostgresBindings {
     /// Appends what a command binds: a record's columns in field order, or a key.
     @inlinable
-    public mutating func strataAppend<Record: StrataPostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
+    public mutating func strataAppend<Record: PostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
         switch binding {
         case .none: break
         case .record(let record): try record.bind(to: &self)

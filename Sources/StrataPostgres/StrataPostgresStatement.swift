@@ -32,7 +32,7 @@ public struct StrataPostgresStatement: Sendable {
 
     /// Every row, each read as `Row`.
     @inlinable
-    public func fetchAll<Row: StrataPostgresRowDecodable>(_ type: Row.Type) async throws -> [Row] {
+    public func fetchAll<Row: PostgresRowDecodable>(_ type: Row.Type) async throws -> [Row] {
         var rows: [Row] = []
         for try await row in try await connection.query(query, logger: StrataPostgresLog.logger) {
             var cells = StrataPostgresRow(row)

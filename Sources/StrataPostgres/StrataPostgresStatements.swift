@@ -33,12 +33,12 @@ protocol StrataPostgresStatementKind: Sendable {
 extension StrataRecord {
     /// The table's statements on PostgreSQL.
     @inlinable
-    static var strataPostgres: StrataTableStatements { strataTable.statements(StrataPostgresDialect.self) }
+    static var strataPostgres: StrataTableStatements { strataTable.statements(PostgresDialect.self) }
 }
 
 /// A table statement with what its command binds, returning the records it reads.
 @usableFromInline
-struct StrataPostgresPrepared<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>: PostgresPreparedStatement {
+struct StrataPostgresPrepared<Record: PostgresRecord, Kind: StrataPostgresStatementKind>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Record
     @usableFromInline static var name: String { "strata_\(Kind.kind.rawValue)_" + Record.strataPostgres.id }
     @usableFromInline static var sql: String { Kind.kind.sql(in: Record.strataPostgres) ?? "" }
@@ -58,7 +58,7 @@ struct StrataPostgresPrepared<Record: StrataPostgresRecord, Kind: StrataPostgres
 /// A table statement with what its command binds, returning a row per row it changed
 /// (`RETURNING 1`), or none (an insert).
 @usableFromInline
-struct StrataPostgresPreparedChange<Record: StrataPostgresRecord, Kind: StrataPostgresStatementKind>:
+struct StrataPostgresPreparedChange<Record: PostgresRecord, Kind: StrataPostgresStatementKind>:
     PostgresPreparedStatement
 {
     @usableFromInline typealias Row = Void
@@ -80,7 +80,7 @@ struct StrataPostgresPreparedChange<Record: StrataPostgresRecord, Kind: StrataPo
     @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }
 
-extension StrataPostgresRecord {
+extension PostgresRecord {
     /// The record of a row that selects the table's columns.
     @inlinable
     static func decoded(_ row: PostgresRow) throws -> Self {
@@ -93,7 +93,7 @@ extension StrataPostgresRecord {
 /// one statement: how `insert(contentsOf:)` saves round trips. Its SQL is made once per record
 /// type (``StrataPostgresBatchSQL``).
 @usableFromInline
-struct StrataPostgresInsertBatch<Record: StrataPostgresRecord>: PostgresPreparedStatement {
+struct StrataPostgresInsertBatch<Record: PostgresRecord>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Void
     /// Records per statement: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
     @inlinable static var rows: Int { StrataPostgresTableSQL.batchRows(columns: Record.strataTable.columns.count) }
@@ -124,11 +124,11 @@ final class StrataPostgresBatchSQL: @unchecked Sendable {
 
     /// The insert of `rows` records of `type` (always the same `rows` for a type).
     @usableFromInline
-    func insert<Record: StrataPostgresRecord>(_ type: Record.Type, rows: Int) -> String {
+    func insert<Record: PostgresRecord>(_ type: Record.Type, rows: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
         if let sql = inserts[ObjectIdentifier(type)] { return sql }
-        let sql = Record.strataTable.insert(rows: rows).sql(StrataPostgresDialect.self)
+        let sql = Record.strataTable.insert(rows: rows).sql(PostgresDialect.self)
         inserts[ObjectIdentifier(type)] = sql
         return sql
     }
@@ -145,9 +145,9 @@ public enum StrataPostgresTableSQL {
     /// Each prepared statement of `table` by kind (`insert`, `upsert`, `update`, `find`,
     /// `delete`, `insert<n>`), as the record stores prepare them.
     public static func statements<Record>(of table: StrataTable<Record>) -> [(kind: String, sql: String)] {
-        let statements = table.statements(StrataPostgresDialect.self)
+        let statements = table.statements(PostgresDialect.self)
         let rows = batchRows(columns: table.columns.count)
         return StrataTableStatementKind.allCases.compactMap { kind in kind.sql(in: statements).map { (kind.rawValue, $0) } }
-            + [("insert\(rows)", table.insert(rows: rows).sql(StrataPostgresDialect.self))]
+            + [("insert\(rows)", table.insert(rows: rows).sql(PostgresDialect.self))]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// (c) What a user writes by hand with GRDB: a Codable record, mapped to the same table.

@@ -1,3 +1,4 @@
+import GRDB
 import StrataSQLite
 
 /// Fetching every row of a benchmark database file with one implementation, for drivers that

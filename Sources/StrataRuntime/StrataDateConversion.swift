@@ -1,6 +1,6 @@
 /// The conversion of a database written by Strata 0.5 or earlier: the Date columns of the version
 /// it is at, from seconds since 1970 to seconds since 2001 (``SQLiteDateFormat/current``).
-/// The SQLite migrator (`StrataMigrator`) runs it in one transaction, with the row of
+/// The SQLite migrator (`SQLiteMigrator`) runs it in one transaction, with the row of
 /// `strata_storage` (`StrataStorageFormat`) that keeps it from running again, before any pending
 /// migration.
 public struct StrataDateConversion: Hashable, Sendable {

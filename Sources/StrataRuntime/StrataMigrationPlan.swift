@@ -1,6 +1,6 @@
 /// The decisions every Strata migrator takes from a database's ledger, whatever the database:
 /// which ledgers are refused, which version the database is at, and which migrations are
-/// pending. No database access here: the SQLite migrator (``StrataMigrator``) and the PostgreSQL
+/// pending. No database access here: the SQLite migrator (``SQLiteMigrator``) and the PostgreSQL
 /// one read their ledger as ``AppliedStrataMigration`` values and ask this type, so both refuse
 /// exactly the same databases.
 public struct StrataMigrationPlan: Sendable {

@@ -1,4 +1,4 @@
-/// What `StrataMigrator.migrate(_:to:progress:)` reports while it migrates: each version before
+/// What `SQLiteMigrator.migrate(_:to:progress:)` reports while it migrates: each version before
 /// and after it runs, and each of its statements as it starts (so a caller can tell which table
 /// a long rebuild is copying).
 public enum StrataMigrationProgress: Sendable {

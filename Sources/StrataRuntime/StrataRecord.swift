@@ -24,7 +24,7 @@ public struct StrataColumns<Record: StrataRecord>: Sendable {
 /// whatever the database. Generated entity structs conform; the behaviour (insert, find, fetch,
 /// update, delete, observe) lives in the runtime, as GRDB's record protocols do it.
 ///
-/// A database runtime adds how values are bound and read (``StrataSQLiteRecord`` for SQLite).
+/// A database runtime adds how values are bound and read (``SQLiteRecord`` for SQLite).
 public protocol StrataRecord: Sendable {
     /// The columns of the record's table, for type-checked filters and sorts.
     typealias Columns = StrataColumns<Self>

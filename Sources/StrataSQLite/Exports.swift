@@ -1,2 +1,1 @@
-@_exported import GRDB
 @_exported import StrataRuntime

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataRuntime
 
 /// The table recording which versions of a model a database has applied.

@@ -1,3 +1,5 @@
+import GRDB
+
 extension StrataDateConversion {
     /// Runs the conversion on `db`, inside the caller's transaction: one `UPDATE` per column, or,
     /// for a column in a unique index (a Date key, or a reference to one), the same change row by

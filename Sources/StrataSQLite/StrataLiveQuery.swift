@@ -1,3 +1,4 @@
+import GRDB
 import Observation
 import StrataRuntime
 

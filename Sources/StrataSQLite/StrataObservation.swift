@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// Observation of queries as asynchronous sequences, on GRDB's `ValueObservation`: a new value

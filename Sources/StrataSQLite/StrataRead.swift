@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 
@@ -11,16 +12,16 @@ import StrataRuntime
 /// the read. Text, UUIDs, BLOBs and Decimals are read by a call (`@inline(never)`): building the
 /// value (a String, a UUID from bytes, a copy, a parse) outweighs a call, and inlined into every
 /// record's `init(row:)` they took about half of a release build's optimizer time for it.
-public enum StrataRead {
+@usableFromInline enum StrataRead {
     /// True when the column is NULL.
     @inlinable
-    public static func isNull(_ statement: SQLiteStatement, _ index: Int32) -> Bool {
+    static func isNull(_ statement: SQLiteStatement, _ index: Int32) -> Bool {
         sqlite3_column_type(statement, index) == SQLITE_NULL
     }
 
     /// Text.
     @inline(never)
-    public static func string(_ statement: SQLiteStatement, _ index: Int32) throws -> String {
+    @usableFromInline static func string(_ statement: SQLiteStatement, _ index: Int32) throws -> String {
         guard let text = sqlite3_column_text(statement, index) else {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
         }
@@ -30,7 +31,7 @@ public enum StrataRead {
 
     /// An integer.
     @inlinable
-    public static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {
+    static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {
         let value = sqlite3_column_int64(statement, index)
         if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
@@ -40,7 +41,7 @@ public enum StrataRead {
 
     /// An integer.
     @inlinable
-    public static func int(_ statement: SQLiteStatement, _ index: Int32) throws -> Int {
+    static func int(_ statement: SQLiteStatement, _ index: Int32) throws -> Int {
         guard let value = Int(exactly: try int64(statement, index)) else {
             throw outOfRange(statement, index, "Int")
         }
@@ -49,7 +50,7 @@ public enum StrataRead {
 
     /// An integer that must fit 32 bits.
     @inlinable
-    public static func int32(_ statement: SQLiteStatement, _ index: Int32) throws -> Int32 {
+    static func int32(_ statement: SQLiteStatement, _ index: Int32) throws -> Int32 {
         guard let value = Int32(exactly: try int64(statement, index)) else {
             throw outOfRange(statement, index, "Int32")
         }
@@ -58,7 +59,7 @@ public enum StrataRead {
 
     /// An integer that must fit 16 bits.
     @inlinable
-    public static func int16(_ statement: SQLiteStatement, _ index: Int32) throws -> Int16 {
+    static func int16(_ statement: SQLiteStatement, _ index: Int32) throws -> Int16 {
         guard let value = Int16(exactly: try int64(statement, index)) else {
             throw outOfRange(statement, index, "Int16")
         }
@@ -67,7 +68,7 @@ public enum StrataRead {
 
     /// A REAL.
     @inlinable
-    public static func double(_ statement: SQLiteStatement, _ index: Int32) throws -> Double {
+    static func double(_ statement: SQLiteStatement, _ index: Int32) throws -> Double {
         let value = sqlite3_column_double(statement, index)
         if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
@@ -77,19 +78,19 @@ public enum StrataRead {
 
     /// A REAL, narrowed.
     @inlinable
-    public static func float(_ statement: SQLiteStatement, _ index: Int32) throws -> Float {
+    static func float(_ statement: SQLiteStatement, _ index: Int32) throws -> Float {
         Float(try double(statement, index))
     }
 
     /// A Bool stored as INTEGER 0 or 1 (any non-zero value reads as true).
     @inlinable
-    public static func bool(_ statement: SQLiteStatement, _ index: Int32) throws -> Bool {
+    static func bool(_ statement: SQLiteStatement, _ index: Int32) throws -> Bool {
         try int64(statement, index) != 0
     }
 
     /// A UUID stored as 16 bytes.
     @inline(never)
-    public static func uuid(_ statement: SQLiteStatement, _ index: Int32) throws -> UUID {
+    @usableFromInline static func uuid(_ statement: SQLiteStatement, _ index: Int32) throws -> UUID {
         let bytes = sqlite3_column_blob(statement, index)
         let count = Int(sqlite3_column_bytes(statement, index))
         guard let uuid = SQLiteStorage.uuid(bytes: bytes, count: count) else {
@@ -105,7 +106,7 @@ public enum StrataRead {
     /// database wrote as `2009-01-01 00:00:00`) is an error: SQLite would read its leading
     /// digits as a number (2009 seconds) without a word.
     @inlinable
-    public static func date(_ statement: SQLiteStatement, _ index: Int32) throws -> Date {
+    static func date(_ statement: SQLiteStatement, _ index: Int32) throws -> Date {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_FLOAT, SQLITE_INTEGER:
             return SQLiteStorage.date(seconds: sqlite3_column_double(statement, index))
@@ -121,7 +122,7 @@ public enum StrataRead {
     /// is not text, throws ``StrataDecodingError/malformedDate(column:value:)`` naming the table,
     /// the column and the value.
     @inline(never)
-    public static func date(_ statement: SQLiteStatement, _ index: Int32, as format: SQLiteDateText) throws -> Date {
+    @usableFromInline static func date(_ statement: SQLiteStatement, _ index: Int32, as format: SQLiteDateText) throws -> Date {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_TEXT:
             if let text = sqlite3_column_text(statement, index),
@@ -142,7 +143,7 @@ public enum StrataRead {
     /// Column `index` as `Value`; with `dateText`, a `Date` or `Date?` read from its ISO 8601 text
     /// (a column of a Date field declared with `format:`, its `MIN`, `MAX` or group key).
     @inlinable
-    public static func value<Value: StrataSQLiteValue>(
+    static func value<Value: StrataSQLiteValue>(
         _ type: Value.Type, _ statement: SQLiteStatement, _ index: Int32, dateText: SQLiteDateText?
     ) throws -> Value {
         guard let dateText else { return try Value.read(statement, at: index) }
@@ -154,7 +155,7 @@ public enum StrataRead {
 
     /// A BLOB (a zero-length BLOB reads as empty Data).
     @inline(never)
-    public static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
+    @usableFromInline static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
         let bytes = sqlite3_column_blob(statement, index)
         let count = Int(sqlite3_column_bytes(statement, index))
         guard let bytes else {
@@ -168,7 +169,7 @@ public enum StrataRead {
 
     /// A Decimal stored as text.
     @inline(never)
-    public static func decimal(_ statement: SQLiteStatement, _ index: Int32) throws -> Decimal {
+    @usableFromInline static func decimal(_ statement: SQLiteStatement, _ index: Int32) throws -> Decimal {
         let text = try string(statement, index)
         guard let value = SQLiteStorage.decimal(text: text) else {
             throw StrataDecodingError.malformed(column: columnName(statement, index), type: "Decimal")

@@ -1,3 +1,4 @@
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 

@@ -1,3 +1,5 @@
+import GRDB
+
 /// What generated named-query functions call: the query's SQL as a cached statement, its
 /// parameters bound in order (values always bound, never spliced into the SQL), its rows read by
 /// their type's `init(row:)`.
@@ -13,13 +15,13 @@ extension StrataStatement {
 
     /// Every row, each read as `Row`.
     @inlinable
-    public func fetchAll<Row: StrataSQLiteRowDecodable>(_ type: Row.Type) throws -> [Row] {
+    public func fetchAll<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> [Row] {
         try fetchAll { try Row(row: StrataSQLiteRow($0)) }
     }
 
     /// The first row read as `Row`, or nil when there is none.
     @inlinable
-    public func fetchOne<Row: StrataSQLiteRowDecodable>(_ type: Row.Type) throws -> Row? {
+    public func fetchOne<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> Row? {
         try fetchOne { try Row(row: StrataSQLiteRow($0)) }
     }
 

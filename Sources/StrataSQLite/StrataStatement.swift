@@ -1,3 +1,4 @@
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 
@@ -32,7 +33,7 @@ public struct StrataStatement {
     /// The connection's cached statement for a query, with its arguments bound.
     @inlinable
     public init(_ db: Database, _ query: StrataSQL) throws {
-        try self.init(db, sql: query.sql(StrataSQLiteDialect.self))
+        try self.init(db, sql: query.sql(SQLiteDialect.self))
         try bind(query.arguments)
     }
 

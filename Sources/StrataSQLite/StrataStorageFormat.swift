@@ -1,3 +1,5 @@
+import GRDB
+
 /// The table recording how a database stores values: `strata_storage(model, date_format,
 /// since_version)`, one row per model.
 ///

@@ -73,7 +73,7 @@ public enum CompatibilityCheck {
             model: history.model, dialect: .sqlite, codeVersion: code.version, databaseVersion: database.version,
             compatibility: MigrationCompatibility(plan))
         let queue = try DatabaseQueue()
-        try StrataMigrator(
+        try SQLiteMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init)
         ).migrate(queue)
         let statements = CompatibilityStatements.of(code, queries: history.queries, dialect: .sqlite)
@@ -100,7 +100,7 @@ public enum CompatibilityCheck {
         let statements = CompatibilityStatements.of(code, queries: history.queries, dialect: .postgres)
         return try await PostgresScratch.withDatabases(["compat"], url: url) { sessions in
             let session = sessions[0]
-            try await StrataPostgresMigrator(
+            try await PostgresMigrator(
                 model: history.model, migrations: MigrationSources.postgres(for: history).map(StrataMigration.init)
             ).migrate(session.connection)
             let target = PostgresVerificationDatabase(session: session)

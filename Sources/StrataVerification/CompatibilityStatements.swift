@@ -20,7 +20,7 @@ public struct CompatibilityStatement: Hashable, Sendable {
 ///
 /// The SQL comes from the runtime's own builders (``StrataTable``, ``StrataSQL``,
 /// ``StrataJoinQuery``, ``StrataSubquery``, `StrataPostgresTableSQL`), rendered in the dialect's
-/// runtime dialect (`StrataSQLiteDialect`, `StrataPostgresDialect`), given tables built from the
+/// runtime dialect (`SQLiteDialect`, `PostgresDialect`), given tables built from the
 /// version's entities with ``StrataTable/init(name:columns:primaryKey:assignsKey:)``: generated
 /// record types hold the same names (column per field, in field order; the key; whether the
 /// database assigns it), and the runtime's SQL depends on nothing else. Filters, sorts and
@@ -39,11 +39,11 @@ public enum CompatibilityStatements {
                 statements.append(CompatibilityStatement(entity: entity.name, kind: kind, sql: sql))
             }
             func add(_ kind: String, _ sql: StrataSQL) {
-                add(kind, dialect == .postgres ? sql.sql(StrataPostgresDialect.self) : sql.sql(StrataSQLiteDialect.self))
+                add(kind, dialect == .postgres ? sql.sql(PostgresDialect.self) : sql.sql(SQLiteDialect.self))
             }
             switch dialect {
             case .sqlite:
-                let own = table.statements(StrataSQLiteDialect.self)
+                let own = table.statements(SQLiteDialect.self)
                 for kind in StrataTableStatementKind.allCases { kind.sql(in: own).map { add(kind.rawValue, $0) } }
             case .postgres:
                 for (kind, sql) in StrataPostgresTableSQL.statements(of: table) { add(kind, sql) }

@@ -38,7 +38,7 @@ extension SQLDialect {
     }
 }
 
-/// A SQLite database through GRDB; migrations go through ``StrataMigrator``'s ledger.
+/// A SQLite database through GRDB; migrations go through ``SQLiteMigrator``'s ledger.
 /// (`@unchecked`: its one mutable property is guarded by `lock`.)
 public final class SQLiteVerificationDatabase: VerificationDatabase, @unchecked Sendable {
     public let dialect = SQLDialect.sqlite
@@ -65,7 +65,7 @@ public final class SQLiteVerificationDatabase: VerificationDatabase, @unchecked 
             applied.append(migration)
             return applied
         }
-        try StrataMigrator(model: model, migrations: all).migrate(queue, to: version)
+        try SQLiteMigrator(model: model, migrations: all).migrate(queue, to: version)
     }
 
     public func textRows(_ sql: String) async throws -> [[String?]] {

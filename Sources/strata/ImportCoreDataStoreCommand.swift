@@ -58,7 +58,7 @@ struct ImportCoreDataStore: ParsableCommand {
                 "model '\(history.model)' was not imported from Core Data: there is no \(mappingPath) (write it with 'strata import coredata')"
             )
         }
-        let migrator = StrataMigrator(
+        let migrator = SQLiteMigrator(
             model: history.model, migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         do {
             var importer = try CoreDataStoreImporter(mappingJSON: json, migrator: migrator)

@@ -17,7 +17,7 @@ extension Migrate {
     /// Records versions 1...`version` of the SQLite file `database` (checked against version
     /// `version`'s schema), then migrates it to `--to`; a dry run checks and reports only.
     func baselineSQLite(
-        _ migrator: StrataMigrator, history: SchemaHistory, at version: Int, database: String,
+        _ migrator: SQLiteMigrator, history: SchemaHistory, at version: Int, database: String,
         into outcome: inout Outcome
     ) throws {
         guard FileManager.default.fileExists(atPath: database) else { throw NoDatabaseToBaseline() }
@@ -51,7 +51,7 @@ extension Migrate {
     /// version `version`'s schema), then migrates it to `--to`, holding the model's migration lock
     /// across both; a dry run checks and reports only.
     func baselinePostgres(
-        _ migrator: StrataPostgresMigrator, history: SchemaHistory, at version: Int, session: PostgresSession,
+        _ migrator: PostgresMigrator, history: SchemaHistory, at version: Int, session: PostgresSession,
         name: String, into outcome: inout Outcome
     ) async throws {
         let check = { () async throws in

@@ -10,7 +10,7 @@ extension Migrate {
     /// Migrates the PostgreSQL database at `url` with the model's PostgreSQL migrations
     /// (`Generated/<Model>/postgres/migrations/vN.sql`).
     func migratePostgres(_ history: SchemaHistory, url: PostgresURL) async -> (Outcome, StrataExitCode) {
-        let migrator = StrataPostgresMigrator(
+        let migrator = PostgresMigrator(
             model: history.model,
             migrations: MigrationSources.postgres(for: history).map(StrataMigration.init), lockBudget: lockBudget,
             batchSize: batchSize ?? 1_000)
@@ -75,7 +75,7 @@ extension Migrate {
     /// (the watch's reason, when it closed the connection), and the version the database is at,
     /// read on a new connection when the server answers within a few seconds.
     static func reportLoss(
-        of url: PostgresURL, migrator: StrataPostgresMigrator, loss: String, reason: String?,
+        of url: PostgresURL, migrator: PostgresMigrator, loss: String, reason: String?,
         into outcome: inout Outcome
     ) async {
         var again = url
@@ -100,7 +100,7 @@ extension Migrate {
     }
 
     private func migrate(
-        _ migrator: StrataPostgresMigrator, _ history: SchemaHistory, _ session: PostgresSession, name: String,
+        _ migrator: PostgresMigrator, _ history: SchemaHistory, _ session: PostgresSession, name: String,
         into outcome: inout Outcome
     ) async -> StrataExitCode {
         let connection = session.connection

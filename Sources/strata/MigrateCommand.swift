@@ -300,7 +300,7 @@ struct Migrate: AsyncParsableCommand {
 
     /// Migrates the SQLite file `database`.
     func migrateSQLite(_ history: SchemaHistory, database: String) -> (Outcome, StrataExitCode) {
-        let migrator = StrataMigrator(
+        let migrator = SQLiteMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
         var outcome = Outcome()
@@ -346,7 +346,7 @@ struct Migrate: AsyncParsableCommand {
 
     /// The migrations a dry run shows, read from a database that is only opened read-only (or
     /// from an empty one when the file does not exist).
-    func pending(_ migrator: StrataMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
+    func pending(_ migrator: SQLiteMigrator, database: String) throws -> ([StrataMigration], StrataDateConversion?) {
         var configuration = Configuration()
         configuration.readonly = true
         let queue =

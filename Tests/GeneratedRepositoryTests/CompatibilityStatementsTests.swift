@@ -14,7 +14,7 @@ import Testing
         let sqlite = Set(CompatibilityStatements.of(shop, queries: [], dialect: .sqlite).map(\.sql))
         let postgres = Set(CompatibilityStatements.of(shop, queries: [], dialect: .postgres).map(\.sql))
         func check<Record>(_ table: StrataTable<Record>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-            let statements = table.statements(StrataSQLiteDialect.self)
+            let statements = table.statements(SQLiteDialect.self)
             let own = StrataTableStatementKind.allCases.compactMap { $0.sql(in: statements) }
             for sql in own { #expect(sqlite.contains(sql), "\(sql)", sourceLocation: sourceLocation) }
             for (kind, sql) in StrataPostgresTableSQL.statements(of: table) {
@@ -29,8 +29,8 @@ import Testing
         let join = StrataJoinQuery(
             OrderLine.self, joining: Order.self, on: \OrderLine.order, optional: false, where: nil, orderBy: nil,
             limit: nil, offset: nil)
-        let sql = join.statement.sql(StrataSQLiteDialect.self)
+        let sql = join.statement.sql(SQLiteDialect.self)
         #expect(sqlite.contains(sql), "\(sql)")
-        #expect(postgres.contains(join.statement.sql(StrataPostgresDialect.self)))
+        #expect(postgres.contains(join.statement.sql(PostgresDialect.self)))
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import PostgresNIO
 import StrataDateSamples
 import StrataPostgres
 import StrataSQLite

@@ -37,7 +37,7 @@ struct RollingSideBySideTests {
             }
             // The expand, under v1's load: the new columns filled in batches, the trigger kept.
             try await Task.sleep(for: .seconds(1))
-            let migrator = StrataPostgresMigrator(
+            let migrator = PostgresMigrator(
                 model: "Rolling", migrations: RollingPostgresMigrations.all, batchSize: 500)
             #expect(try await migrator.migrate(session.connection).map(\.version) == [2])
             #expect(try await migrator.pendingContracts(session.connection).map(\.version) == [2])

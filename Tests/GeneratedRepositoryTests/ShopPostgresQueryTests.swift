@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import StrataPostgres
 import StrataTestSupport
 import Testing

@@ -157,7 +157,7 @@ struct ShopPostgresRepositoryTests {
             let twins = [Self.customer("bob"), Self.customer("cy"), Self.customer("bob")]
             await #expect(throws: (any Error).self) { try await shop.customers.insert(contentsOf: twins) }
             #expect(try await shop.customers.count() == 1)
-            try await StrataPostgresTransaction.run(on: shop.connection) { connection in
+            try await PostgresTransaction.run(on: shop.connection) { connection in
                 let access = ShopPostgresAccess(connection)
                 try await access.customers.insert(Self.customer("dee"))
                 await #expect(throws: (any Error).self) { try await access.orders.insert(contentsOf: orders) }
@@ -174,13 +174,13 @@ struct ShopPostgresRepositoryTests {
         try await withShop { shop in
             struct Failure: Error {}
             await #expect(throws: Failure.self) {
-                try await StrataPostgresTransaction.run(on: shop.connection) { connection in
+                try await PostgresTransaction.run(on: shop.connection) { connection in
                     try await ShopPostgresAccess(connection).customers.insert(Self.customer("ada"))
                     throw Failure()
                 }
             }
             #expect(try await shop.customers.count() == 0)
-            try await StrataPostgresTransaction.run(on: shop.connection) { connection in
+            try await PostgresTransaction.run(on: shop.connection) { connection in
                 try await ShopPostgresAccess(connection).customers.insert(Self.customer("ada"))
                 try await ShopPostgresAccess(connection).customers.insert(Self.customer("bob"))
             }

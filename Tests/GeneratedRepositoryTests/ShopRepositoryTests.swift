@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataSQLite
 import Testing
 
@@ -46,7 +47,7 @@ struct ShopRepositoryTests {
         #expect(throws: DatabaseError.self) { try shop.customers.insert(contentsOf: batch) }
         #expect(try shop.customers.count() == 0)
         #expect(throws: DatabaseError.self) {
-            try shop.writer.writeWithoutTransaction { db in try StrataAccess<Customer>(db).insert(contentsOf: batch) }
+            try shop.writer.writeWithoutTransaction { db in try SQLiteAccess<Customer>(db).insert(contentsOf: batch) }
         }
         #expect(try shop.customers.count() == 0)
         let stored = try shop.customers.insert(contentsOf: batch.dropLast())

@@ -30,7 +30,7 @@ import Testing
             schemas: schemas)
         let (history, _, diagnostics) = SchemaLoader.loadModel(named: model, in: schemas)
         let loaded = try #require(history, "\(diagnostics)")
-        let migrator = StrataMigrator(
+        let migrator = SQLiteMigrator(
             model: model,
             migrations: MigrationSources.sqlite(for: loaded).map {
                 StrataMigration(

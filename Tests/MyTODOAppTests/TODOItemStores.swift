@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import MyTODO
+import PostgresNIO
 import StrataPostgres
 import StrataSQLite
 import StrataTestSupport
@@ -91,7 +93,7 @@ func withTODOItems(_ backend: TODOBackend, _ body: @Sendable (any TODOItems) asy
 
 struct SQLiteTODOItems: TODOItems {
     let database: MyTODODatabase
-    var items: StrataRepository<TODOItem> { database.todoItems }
+    var items: SQLiteRepository<TODOItem> { database.todoItems }
 
     func insert(_ item: TODOItem) async throws -> TODOItem { try items.insert(item) }
     func insert(contentsOf items: [TODOItem]) async throws -> [TODOItem] { try self.items.insert(contentsOf: items) }
@@ -133,7 +135,7 @@ struct SQLiteTODOItems: TODOItems {
 
 struct PostgresTODOItems: TODOItems {
     let database: MyTODOPostgresDatabase
-    var items: StrataPostgresRepository<TODOItem> { database.todoItems }
+    var items: PostgresRepository<TODOItem> { database.todoItems }
 
     func insert(_ item: TODOItem) async throws -> TODOItem { try await items.insert(item) }
     func insert(contentsOf items: [TODOItem]) async throws -> [TODOItem] {

@@ -109,14 +109,14 @@ import Testing
         #expect(sqliteQueries.contains("public func filteredItems(isDone: Bool) throws -> [TODOItem] {"))
         #expect(sqliteQueries.contains("WHERE is_done = :isDone"), "the SQL is embedded as written: values are bound")
         #expect(sqliteQueries.contains("\nextension MyTODOQueries {\n    /// `filteredItems`"), "SQLite's SQL in the same enum")
-        #expect(sqliteQueries.contains("extension MyTODOQueries.SearchRow: StrataSQLiteRowDecodable {"))
+        #expect(sqliteQueries.contains("extension MyTODOQueries.SearchRow: SQLiteRowDecodable {"))
         #expect(sqliteQueries.contains("public func search(pattern: String, limit: Int) throws -> [MyTODOQueries.SearchRow] {"))
         let postgresQueries = try #require(postgres["MyTODOPostgresQueries.swift"])
         #expect(postgresQueries.contains("public func filteredItems(isDone: Bool) async throws -> [TODOItem] {"))
         #expect(postgresQueries.contains("WHERE is_done = $1"), "PostgreSQL's numbered parameters, bound")
         #expect(postgresQueries.contains("WHERE title LIKE $1\n        ORDER BY title\n        LIMIT $2"))
         #expect(postgresQueries.contains("\npublic enum MyTODOPostgresQueries {\n"))
-        #expect(postgresQueries.contains("extension MyTODOQueries.SearchRow: StrataPostgresRowDecodable {"))
+        #expect(postgresQueries.contains("extension MyTODOQueries.SearchRow: PostgresRowDecodable {"))
         #expect(
             postgresQueries.contains(
                 "public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {"))

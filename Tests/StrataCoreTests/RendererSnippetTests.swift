@@ -134,7 +134,7 @@ import Testing
         let postgres = try render(body, file: "SnipPostgresRepositories.swift")
         expectFragment(
             """
-            extension Note: StrataPostgresRecord {
+            extension Note: PostgresRecord {
                 public init(row: inout StrataPostgresRow) throws {
                     try self.init(id: row.next(), title: row.next(), body: row.next())
                 }
@@ -149,7 +149,7 @@ import Testing
         let swift = try render(body, file: "SnipRepositories.swift")
         expectFragment(
             """
-            extension Note: StrataSQLiteRecord {
+            extension Note: SQLiteRecord {
                 public init(row: StrataSQLiteRow) throws {
                     try self.init(id: row[0], title: row[1], body: row[2])
                 }
@@ -239,7 +239,7 @@ import Testing
             """, in: swift)
         expectFragment(
             """
-            extension StrataRepository where Record == Cell {
+            extension SQLiteRepository where Record == Cell {
                 /// The record with this key (nil while there is none), now and after every change to it.
                 public func observe(row: Int16, default `default`: Int) -> AsyncValueObservation<Cell?> {
                     observe(id: (row, `default`))
@@ -345,7 +345,7 @@ import Testing
         let records = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipRecords.swift")
         let swift = try render("entities:\n  A:\n    fields:\n      id: UUID\n", file: "SnipDatabase.swift")
         expectFragment("private enum GeneratedForStrataRuntimeAPI\(StrataVersion.runtimeAPI): StrataRuntimeAPI\(StrataVersion.runtimeAPI) {}", in: records)
-        expectFragment("    public var `as`: StrataRepository<A> {", in: swift)
+        expectFragment("    public var `as`: SQLiteRepository<A> {", in: swift)
     }
 
     @Test func dialectsSpellTypesAndDefaultsTheirOwnWay() throws {
@@ -386,9 +386,9 @@ import Testing
             """
         let database = try render(body, file: "SnipDatabase.swift")
         // Leading capitals lower-cased up to the next word (all of them before a digit or the end).
-        expectFragment("    public var todoItems: StrataRepository<TODOItem> {", in: database)
-        expectFragment("    public var abc2s: StrataRepository<ABC2> {", in: database)
-        expectFragment("    public var urlValues: StrataRepository<URLValue> {", in: database)
+        expectFragment("    public var todoItems: SQLiteRepository<TODOItem> {", in: database)
+        expectFragment("    public var abc2s: SQLiteRepository<ABC2> {", in: database)
+        expectFragment("    public var urlValues: SQLiteRepository<URLValue> {", in: database)
         let repositories = try render(body, file: "SnipRepositories.swift")
         expectFragment("        title newTitle: String? = nil,", in: repositories)
         expectFragment("        _hidden new_hidden: String? = nil", in: repositories)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StrataDatabaseImport
-import StrataSQLite
+@testable import StrataSQLite
 import StrataStorage
 import Testing
 

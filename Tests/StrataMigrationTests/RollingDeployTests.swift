@@ -71,17 +71,17 @@ import Testing
 
     /// The SQLite migrators of the code at v1 and at v2 (v2 being `second`), from the generator's
     /// migration files as generated code embeds them.
-    static func sqliteMigrators(_ second: String) throws -> (v1: StrataMigrator, v2: StrataMigrator, folders: [String]) {
+    static func sqliteMigrators(_ second: String) throws -> (v1: SQLiteMigrator, v2: SQLiteMigrator, folders: [String]) {
         let (old, oldFolder) = try Models.temporary("Blog", versions: [v1])
         let (new, newFolder) = try Models.temporary("Blog", versions: [v1, second])
         return (Models.migrator(old), Models.migrator(new), [oldFolder, newFolder])
     }
 
-    static func postgresMigrators(_ second: String) throws -> (v1: StrataPostgresMigrator, v2: StrataPostgresMigrator) {
+    static func postgresMigrators(_ second: String) throws -> (v1: PostgresMigrator, v2: PostgresMigrator) {
         let (old, _) = try Models.temporary("Blog", versions: [v1])
         let (new, _) = try Models.temporary("Blog", versions: [v1, second])
-        func migrator(_ history: SchemaHistory) -> StrataPostgresMigrator {
-            StrataPostgresMigrator(
+        func migrator(_ history: SchemaHistory) -> PostgresMigrator {
+            PostgresMigrator(
                 model: "Blog", migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
         }
         return (migrator(old), migrator(new))
@@ -202,8 +202,8 @@ import Testing
         let server = try await TestPostgresServer.forTest()
         let (old, _) = try Models.temporary("Blog", versions: [Self.v1])
         let (new, _) = try Models.temporary("Blog", versions: [Self.v1, Self.rollingRename, Self.afterRolling])
-        func migrator(_ history: SchemaHistory) -> StrataPostgresMigrator {
-            StrataPostgresMigrator(model: "Blog", migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
+        func migrator(_ history: SchemaHistory) -> PostgresMigrator {
+            PostgresMigrator(model: "Blog", migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
         }
         let (v1, v3) = (migrator(old), migrator(new))
         try await server.withDatabase { session in

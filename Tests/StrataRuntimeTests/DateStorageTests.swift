@@ -1,6 +1,7 @@
 import Foundation
+import GRDB
 import StrataDateSamples
-import StrataSQLite
+@testable import StrataSQLite
 import StrataStorage
 import Testing
 
@@ -61,7 +62,7 @@ struct DateStorageTests {
                 (column >= pivot, DateSamples.all.filter { $0 >= pivot }.count),
             ] {
                 let count = try queue.read { db in
-                    let statement = try StrataStatement(db, sql: "SELECT count(*) FROM t WHERE \(predicate.sql.sql(StrataSQLiteDialect.self))")
+                    let statement = try StrataStatement(db, sql: "SELECT count(*) FROM t WHERE \(predicate.sql.sql(SQLiteDialect.self))")
                     for (index, argument) in predicate.arguments.enumerated() {
                         try argument.bind(to: statement.handle, at: Int32(index + 1))
                     }

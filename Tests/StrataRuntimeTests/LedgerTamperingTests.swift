@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataSQLite
 import StrataTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// the database file stays byte for byte as it was (regression: typed row subscripts crashed).
 @Suite("Migration ledger: tampered values")
 struct LedgerTamperingTests {
-    static let migrator = StrataMigrator(
+    static let migrator = SQLiteMigrator(
         model: "Notes",
         migrations: [
             StrataMigration(version: 1, sql: #"CREATE TABLE "note" ("id" INTEGER PRIMARY KEY);"#, checksum: "c1"),

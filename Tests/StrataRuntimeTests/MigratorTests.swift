@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StrataSQLite
 import StrataTestSupport
 import Testing
@@ -20,7 +21,7 @@ private enum Notes {
         sql: #"CREATE TABLE "tag" ("id" INTEGER PRIMARY KEY, "note" INTEGER NOT NULL REFERENCES "note" ("id"));"#,
         checksum: "c3"
     )
-    static let migrator = StrataMigrator(model: "Notes", migrations: [v1, v2, v3])
+    static let migrator = SQLiteMigrator(model: "Notes", migrations: [v1, v2, v3])
 
     static func tables(_ writer: some DatabaseWriter) throws -> [String] {
         try writer.read { db in
@@ -69,7 +70,7 @@ struct MigratorTests {
     func refusesNewerDatabase() throws {
         let queue = try DatabaseQueue()
         try Notes.migrator.migrate(queue)
-        let older = StrataMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2])
+        let older = SQLiteMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2])
         #expect(throws: StrataMigrationError.databaseIsNewer(
             model: "Notes", databaseVersion: 3, latestKnownVersion: 2, firstIncompatibleVersion: 3, reason: nil))
         {
@@ -85,7 +86,7 @@ struct MigratorTests {
         try Notes.migrator.migrate(queue, to: 1)
         var edited = Notes.v1
         edited.checksum = "edited"
-        let migrator = StrataMigrator(model: "Notes", migrations: [edited, Notes.v2, Notes.v3])
+        let migrator = SQLiteMigrator(model: "Notes", migrations: [edited, Notes.v2, Notes.v3])
         #expect(
             throws: StrataMigrationError.checksumMismatch(
                 model: "Notes", version: 1, recorded: "c1", expected: "edited")
@@ -100,7 +101,7 @@ struct MigratorTests {
     func refusesOtherModel() throws {
         let queue = try DatabaseQueue()
         try Notes.migrator.migrate(queue, to: 1)
-        let other = StrataMigrator(model: "Other", migrations: [Notes.v1])
+        let other = SQLiteMigrator(model: "Other", migrations: [Notes.v1])
         #expect(throws: StrataMigrationError.otherModel(expected: "Other", found: "Notes")) {
             try other.migrate(queue)
         }
@@ -110,7 +111,7 @@ struct MigratorTests {
     func failingVersionRollsBack() throws {
         let queue = try DatabaseQueue()
         let broken = StrataMigration(version: 2, sql: #"ALTER TABLE "missing" ADD COLUMN "x" INTEGER;"#, checksum: "b2")
-        let migrator = StrataMigrator(model: "Notes", migrations: [Notes.v1, broken])
+        let migrator = SQLiteMigrator(model: "Notes", migrations: [Notes.v1, broken])
         #expect(throws: DatabaseError.self) { try migrator.migrate(queue) }
         #expect(try Notes.migrator.currentVersion(in: queue) == 1)
         #expect(try queue.read { db in try MigrationLedger.entries(db) }.map(\.version) == [1])
@@ -135,13 +136,13 @@ struct MigratorTests {
                 """,
             checksum: "c4"
         )
-        let migrator = StrataMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2, Notes.v3, rebuild])
+        let migrator = SQLiteMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2, Notes.v3, rebuild])
         try migrator.migrate(queue)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: #"SELECT count(*) FROM "tag""#) } == 1)
         #expect(try queue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
 
         let orphaning = StrataMigration(version: 5, sql: #"DELETE FROM "note";"#, checksum: "c5")
-        let failing = StrataMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2, Notes.v3, rebuild, orphaning])
+        let failing = SQLiteMigrator(model: "Notes", migrations: [Notes.v1, Notes.v2, Notes.v3, rebuild, orphaning])
         #expect(throws: StrataMigrationError.foreignKeyViolation(model: "Notes", version: 5, table: "tag")) {
             try failing.migrate(queue)
         }
@@ -158,7 +159,7 @@ struct MigratorTests {
         #expect(throws: StrataMigrationError.cannotDowngrade(model: "Notes", databaseVersion: 2, target: 1)) {
             try Notes.migrator.migrate(queue, to: 1)
         }
-        let gappy = StrataMigrator(model: "Notes", migrations: [Notes.v1, Notes.v3])
+        let gappy = SQLiteMigrator(model: "Notes", migrations: [Notes.v1, Notes.v3])
         #expect(throws: StrataMigrationError.invalidMigrationList(model: "Notes", versions: [1, 3])) {
             try gappy.migrate(queue)
         }

@@ -19,7 +19,7 @@ private struct ItemColumns {
 
 extension StrataSQL {
     /// The fragment as SQLite runs it.
-    fileprivate var sqlite: String { sql(StrataSQLiteDialect.self) }
+    fileprivate var sqlite: String { sql(SQLiteDialect.self) }
 }
 
 @Suite("Filter and sort DSL")

@@ -1,10 +1,11 @@
 import Foundation
+import GRDB
 import StrataSQLite
 import Testing
 
 /// A record conformed by hand, as generated code does it: an autoincremented key, an optional
 /// column, an enum with an unknown case.
-private struct Task: StrataSQLiteRecord, Hashable {
+private struct Task: SQLiteRecord, Hashable {
     var id: Int64?
     var title: String
     var note: String?
@@ -43,7 +44,7 @@ private enum Level: Int16, StrataEnumColumnValue, StrataSQLiteValue {
 }
 
 /// A record with a composite key and every column in the key.
-private struct Tag: StrataSQLiteRecord, Hashable {
+private struct Tag: SQLiteRecord, Hashable {
     var task: Int64
     var name: String
 
@@ -70,7 +71,7 @@ private struct Tag: StrataSQLiteRecord, Hashable {
     }
 }
 
-/// The generic operations of `StrataRecordStore` on records conformed by hand, on a real SQLite
+/// The generic operations of `SQLiteStore` on records conformed by hand, on a real SQLite
 /// database: what every generated repository runs.
 @Suite("Record stores: the generic operations")
 struct RecordStoreTests {
@@ -89,15 +90,15 @@ struct RecordStoreTests {
 
     @Test("the SQL of a table is made once from its columns and key")
     func tableSQL() {
-        let table = Task.strataTable.statements(StrataSQLiteDialect.self)
+        let table = Task.strataTable.statements(SQLiteDialect.self)
         // The key the database assigns comes back in the inserted row.
         #expect(
             table.insert
                 == #"INSERT INTO "task" ("id", "title", "note", "level") VALUES (?1, ?2, ?3, ?4) RETURNING "id", "title", "note", "level""#)
         #expect(table.update == #"UPDATE "task" SET "title" = ?2, "note" = ?3, "level" = ?4 WHERE "id" = ?1"#)
         #expect(table.find == #"SELECT "id", "title", "note", "level" FROM "task" WHERE "id" = ?1"#)
-        #expect(table === Task.strataTable.statements(StrataSQLiteDialect.self), "rendered once per dialect")
-        let tags = Tag.strataTable.statements(StrataSQLiteDialect.self)
+        #expect(table === Task.strataTable.statements(SQLiteDialect.self), "rendered once per dialect")
+        let tags = Tag.strataTable.statements(SQLiteDialect.self)
         #expect(tags.update == nil)
         #expect(tags.upsert.hasSuffix(#"ON CONFLICT ("task", "name") DO NOTHING"#))
         #expect(StrataColumns<Task>().note.sql == .identifier("note"))
@@ -105,7 +106,7 @@ struct RecordStoreTests {
 
     @Test("insert assigns keys; find, fetch, count and exists read them back")
     func insertAndRead() throws {
-        let tasks = StrataRepository<Task>(writer: try database())
+        let tasks = SQLiteRepository<Task>(writer: try database())
         let first = try tasks.insert(Task(title: "a", level: .high))
         let many = try tasks.insert(contentsOf: [Task(title: "b"), Task(title: "c", note: "n")])
         #expect(first.id == 1)
@@ -123,7 +124,7 @@ struct RecordStoreTests {
 
     @Test("updateChanges writes the columns a closure changed on a copy, and only those")
     func updateChanges() throws {
-        let tasks = StrataRepository<Task>(writer: try database())
+        let tasks = SQLiteRepository<Task>(writer: try database())
         let task = try tasks.insert(Task(title: "a", note: "n"))
         let id = try #require(task.id)
         // Columns of the record the closure changed, as stored: the key never.
@@ -151,7 +152,7 @@ struct RecordStoreTests {
 
     @Test("updates: whole record, chosen columns, by filter; upsert; deletes")
     func updateAndDelete() throws {
-        let tasks = StrataRepository<Task>(writer: try database())
+        let tasks = SQLiteRepository<Task>(writer: try database())
         var task = try tasks.insert(Task(title: "a"))
         task.note = "changed"
         #expect(try tasks.update(task))
@@ -173,7 +174,7 @@ struct RecordStoreTests {
 
     @Test("a composite key: find, upsert that changes nothing, delete by key tuple")
     func compositeKey() throws {
-        let tags = StrataRepository<Tag>(writer: try database())
+        let tags = SQLiteRepository<Tag>(writer: try database())
         try tags.insert(contentsOf: [Tag(task: 1, name: "a"), Tag(task: 1, name: "b")])
         #expect(try tags.find(id: (1, "b")) == Tag(task: 1, name: "b"))
         #expect(try tags.update(Tag(task: 1, name: "a")))
@@ -187,14 +188,14 @@ struct RecordStoreTests {
     @Test("a batch insert is all or nothing; on a connection, the caller's transaction decides")
     func transactions() throws {
         let queue = try database()
-        let tags = StrataRepository<Tag>(writer: queue)
+        let tags = SQLiteRepository<Tag>(writer: queue)
         #expect(throws: (any Error).self) {
             try tags.insert(contentsOf: [Tag(task: 1, name: "a"), Tag(task: 1, name: "a")])
         }
         #expect(try tags.count() == 0)
         #expect(throws: (any Error).self) {
             try queue.write { db in
-                try StrataAccess<Tag>(db).insert(Tag(task: 1, name: "kept until the rollback"))
+                try SQLiteAccess<Tag>(db).insert(Tag(task: 1, name: "kept until the rollback"))
                 throw CancellationError()
             }
         }
@@ -205,12 +206,12 @@ struct RecordStoreTests {
     func unknownEnumValue() throws {
         let queue = try database()
         try queue.write { db in try db.execute(sql: #"INSERT INTO "task" ("title", "level") VALUES ('x', 7)"#) }
-        #expect(try StrataRepository<Task>(writer: queue).fetchOne()?.level == .low)
+        #expect(try SQLiteRepository<Task>(writer: queue).fetchOne()?.level == .low)
     }
 
     @Test("observation follows the query through committed changes")
     func observation() async throws {
-        let tasks = StrataRepository<Task>(writer: try database())
+        let tasks = SQLiteRepository<Task>(writer: try database())
         var counts: [Int] = []
         for try await count in tasks.observeCount(where: { $0.level == .high }) {
             counts.append(count)

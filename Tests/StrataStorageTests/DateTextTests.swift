@@ -1,5 +1,6 @@
 import Foundation
-import StrataSQLite
+import GRDB
+@testable import StrataSQLite
 import StrataStorage
 import Testing
 

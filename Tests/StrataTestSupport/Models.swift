@@ -28,8 +28,8 @@ public enum Models {
     }
 
     /// The SQLite migrations of a model, as `strata migrate` and generated code apply them.
-    public static func migrator(_ history: SchemaHistory) -> StrataMigrator {
-        StrataMigrator(
+    public static func migrator(_ history: SchemaHistory) -> SQLiteMigrator {
+        SQLiteMigrator(
             model: history.model,
             migrations: MigrationSources.sqlite(for: history).map(StrataMigration.init))
     }

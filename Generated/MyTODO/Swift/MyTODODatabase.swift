@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A MyTODO database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct MyTODODatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "MyTODO", migrations: MyTODOMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "MyTODO", migrations: MyTODOMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,8 +34,8 @@ public struct MyTODODatabase: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataRepository<TODOItem> {
-        StrataRepository(writer: writer)
+    public var todoItems: SQLiteRepository<TODOItem> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -97,7 +98,7 @@ public struct MyTODOAccess {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataAccess<TODOItem> {
-        StrataAccess(db)
+    public var todoItems: SQLiteAccess<TODOItem> {
+        SQLiteAccess(db)
     }
 }

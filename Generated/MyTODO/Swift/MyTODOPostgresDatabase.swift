@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A MyTODO database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct MyTODOPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "MyTODO", migrations: MyTODOPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "MyTODO", migrations: MyTODOPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,8 +26,8 @@ public struct MyTODOPostgresDatabase: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataPostgresRepository<TODOItem> {
-        StrataPostgresRepository(client: client)
+    public var todoItems: PostgresRepository<TODOItem> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -36,7 +37,7 @@ public struct MyTODOPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (MyTODOPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(MyTODOPostgresAccess(connection))
         }
     }
@@ -53,7 +54,7 @@ public struct MyTODOPostgresAccess: Sendable {
     }
 
     /// The `TODOItem` records.
-    public var todoItems: StrataPostgresAccess<TODOItem> {
-        StrataPostgresAccess(connection)
+    public var todoItems: PostgresAccess<TODOItem> {
+        PostgresAccess(connection)
     }
 }

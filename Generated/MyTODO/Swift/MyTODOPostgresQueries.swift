@@ -40,14 +40,14 @@ public enum MyTODOPostgresQueries {
         """#
 }
 
-extension MyTODOQueries.OpenCountsByPriorityRow: StrataPostgresRowDecodable {
+extension MyTODOQueries.OpenCountsByPriorityRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(priority: row.next(), count: row.next())
     }
 }
 
-extension MyTODOQueries.SearchRow: StrataPostgresRowDecodable {
+extension MyTODOQueries.SearchRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), title: row.next(), note: row.next())

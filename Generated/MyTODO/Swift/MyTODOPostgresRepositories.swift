@@ -2,13 +2,14 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 extension Priority: StrataPostgresValue {}
 
 // MARK: - TODOItem
 
-extension TODOItem: StrataPostgresRecord {
+extension TODOItem: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), title: row.next(), detail: row.next(), isDone: row.next(), priority: row.next())
     }
@@ -26,7 +27,7 @@ extension TODOItem: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == TODOItem {
+extension PostgresStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

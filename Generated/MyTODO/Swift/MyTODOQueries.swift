@@ -39,14 +39,14 @@ extension MyTODOQueries {
         """#
 }
 
-extension MyTODOQueries.OpenCountsByPriorityRow: StrataSQLiteRowDecodable {
+extension MyTODOQueries.OpenCountsByPriorityRow: SQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(priority: row[0], count: row[1])
     }
 }
 
-extension MyTODOQueries.SearchRow: StrataSQLiteRowDecodable {
+extension MyTODOQueries.SearchRow: SQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], title: row[1], note: row[2])

@@ -8,7 +8,7 @@ extension Priority: StrataSQLiteValue {}
 
 // MARK: - TODOItem
 
-extension TODOItem: StrataSQLiteRecord {
+extension TODOItem: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], title: row[1], detail: row[2], isDone: row[3], priority: row[4])
     }
@@ -22,7 +22,7 @@ extension TODOItem: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == TODOItem {
+extension SQLiteStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

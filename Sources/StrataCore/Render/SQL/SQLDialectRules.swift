@@ -92,14 +92,14 @@ public struct SQLiteRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataSQLite", typePrefix: "", recordProtocol: "StrataSQLiteRecord",
-            valueProtocol: "StrataSQLiteValue", store: "StrataRecordStore", access: "StrataAccess",
-            repository: "StrataRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
+            module: "StrataSQLite", clientModule: "GRDB", recordsUseClient: false, typePrefix: "", recordProtocol: "SQLiteRecord",
+            valueProtocol: "StrataSQLiteValue", store: "SQLiteStore", access: "SQLiteAccess",
+            repository: "SQLiteRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
             cell: { "row[\($0)]" }, textDateCell: { "row[\($0), .\($1.rawValue)]" },
             textDateBind: { "StrataTextDate(\($0), .\($1.rawValue))" },
             bindParameter: "to arguments: inout StrataSQLiteArguments",
             bindCall: "try arguments.bind", bindEach: nil, inexactEncodings: [],
-            rowDecodable: "StrataSQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
+            rowDecodable: "SQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
             queryBind: "bind")
     }
 
@@ -179,14 +179,14 @@ public struct PostgresRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataPostgres", typePrefix: "Postgres", recordProtocol: "StrataPostgresRecord",
-            valueProtocol: "StrataPostgresValue", store: "StrataPostgresStore", access: "StrataPostgresAccess",
-            repository: "StrataPostgresRepository", isAsync: true, observes: false,
+            module: "StrataPostgres", clientModule: "PostgresNIO", recordsUseClient: true, typePrefix: "Postgres", recordProtocol: "PostgresRecord",
+            valueProtocol: "StrataPostgresValue", store: "PostgresStore", access: "PostgresAccess",
+            repository: "PostgresRepository", isAsync: true, observes: false,
             rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" }, textDateCell: nil,
             textDateBind: nil,
             bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
             bindEach: { "try \($0).bind(to: &bindings)" },
-            inexactEncodings: [.date], rowDecodable: "StrataPostgresRowDecodable",
+            inexactEncodings: [.date], rowDecodable: "PostgresRowDecodable",
             queryStatement: { "StrataPostgresStatement(connection, sql: \($0))" }, queryBind: "strataAppend")
     }
 

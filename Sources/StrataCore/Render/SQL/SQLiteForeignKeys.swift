@@ -8,7 +8,7 @@ import StrataChecksum
 /// Such a file starts with ``offStatement`` and says in its header why, and what to run after it.
 /// `PRAGMA foreign_keys` does nothing inside a transaction, so the file can ensure it only when
 /// applied outside one (`sqlite3 app.db < v3.sql`, or a connection in autocommit mode);
-/// `StrataMigrator` switches foreign keys off itself before its transaction, and checks them
+/// `SQLiteMigrator` switches foreign keys off itself before its transaction, and checks them
 /// with `PRAGMA foreign_key_check` before committing.
 enum SQLiteForeignKeys {
     /// The statement that switches foreign keys off, as it stands on its own line in the file
@@ -31,7 +31,7 @@ enum SQLiteForeignKeys {
             "It starts with PRAGMA foreign_keys = OFF, which SQLite ignores inside a transaction:",
             "apply it outside one (sqlite3 app.db < v\(version).sql), or switch foreign keys off",
             "before BEGIN. Afterwards run PRAGMA foreign_key_check (it must return no rows), then",
-            "PRAGMA foreign_keys = ON where you use them. StrataMigrator and `strata migrate` do",
+            "PRAGMA foreign_keys = ON where you use them. SQLiteMigrator and `strata migrate` do",
             "all of this, one transaction per version.",
         ]
     }

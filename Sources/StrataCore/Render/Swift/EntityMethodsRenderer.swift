@@ -1,8 +1,8 @@
 /// Renders the methods that differ per entity (updates of chosen fields, references, `hasMany`,
 /// key-labeled finds for keys that are not one `id` field), each described once as an
 /// ``EntityMethod`` and rendered into an extension of a runtime's store protocol (SQLite's
-/// `StrataRecordStore`, so it exists on the connection's `StrataAccess` and the database's
-/// `StrataRepository` alike; PostgreSQL's `StrataPostgresStore`, async), or of the repository
+/// `SQLiteStore`, so it exists on the connection's `SQLiteAccess` and the database's
+/// `SQLiteRepository` alike; PostgreSQL's `PostgresStore`, async), or of the repository
 /// for observation.
 struct EntityMethodsRenderer {
     let rendering: EntityRendering
@@ -152,7 +152,7 @@ struct EntityMethod {
     var returns: String
     var throwing = true
     var body: SwiftWriter
-    /// True for methods of `StrataRepository` alone (observation needs the database).
+    /// True for methods of `SQLiteRepository` alone (observation needs the database).
     var repositoryOnly = false
 
     func render(into writer: inout SwiftWriter, effects: String) {

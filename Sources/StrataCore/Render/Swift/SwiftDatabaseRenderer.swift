@@ -15,6 +15,7 @@ struct SwiftDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        writer.line("import GRDB")
         writer.line("import StrataSQLite")
         if coreDataMapping != nil {
             writer.conditional("canImport(StrataCoreDataStore)") { w in w.line("import StrataCoreDataStore") }
@@ -28,7 +29,7 @@ struct SwiftDatabaseRenderer {
         writer.block("public struct \(names.database): Sendable") { w in
             w.line("/// The migrations of every version, applied when a database opens.")
             w.wrapped(
-                "public static let migrator = StrataMigrator",
+                "public static let migrator = SQLiteMigrator",
                 ["model: \(SwiftNames.stringLiteral(model))", "migrations: \(names.migrations).all"]
             )
             w.line()
@@ -65,8 +66,8 @@ struct SwiftDatabaseRenderer {
                 w.line()
                 w.line("/// The `\(entity.name)` records.")
                 w.lines(RepositoryNames.lintExemptions(member: accessor))
-                w.block("public var \(SwiftNames.identifier(accessor)): StrataRepository<\(names.record(entity))>") { w in
-                    w.line("StrataRepository(writer: writer)")
+                w.block("public var \(SwiftNames.identifier(accessor)): SQLiteRepository<\(names.record(entity))>") { w in
+                    w.line("SQLiteRepository(writer: writer)")
                 }
             }
             w.line()
@@ -146,8 +147,8 @@ struct SwiftDatabaseRenderer {
                 w.line()
                 w.line("/// The `\(entity.name)` records.")
                 w.lines(RepositoryNames.lintExemptions(member: accessor))
-                w.block("public var \(SwiftNames.identifier(accessor)): StrataAccess<\(names.record(entity))>") { w in
-                    w.line("StrataAccess(db)")
+                w.block("public var \(SwiftNames.identifier(accessor)): SQLiteAccess<\(names.record(entity))>") { w in
+                    w.line("SQLiteAccess(db)")
                 }
             }
         }

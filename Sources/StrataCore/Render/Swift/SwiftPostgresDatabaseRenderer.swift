@@ -16,6 +16,7 @@ struct SwiftPostgresDatabaseRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        writer.line("import \(runtime.clientModule)")
         writer.line("import \(runtime.module)")
         writer.line()
         writer.line("/// A \(schema.model) database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be")
@@ -24,7 +25,7 @@ struct SwiftPostgresDatabaseRenderer {
         writer.block("public struct \(database): Sendable") { w in
             w.line("/// The migrations of every version, applied when the database opens.")
             w.wrapped(
-                "public static let migrator = StrataPostgresMigrator",
+                "public static let migrator = PostgresMigrator",
                 ["model: \(SwiftNames.stringLiteral(schema.model))", "migrations: \(names.migrations(runtime)).all"]
             )
             w.line()
@@ -64,7 +65,7 @@ struct SwiftPostgresDatabaseRenderer {
                 "public func write<T: Sendable>", parameters: ["_ body: @Sendable (\(access)) async throws -> T"],
                 suffix: " async throws -> T"
             ) { w in
-                w.line("try await StrataPostgresTransaction.run(on: client) { connection in")
+                w.line("try await PostgresTransaction.run(on: client) { connection in")
                 w.line("    try await body(\(access)(connection))")
                 w.line("}")
             }

@@ -29,7 +29,7 @@ struct SwiftRecordRenderer {
         }
     }
 
-    /// `extension X: StrataSQLiteRecord { init(row:); bind(to:); bind(key:to:) }`, or another database's.
+    /// `extension X: SQLiteRecord { init(row:); bind(to:); bind(key:to:) }`, or another database's.
     func renderConformance(to runtime: SwiftRuntime, into writer: inout SwiftWriter) {
         let r = rendering
         let properties = r.entity.fields.map { field in

@@ -33,6 +33,13 @@ struct SwiftRepositoryRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        // The client's types appear in PostgreSQL's record conformances (`PostgresBindings`) and in
+        // the observations by a key that is not `id` (GRDB's `AsyncValueObservation`).
+        let observesByKey = runtime.observes && schema.entities.contains { entity in
+            let key = entity.primaryKeyFields
+            return !(key.count == 1 && key[0].name == "id")
+        }
+        if runtime.recordsUseClient || observesByKey { writer.line("import \(runtime.clientModule)") }
         writer.line("import \(runtime.module)")
         if !schema.enums.isEmpty { writer.line() }
         for decl in schema.enums {

@@ -6,6 +6,11 @@ import StrataStorage
 public struct SwiftRuntime: Sendable {
     /// The module generated code imports (`StrataSQLite`).
     public var module: String
+    /// The database client's module (`GRDB`, `PostgresNIO`), which the runtime does not
+    /// re-export: imported by the generated files that name its types.
+    public var clientModule: String
+    /// True when the record conformances name the client's types (PostgreSQL's `PostgresBindings`).
+    public var recordsUseClient: Bool
     /// What the model's database and access types are prefixed with (`MyTODO` + prefix + `Database`).
     public var typePrefix: String
     /// The record protocol entity structs conform to.

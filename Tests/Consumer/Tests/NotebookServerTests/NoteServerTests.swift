@@ -1,5 +1,6 @@
 import Foundation
 import NotebookServer
+import PostgresNIO
 import StrataPostgres
 import Testing
 

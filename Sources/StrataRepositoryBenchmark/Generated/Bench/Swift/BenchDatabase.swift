@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Bench database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct BenchDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Bench", migrations: BenchMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Bench", migrations: BenchMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,8 +34,8 @@ public struct BenchDatabase: Sendable {
     }
 
     /// The `Sample` records.
-    public var samples: StrataRepository<Sample> {
-        StrataRepository(writer: writer)
+    public var samples: SQLiteRepository<Sample> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -97,7 +98,7 @@ public struct BenchAccess {
     }
 
     /// The `Sample` records.
-    public var samples: StrataAccess<Sample> {
-        StrataAccess(db)
+    public var samples: SQLiteAccess<Sample> {
+        SQLiteAccess(db)
     }
 }

@@ -8,7 +8,7 @@ extension Category: StrataSQLiteValue {}
 
 // MARK: - Sample
 
-extension Sample: StrataSQLiteRecord {
+extension Sample: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -33,7 +33,7 @@ extension Sample: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Sample {
+extension SQLiteStore where Record == Sample {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

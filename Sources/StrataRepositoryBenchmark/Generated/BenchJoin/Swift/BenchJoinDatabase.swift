@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A BenchJoin database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct BenchJoinDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "BenchJoin", migrations: BenchJoinMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "BenchJoin", migrations: BenchJoinMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,13 +34,13 @@ public struct BenchJoinDatabase: Sendable {
     }
 
     /// The `Author` records.
-    public var authors: StrataRepository<Author> {
-        StrataRepository(writer: writer)
+    public var authors: SQLiteRepository<Author> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Article` records.
-    public var articles: StrataRepository<Article> {
-        StrataRepository(writer: writer)
+    public var articles: SQLiteRepository<Article> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -102,12 +103,12 @@ public struct BenchJoinAccess {
     }
 
     /// The `Author` records.
-    public var authors: StrataAccess<Author> {
-        StrataAccess(db)
+    public var authors: SQLiteAccess<Author> {
+        SQLiteAccess(db)
     }
 
     /// The `Article` records.
-    public var articles: StrataAccess<Article> {
-        StrataAccess(db)
+    public var articles: SQLiteAccess<Article> {
+        SQLiteAccess(db)
     }
 }

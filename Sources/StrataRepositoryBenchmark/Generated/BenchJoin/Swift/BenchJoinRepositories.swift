@@ -6,7 +6,7 @@ import StrataSQLite
 
 // MARK: - Author
 
-extension Author: StrataSQLiteRecord {
+extension Author: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], email: row[2])
     }
@@ -20,7 +20,7 @@ extension Author: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Author {
+extension SQLiteStore where Record == Author {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -34,7 +34,7 @@ extension StrataRecordStore where Record == Author {
 
 // MARK: - Article
 
-extension Article: StrataSQLiteRecord {
+extension Article: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], author: row[1], title: row[2], published: row[3], words: row[4])
     }
@@ -48,7 +48,7 @@ extension Article: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Article {
+extension SQLiteStore where Record == Article {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Adopted database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct AdoptedPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Adopted", migrations: AdoptedPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Adopted", migrations: AdoptedPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,13 +26,13 @@ public struct AdoptedPostgresDatabase: Sendable {
     }
 
     /// The `Artist` records.
-    public var artists: StrataPostgresRepository<Artist> {
-        StrataPostgresRepository(client: client)
+    public var artists: PostgresRepository<Artist> {
+        PostgresRepository(client: client)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataPostgresRepository<Invoice> {
-        StrataPostgresRepository(client: client)
+    public var invoices: PostgresRepository<Invoice> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -41,7 +42,7 @@ public struct AdoptedPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (AdoptedPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(AdoptedPostgresAccess(connection))
         }
     }
@@ -58,12 +59,12 @@ public struct AdoptedPostgresAccess: Sendable {
     }
 
     /// The `Artist` records.
-    public var artists: StrataPostgresAccess<Artist> {
-        StrataPostgresAccess(connection)
+    public var artists: PostgresAccess<Artist> {
+        PostgresAccess(connection)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataPostgresAccess<Invoice> {
-        StrataPostgresAccess(connection)
+    public var invoices: PostgresAccess<Invoice> {
+        PostgresAccess(connection)
     }
 }

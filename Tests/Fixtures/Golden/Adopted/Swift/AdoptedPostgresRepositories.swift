@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 // MARK: - Artist
 
-extension Artist: StrataPostgresRecord {
+extension Artist: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), name: row.next(), country: row.next())
     }
@@ -22,7 +23,7 @@ extension Artist: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Artist {
+extension PostgresStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -40,7 +41,7 @@ extension StrataPostgresStore where Record == Artist {
 
 // MARK: - Invoice
 
-extension Invoice: StrataPostgresRecord {
+extension Invoice: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -72,7 +73,7 @@ extension Invoice: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Invoice {
+extension PostgresStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

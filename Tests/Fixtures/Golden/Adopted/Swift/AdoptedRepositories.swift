@@ -6,7 +6,7 @@ import StrataSQLite
 
 // MARK: - Artist
 
-extension Artist: StrataSQLiteRecord {
+extension Artist: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], country: row[2])
     }
@@ -20,7 +20,7 @@ extension Artist: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Artist {
+extension SQLiteStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -38,7 +38,7 @@ extension StrataRecordStore where Record == Artist {
 
 // MARK: - Invoice
 
-extension Invoice: StrataSQLiteRecord {
+extension Invoice: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], artist: row[1], issued: row[2], total: row[3], quantity: row[4], added: row[5])
     }
@@ -52,7 +52,7 @@ extension Invoice: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Invoice {
+extension SQLiteStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

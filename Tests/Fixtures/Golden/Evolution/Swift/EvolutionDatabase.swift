@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Evolution database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct EvolutionDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Evolution", migrations: EvolutionMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Evolution", migrations: EvolutionMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,18 +34,18 @@ public struct EvolutionDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataRepository<Writer> {
-        StrataRepository(writer: writer)
+    public var writers: SQLiteRepository<Writer> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Post` records.
-    public var posts: StrataRepository<Post> {
-        StrataRepository(writer: writer)
+    public var posts: SQLiteRepository<Post> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Comment` records.
-    public var comments: StrataRepository<Comment> {
-        StrataRepository(writer: writer)
+    public var comments: SQLiteRepository<Comment> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -107,17 +108,17 @@ public struct EvolutionAccess {
     }
 
     /// The `Writer` records.
-    public var writers: StrataAccess<Writer> {
-        StrataAccess(db)
+    public var writers: SQLiteAccess<Writer> {
+        SQLiteAccess(db)
     }
 
     /// The `Post` records.
-    public var posts: StrataAccess<Post> {
-        StrataAccess(db)
+    public var posts: SQLiteAccess<Post> {
+        SQLiteAccess(db)
     }
 
     /// The `Comment` records.
-    public var comments: StrataAccess<Comment> {
-        StrataAccess(db)
+    public var comments: SQLiteAccess<Comment> {
+        SQLiteAccess(db)
     }
 }

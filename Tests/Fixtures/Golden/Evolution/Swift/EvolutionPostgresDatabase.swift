@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Evolution database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct EvolutionPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Evolution", migrations: EvolutionPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Evolution", migrations: EvolutionPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,18 +26,18 @@ public struct EvolutionPostgresDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresRepository<Writer> {
-        StrataPostgresRepository(client: client)
+    public var writers: PostgresRepository<Writer> {
+        PostgresRepository(client: client)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresRepository<Post> {
-        StrataPostgresRepository(client: client)
+    public var posts: PostgresRepository<Post> {
+        PostgresRepository(client: client)
     }
 
     /// The `Comment` records.
-    public var comments: StrataPostgresRepository<Comment> {
-        StrataPostgresRepository(client: client)
+    public var comments: PostgresRepository<Comment> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -46,7 +47,7 @@ public struct EvolutionPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (EvolutionPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(EvolutionPostgresAccess(connection))
         }
     }
@@ -63,17 +64,17 @@ public struct EvolutionPostgresAccess: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresAccess<Writer> {
-        StrataPostgresAccess(connection)
+    public var writers: PostgresAccess<Writer> {
+        PostgresAccess(connection)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresAccess<Post> {
-        StrataPostgresAccess(connection)
+    public var posts: PostgresAccess<Post> {
+        PostgresAccess(connection)
     }
 
     /// The `Comment` records.
-    public var comments: StrataPostgresAccess<Comment> {
-        StrataPostgresAccess(connection)
+    public var comments: PostgresAccess<Comment> {
+        PostgresAccess(connection)
     }
 }

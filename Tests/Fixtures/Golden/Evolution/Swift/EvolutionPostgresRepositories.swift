@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 extension Status: StrataPostgresValue {}
@@ -9,7 +10,7 @@ extension Level: StrataPostgresValue {}
 
 // MARK: - Writer
 
-extension Writer: StrataPostgresRecord {
+extension Writer: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), displayName: row.next(), email: row.next(), slug: row.next(), bio: row.next())
     }
@@ -27,7 +28,7 @@ extension Writer: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Writer {
+extension PostgresStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -69,7 +70,7 @@ extension StrataPostgresStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: StrataPostgresRecord {
+extension Post: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -101,7 +102,7 @@ extension Post: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Post {
+extension PostgresStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -142,7 +143,7 @@ extension StrataPostgresStore where Record == Post {
 
 // MARK: - Comment
 
-extension Comment: StrataPostgresRecord {
+extension Comment: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), post: row.next(), text: row.next())
     }
@@ -158,7 +159,7 @@ extension Comment: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Comment {
+extension PostgresStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

@@ -9,7 +9,7 @@ extension Level: StrataSQLiteValue {}
 
 // MARK: - Writer
 
-extension Writer: StrataSQLiteRecord {
+extension Writer: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], displayName: row[1], email: row[2], slug: row[3], bio: row[4])
     }
@@ -23,7 +23,7 @@ extension Writer: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Writer {
+extension SQLiteStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -65,7 +65,7 @@ extension StrataRecordStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: StrataSQLiteRecord {
+extension Post: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -89,7 +89,7 @@ extension Post: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Post {
+extension SQLiteStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -130,7 +130,7 @@ extension StrataRecordStore where Record == Post {
 
 // MARK: - Comment
 
-extension Comment: StrataSQLiteRecord {
+extension Comment: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], post: row[1], text: row[2])
     }
@@ -144,7 +144,7 @@ extension Comment: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Comment {
+extension SQLiteStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

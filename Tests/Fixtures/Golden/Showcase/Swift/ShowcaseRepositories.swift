@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 extension Status: StrataSQLiteValue {}
@@ -9,7 +10,7 @@ extension Level: StrataSQLiteValue {}
 
 // MARK: - Customer
 
-extension Customer: StrataSQLiteRecord {
+extension Customer: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -32,7 +33,7 @@ extension Customer: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Customer {
+extension SQLiteStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -66,7 +67,7 @@ extension StrataRecordStore where Record == Customer {
 
 // MARK: - Order
 
-extension Order: StrataSQLiteRecord {
+extension Order: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], itemCount: row[5])
     }
@@ -80,7 +81,7 @@ extension Order: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Order {
+extension SQLiteStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -129,7 +130,7 @@ extension StrataRecordStore where Record == Order {
 
 // MARK: - OrderLine
 
-extension OrderLine: StrataSQLiteRecord {
+extension OrderLine: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(order: row[0], position: row[1], quantity: row[2], weight: row[3], level: row[4], payload: row[5])
     }
@@ -143,7 +144,7 @@ extension OrderLine: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == OrderLine {
+extension SQLiteStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -195,7 +196,7 @@ extension StrataRecordStore where Record == OrderLine {
     }
 }
 
-extension StrataRepository where Record == OrderLine {
+extension SQLiteRepository where Record == OrderLine {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(order: Order.Key, position: Int16) -> AsyncValueObservation<OrderLine?> {
         observe(id: (order, position))
@@ -204,7 +205,7 @@ extension StrataRepository where Record == OrderLine {
 
 // MARK: - Keywords
 
-extension Keywords: StrataSQLiteRecord {
+extension Keywords: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3], Upper: row[4])
     }
@@ -218,7 +219,7 @@ extension Keywords: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Keywords {
+extension SQLiteStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -265,7 +266,7 @@ extension StrataRecordStore where Record == Keywords {
     }
 }
 
-extension StrataRepository where Record == Keywords {
+extension SQLiteRepository where Record == Keywords {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(default key: Int) -> AsyncValueObservation<Keywords?> {
         observe(id: key)

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Blog database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct BlogDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Blog", migrations: BlogMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Blog", migrations: BlogMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,13 +34,13 @@ public struct BlogDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataRepository<Writer> {
-        StrataRepository(writer: writer)
+    public var writers: SQLiteRepository<Writer> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Post` records.
-    public var posts: StrataRepository<Post> {
-        StrataRepository(writer: writer)
+    public var posts: SQLiteRepository<Post> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -102,12 +103,12 @@ public struct BlogAccess {
     }
 
     /// The `Writer` records.
-    public var writers: StrataAccess<Writer> {
-        StrataAccess(db)
+    public var writers: SQLiteAccess<Writer> {
+        SQLiteAccess(db)
     }
 
     /// The `Post` records.
-    public var posts: StrataAccess<Post> {
-        StrataAccess(db)
+    public var posts: SQLiteAccess<Post> {
+        SQLiteAccess(db)
     }
 }

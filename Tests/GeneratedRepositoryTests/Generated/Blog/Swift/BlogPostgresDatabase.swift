@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Blog database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct BlogPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Blog", migrations: BlogPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Blog", migrations: BlogPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,13 +26,13 @@ public struct BlogPostgresDatabase: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresRepository<Writer> {
-        StrataPostgresRepository(client: client)
+    public var writers: PostgresRepository<Writer> {
+        PostgresRepository(client: client)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresRepository<Post> {
-        StrataPostgresRepository(client: client)
+    public var posts: PostgresRepository<Post> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -41,7 +42,7 @@ public struct BlogPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (BlogPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(BlogPostgresAccess(connection))
         }
     }
@@ -58,12 +59,12 @@ public struct BlogPostgresAccess: Sendable {
     }
 
     /// The `Writer` records.
-    public var writers: StrataPostgresAccess<Writer> {
-        StrataPostgresAccess(connection)
+    public var writers: PostgresAccess<Writer> {
+        PostgresAccess(connection)
     }
 
     /// The `Post` records.
-    public var posts: StrataPostgresAccess<Post> {
-        StrataPostgresAccess(connection)
+    public var posts: PostgresAccess<Post> {
+        PostgresAccess(connection)
     }
 }

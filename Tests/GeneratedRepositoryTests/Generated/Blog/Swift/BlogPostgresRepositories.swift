@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 // MARK: - Writer
 
-extension Writer: StrataPostgresRecord {
+extension Writer: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), name: row.next(), mentor: row.next())
     }
@@ -22,7 +23,7 @@ extension Writer: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Writer {
+extension PostgresStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -60,7 +61,7 @@ extension StrataPostgresStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: StrataPostgresRecord {
+extension Post: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -86,7 +87,7 @@ extension Post: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Post {
+extension PostgresStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

@@ -6,7 +6,7 @@ import StrataSQLite
 
 // MARK: - Writer
 
-extension Writer: StrataSQLiteRecord {
+extension Writer: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], name: row[1], mentor: row[2])
     }
@@ -20,7 +20,7 @@ extension Writer: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Writer {
+extension SQLiteStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -58,7 +58,7 @@ extension StrataRecordStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: StrataSQLiteRecord {
+extension Post: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], writer: row[1], editor: row[2], order: row[3], published: row[4], likes: row[5])
     }
@@ -72,7 +72,7 @@ extension Post: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Post {
+extension SQLiteStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

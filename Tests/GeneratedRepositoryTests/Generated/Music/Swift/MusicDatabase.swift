@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Music database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct MusicDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Music", migrations: MusicMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Music", migrations: MusicMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,18 +34,18 @@ public struct MusicDatabase: Sendable {
     }
 
     /// The `Album` records.
-    public var albums: StrataRepository<Album> {
-        StrataRepository(writer: writer)
+    public var albums: SQLiteRepository<Album> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Artist` records.
-    public var artists: StrataRepository<Artist> {
-        StrataRepository(writer: writer)
+    public var artists: SQLiteRepository<Artist> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataRepository<Invoice> {
-        StrataRepository(writer: writer)
+    public var invoices: SQLiteRepository<Invoice> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -107,17 +108,17 @@ public struct MusicAccess {
     }
 
     /// The `Album` records.
-    public var albums: StrataAccess<Album> {
-        StrataAccess(db)
+    public var albums: SQLiteAccess<Album> {
+        SQLiteAccess(db)
     }
 
     /// The `Artist` records.
-    public var artists: StrataAccess<Artist> {
-        StrataAccess(db)
+    public var artists: SQLiteAccess<Artist> {
+        SQLiteAccess(db)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataAccess<Invoice> {
-        StrataAccess(db)
+    public var invoices: SQLiteAccess<Invoice> {
+        SQLiteAccess(db)
     }
 }

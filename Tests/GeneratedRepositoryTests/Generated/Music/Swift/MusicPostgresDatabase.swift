@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Music database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct MusicPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Music", migrations: MusicPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Music", migrations: MusicPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,18 +26,18 @@ public struct MusicPostgresDatabase: Sendable {
     }
 
     /// The `Album` records.
-    public var albums: StrataPostgresRepository<Album> {
-        StrataPostgresRepository(client: client)
+    public var albums: PostgresRepository<Album> {
+        PostgresRepository(client: client)
     }
 
     /// The `Artist` records.
-    public var artists: StrataPostgresRepository<Artist> {
-        StrataPostgresRepository(client: client)
+    public var artists: PostgresRepository<Artist> {
+        PostgresRepository(client: client)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataPostgresRepository<Invoice> {
-        StrataPostgresRepository(client: client)
+    public var invoices: PostgresRepository<Invoice> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -46,7 +47,7 @@ public struct MusicPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (MusicPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(MusicPostgresAccess(connection))
         }
     }
@@ -63,17 +64,17 @@ public struct MusicPostgresAccess: Sendable {
     }
 
     /// The `Album` records.
-    public var albums: StrataPostgresAccess<Album> {
-        StrataPostgresAccess(connection)
+    public var albums: PostgresAccess<Album> {
+        PostgresAccess(connection)
     }
 
     /// The `Artist` records.
-    public var artists: StrataPostgresAccess<Artist> {
-        StrataPostgresAccess(connection)
+    public var artists: PostgresAccess<Artist> {
+        PostgresAccess(connection)
     }
 
     /// The `Invoice` records.
-    public var invoices: StrataPostgresAccess<Invoice> {
-        StrataPostgresAccess(connection)
+    public var invoices: PostgresAccess<Invoice> {
+        PostgresAccess(connection)
     }
 }

@@ -23,14 +23,14 @@ public enum MusicPostgresQueries {
         """#
 }
 
-extension MusicQueries.InvoicesDueBeforeRow: StrataPostgresRowDecodable {
+extension MusicQueries.InvoicesDueBeforeRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(invoiceId: row.next(), invoiceDate: row.next(), dueDate: row.next())
     }
 }
 
-extension MusicQueries.LineRow: StrataPostgresRowDecodable {
+extension MusicQueries.LineRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(invoiceId: row.next(), billingCity: row.next(), total: row.next())

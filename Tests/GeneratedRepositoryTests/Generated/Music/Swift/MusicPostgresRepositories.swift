@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 // MARK: - Album
 
-extension Album: StrataPostgresRecord {
+extension Album: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(albumId: row.next(), title: row.next(), artist: row.next())
     }
@@ -22,7 +23,7 @@ extension Album: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Album {
+extension PostgresStore where Record == Album {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -65,7 +66,7 @@ extension StrataPostgresStore where Record == Album {
 
 // MARK: - Artist
 
-extension Artist: StrataPostgresRecord {
+extension Artist: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(artistId: row.next(), name: row.next())
     }
@@ -80,7 +81,7 @@ extension Artist: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Artist {
+extension PostgresStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -114,7 +115,7 @@ extension StrataPostgresStore where Record == Artist {
 
 // MARK: - Invoice
 
-extension Invoice: StrataPostgresRecord {
+extension Invoice: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             invoiceId: row.next(),
@@ -145,7 +146,7 @@ extension Invoice: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Invoice {
+extension PostgresStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

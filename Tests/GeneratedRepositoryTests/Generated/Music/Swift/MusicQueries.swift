@@ -22,14 +22,14 @@ extension MusicQueries {
         """#
 }
 
-extension MusicQueries.InvoicesDueBeforeRow: StrataSQLiteRowDecodable {
+extension MusicQueries.InvoicesDueBeforeRow: SQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(invoiceId: row[0], invoiceDate: row[1, .timestamp], dueDate: row[2, .date])
     }
 }
 
-extension MusicQueries.LineRow: StrataSQLiteRowDecodable {
+extension MusicQueries.LineRow: SQLiteRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: StrataSQLiteRow) throws {
         try self.init(invoiceId: row[0], billingCity: row[1], total: row[2])

@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 // MARK: - Album
 
-extension Album: StrataSQLiteRecord {
+extension Album: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(albumId: row[0], title: row[1], artist: row[2])
     }
@@ -20,7 +21,7 @@ extension Album: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Album {
+extension SQLiteStore where Record == Album {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -61,7 +62,7 @@ extension StrataRecordStore where Record == Album {
     }
 }
 
-extension StrataRepository where Record == Album {
+extension SQLiteRepository where Record == Album {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(albumId key: Int64) -> AsyncValueObservation<Album?> {
         observe(id: key)
@@ -70,7 +71,7 @@ extension StrataRepository where Record == Album {
 
 // MARK: - Artist
 
-extension Artist: StrataSQLiteRecord {
+extension Artist: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(artistId: row[0], name: row[1])
     }
@@ -84,7 +85,7 @@ extension Artist: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Artist {
+extension SQLiteStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -116,7 +117,7 @@ extension StrataRecordStore where Record == Artist {
     }
 }
 
-extension StrataRepository where Record == Artist {
+extension SQLiteRepository where Record == Artist {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(artistId key: Int64) -> AsyncValueObservation<Artist?> {
         observe(id: key)
@@ -125,7 +126,7 @@ extension StrataRepository where Record == Artist {
 
 // MARK: - Invoice
 
-extension Invoice: StrataSQLiteRecord {
+extension Invoice: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             invoiceId: row[0],
@@ -151,7 +152,7 @@ extension Invoice: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Invoice {
+extension SQLiteStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -197,7 +198,7 @@ extension StrataRecordStore where Record == Invoice {
     }
 }
 
-extension StrataRepository where Record == Invoice {
+extension SQLiteRepository where Record == Invoice {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(invoiceId key: Int64) -> AsyncValueObservation<Invoice?> {
         observe(id: key)

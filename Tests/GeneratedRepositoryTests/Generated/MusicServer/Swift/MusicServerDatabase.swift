@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A MusicServer database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct MusicServerDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "MusicServer", migrations: MusicServerMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "MusicServer", migrations: MusicServerMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,18 +34,18 @@ public struct MusicServerDatabase: Sendable {
     }
 
     /// The `ServerAlbum` records.
-    public var serverAlbums: StrataRepository<ServerAlbum> {
-        StrataRepository(writer: writer)
+    public var serverAlbums: SQLiteRepository<ServerAlbum> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `ServerArtist` records.
-    public var serverArtists: StrataRepository<ServerArtist> {
-        StrataRepository(writer: writer)
+    public var serverArtists: SQLiteRepository<ServerArtist> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `ServerInvoice` records.
-    public var serverInvoices: StrataRepository<ServerInvoice> {
-        StrataRepository(writer: writer)
+    public var serverInvoices: SQLiteRepository<ServerInvoice> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -107,17 +108,17 @@ public struct MusicServerAccess {
     }
 
     /// The `ServerAlbum` records.
-    public var serverAlbums: StrataAccess<ServerAlbum> {
-        StrataAccess(db)
+    public var serverAlbums: SQLiteAccess<ServerAlbum> {
+        SQLiteAccess(db)
     }
 
     /// The `ServerArtist` records.
-    public var serverArtists: StrataAccess<ServerArtist> {
-        StrataAccess(db)
+    public var serverArtists: SQLiteAccess<ServerArtist> {
+        SQLiteAccess(db)
     }
 
     /// The `ServerInvoice` records.
-    public var serverInvoices: StrataAccess<ServerInvoice> {
-        StrataAccess(db)
+    public var serverInvoices: SQLiteAccess<ServerInvoice> {
+        SQLiteAccess(db)
     }
 }

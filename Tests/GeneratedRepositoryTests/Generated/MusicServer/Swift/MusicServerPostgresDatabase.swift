@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A MusicServer database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,10 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct MusicServerPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(
-        model: "MusicServer",
-        migrations: MusicServerPostgresMigrations.all
-    )
+    public static let migrator = PostgresMigrator(model: "MusicServer", migrations: MusicServerPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -28,18 +26,18 @@ public struct MusicServerPostgresDatabase: Sendable {
     }
 
     /// The `ServerAlbum` records.
-    public var serverAlbums: StrataPostgresRepository<ServerAlbum> {
-        StrataPostgresRepository(client: client)
+    public var serverAlbums: PostgresRepository<ServerAlbum> {
+        PostgresRepository(client: client)
     }
 
     /// The `ServerArtist` records.
-    public var serverArtists: StrataPostgresRepository<ServerArtist> {
-        StrataPostgresRepository(client: client)
+    public var serverArtists: PostgresRepository<ServerArtist> {
+        PostgresRepository(client: client)
     }
 
     /// The `ServerInvoice` records.
-    public var serverInvoices: StrataPostgresRepository<ServerInvoice> {
-        StrataPostgresRepository(client: client)
+    public var serverInvoices: PostgresRepository<ServerInvoice> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -49,7 +47,7 @@ public struct MusicServerPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (MusicServerPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(MusicServerPostgresAccess(connection))
         }
     }
@@ -66,17 +64,17 @@ public struct MusicServerPostgresAccess: Sendable {
     }
 
     /// The `ServerAlbum` records.
-    public var serverAlbums: StrataPostgresAccess<ServerAlbum> {
-        StrataPostgresAccess(connection)
+    public var serverAlbums: PostgresAccess<ServerAlbum> {
+        PostgresAccess(connection)
     }
 
     /// The `ServerArtist` records.
-    public var serverArtists: StrataPostgresAccess<ServerArtist> {
-        StrataPostgresAccess(connection)
+    public var serverArtists: PostgresAccess<ServerArtist> {
+        PostgresAccess(connection)
     }
 
     /// The `ServerInvoice` records.
-    public var serverInvoices: StrataPostgresAccess<ServerInvoice> {
-        StrataPostgresAccess(connection)
+    public var serverInvoices: PostgresAccess<ServerInvoice> {
+        PostgresAccess(connection)
     }
 }

@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 // MARK: - ServerAlbum
 
-extension ServerAlbum: StrataPostgresRecord {
+extension ServerAlbum: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(albumId: row.next(), title: row.next(), artist: row.next())
     }
@@ -22,7 +23,7 @@ extension ServerAlbum: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == ServerAlbum {
+extension PostgresStore where Record == ServerAlbum {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -65,7 +66,7 @@ extension StrataPostgresStore where Record == ServerAlbum {
 
 // MARK: - ServerArtist
 
-extension ServerArtist: StrataPostgresRecord {
+extension ServerArtist: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(artistId: row.next(), name: row.next())
     }
@@ -80,7 +81,7 @@ extension ServerArtist: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == ServerArtist {
+extension PostgresStore where Record == ServerArtist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -114,7 +115,7 @@ extension StrataPostgresStore where Record == ServerArtist {
 
 // MARK: - ServerInvoice
 
-extension ServerInvoice: StrataPostgresRecord {
+extension ServerInvoice: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             invoiceId: row.next(),
@@ -145,7 +146,7 @@ extension ServerInvoice: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == ServerInvoice {
+extension PostgresStore where Record == ServerInvoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

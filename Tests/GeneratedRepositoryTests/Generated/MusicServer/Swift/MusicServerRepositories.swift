@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 // MARK: - ServerAlbum
 
-extension ServerAlbum: StrataSQLiteRecord {
+extension ServerAlbum: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(albumId: row[0], title: row[1], artist: row[2])
     }
@@ -20,7 +21,7 @@ extension ServerAlbum: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == ServerAlbum {
+extension SQLiteStore where Record == ServerAlbum {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -61,7 +62,7 @@ extension StrataRecordStore where Record == ServerAlbum {
     }
 }
 
-extension StrataRepository where Record == ServerAlbum {
+extension SQLiteRepository where Record == ServerAlbum {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(albumId key: Int32) -> AsyncValueObservation<ServerAlbum?> {
         observe(id: key)
@@ -70,7 +71,7 @@ extension StrataRepository where Record == ServerAlbum {
 
 // MARK: - ServerArtist
 
-extension ServerArtist: StrataSQLiteRecord {
+extension ServerArtist: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(artistId: row[0], name: row[1])
     }
@@ -84,7 +85,7 @@ extension ServerArtist: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == ServerArtist {
+extension SQLiteStore where Record == ServerArtist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -116,7 +117,7 @@ extension StrataRecordStore where Record == ServerArtist {
     }
 }
 
-extension StrataRepository where Record == ServerArtist {
+extension SQLiteRepository where Record == ServerArtist {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(artistId key: Int32) -> AsyncValueObservation<ServerArtist?> {
         observe(id: key)
@@ -125,7 +126,7 @@ extension StrataRepository where Record == ServerArtist {
 
 // MARK: - ServerInvoice
 
-extension ServerInvoice: StrataSQLiteRecord {
+extension ServerInvoice: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             invoiceId: row[0],
@@ -145,7 +146,7 @@ extension ServerInvoice: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == ServerInvoice {
+extension SQLiteStore where Record == ServerInvoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -191,7 +192,7 @@ extension StrataRecordStore where Record == ServerInvoice {
     }
 }
 
-extension StrataRepository where Record == ServerInvoice {
+extension SQLiteRepository where Record == ServerInvoice {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(invoiceId key: Int32) -> AsyncValueObservation<ServerInvoice?> {
         observe(id: key)

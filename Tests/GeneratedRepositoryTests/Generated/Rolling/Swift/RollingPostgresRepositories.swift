@@ -2,13 +2,14 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 extension Plan: StrataPostgresValue {}
 
 // MARK: - Account
 
-extension Account: StrataPostgresRecord {
+extension Account: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -34,7 +35,7 @@ extension Account: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Account {
+extension PostgresStore where Record == Account {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

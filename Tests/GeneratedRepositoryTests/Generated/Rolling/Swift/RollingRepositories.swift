@@ -8,7 +8,7 @@ extension Plan: StrataSQLiteValue {}
 
 // MARK: - Account
 
-extension Account: StrataSQLiteRecord {
+extension Account: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], displayName: row[1], email: row[2], handle: row[3], plan: row[4], visits: row[5])
     }
@@ -22,7 +22,7 @@ extension Account: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Account {
+extension SQLiteStore where Record == Account {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 /// A Shop database: a SQLite file (a `DatabasePool`: WAL mode, concurrent reads) or an in-memory
@@ -9,7 +10,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct ShopDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Shop", migrations: ShopMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Shop", migrations: ShopMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -33,23 +34,23 @@ public struct ShopDatabase: Sendable {
     }
 
     /// The `Customer` records.
-    public var customers: StrataRepository<Customer> {
-        StrataRepository(writer: writer)
+    public var customers: SQLiteRepository<Customer> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Order` records.
-    public var orders: StrataRepository<Order> {
-        StrataRepository(writer: writer)
+    public var orders: SQLiteRepository<Order> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: StrataRepository<OrderLine> {
-        StrataRepository(writer: writer)
+    public var orderLines: SQLiteRepository<OrderLine> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Keywords` records.
-    public var keywords: StrataRepository<Keywords> {
-        StrataRepository(writer: writer)
+    public var keywords: SQLiteRepository<Keywords> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -112,22 +113,22 @@ public struct ShopAccess {
     }
 
     /// The `Customer` records.
-    public var customers: StrataAccess<Customer> {
-        StrataAccess(db)
+    public var customers: SQLiteAccess<Customer> {
+        SQLiteAccess(db)
     }
 
     /// The `Order` records.
-    public var orders: StrataAccess<Order> {
-        StrataAccess(db)
+    public var orders: SQLiteAccess<Order> {
+        SQLiteAccess(db)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: StrataAccess<OrderLine> {
-        StrataAccess(db)
+    public var orderLines: SQLiteAccess<OrderLine> {
+        SQLiteAccess(db)
     }
 
     /// The `Keywords` records.
-    public var keywords: StrataAccess<Keywords> {
-        StrataAccess(db)
+    public var keywords: SQLiteAccess<Keywords> {
+        SQLiteAccess(db)
     }
 }

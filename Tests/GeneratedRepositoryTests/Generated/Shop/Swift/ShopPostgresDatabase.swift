@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Shop database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct ShopPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Shop", migrations: ShopPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Shop", migrations: ShopPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,23 +26,23 @@ public struct ShopPostgresDatabase: Sendable {
     }
 
     /// The `Customer` records.
-    public var customers: StrataPostgresRepository<Customer> {
-        StrataPostgresRepository(client: client)
+    public var customers: PostgresRepository<Customer> {
+        PostgresRepository(client: client)
     }
 
     /// The `Order` records.
-    public var orders: StrataPostgresRepository<Order> {
-        StrataPostgresRepository(client: client)
+    public var orders: PostgresRepository<Order> {
+        PostgresRepository(client: client)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: StrataPostgresRepository<OrderLine> {
-        StrataPostgresRepository(client: client)
+    public var orderLines: PostgresRepository<OrderLine> {
+        PostgresRepository(client: client)
     }
 
     /// The `Keywords` records.
-    public var keywords: StrataPostgresRepository<Keywords> {
-        StrataPostgresRepository(client: client)
+    public var keywords: PostgresRepository<Keywords> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -51,7 +52,7 @@ public struct ShopPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (ShopPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(ShopPostgresAccess(connection))
         }
     }
@@ -68,22 +69,22 @@ public struct ShopPostgresAccess: Sendable {
     }
 
     /// The `Customer` records.
-    public var customers: StrataPostgresAccess<Customer> {
-        StrataPostgresAccess(connection)
+    public var customers: PostgresAccess<Customer> {
+        PostgresAccess(connection)
     }
 
     /// The `Order` records.
-    public var orders: StrataPostgresAccess<Order> {
-        StrataPostgresAccess(connection)
+    public var orders: PostgresAccess<Order> {
+        PostgresAccess(connection)
     }
 
     /// The `OrderLine` records.
-    public var orderLines: StrataPostgresAccess<OrderLine> {
-        StrataPostgresAccess(connection)
+    public var orderLines: PostgresAccess<OrderLine> {
+        PostgresAccess(connection)
     }
 
     /// The `Keywords` records.
-    public var keywords: StrataPostgresAccess<Keywords> {
-        StrataPostgresAccess(connection)
+    public var keywords: PostgresAccess<Keywords> {
+        PostgresAccess(connection)
     }
 }

@@ -52,7 +52,7 @@ public enum ShopPostgresQueries {
         """#
 }
 
-extension ShopQueries.OrdersWithCustomerRow: StrataPostgresRowDecodable {
+extension ShopQueries.OrdersWithCustomerRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
@@ -65,28 +65,28 @@ extension ShopQueries.OrdersWithCustomerRow: StrataPostgresRowDecodable {
     }
 }
 
-extension ShopQueries.CustomersWithOrdersRow: StrataPostgresRowDecodable {
+extension ShopQueries.CustomersWithOrdersRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(id: row.next(), name: row.next(), anyOrder: row.next(), orders: row.next(), note: row.next())
     }
 }
 
-extension ShopQueries.OrderNotesRow: StrataPostgresRowDecodable {
+extension ShopQueries.OrderNotesRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(name: row.next(), total: row.next(), note: row.next())
     }
 }
 
-extension ShopQueries.LineRow: StrataPostgresRowDecodable {
+extension ShopQueries.LineRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(quantity: row.next(), size: row.next(), payload: row.next())
     }
 }
 
-extension ShopQueries.KeywordsOfClassRow: StrataPostgresRowDecodable {
+extension ShopQueries.KeywordsOfClassRow: PostgresRowDecodable {
     /// The current row of the query's result, read column by column.
     public init(row: inout StrataPostgresRow) throws {
         try self.init(default: row.next(), protocol: row.next(), self_check: row.next())

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 extension Status: StrataPostgresValue {}
@@ -9,7 +10,7 @@ extension Size: StrataPostgresValue {}
 
 // MARK: - Customer
 
-extension Customer: StrataPostgresRecord {
+extension Customer: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -41,7 +42,7 @@ extension Customer: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Customer {
+extension PostgresStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -85,7 +86,7 @@ extension StrataPostgresStore where Record == Customer {
 
 // MARK: - Order
 
-extension Order: StrataPostgresRecord {
+extension Order: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             id: row.next(),
@@ -117,7 +118,7 @@ extension Order: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Order {
+extension PostgresStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -166,7 +167,7 @@ extension StrataPostgresStore where Record == Order {
 
 // MARK: - OrderLine
 
-extension OrderLine: StrataPostgresRecord {
+extension OrderLine: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(
             order: row.next(),
@@ -193,7 +194,7 @@ extension OrderLine: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == OrderLine {
+extension PostgresStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -247,7 +248,7 @@ extension StrataPostgresStore where Record == OrderLine {
 
 // MARK: - Keywords
 
-extension Keywords: StrataPostgresRecord {
+extension Keywords: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
         try self.init(default: row.next(), class: row.next(), protocol: row.next(), self_check: row.next())
     }
@@ -264,7 +265,7 @@ extension Keywords: StrataPostgresRecord {
     }
 }
 
-extension StrataPostgresStore where Record == Keywords {
+extension PostgresStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 #if canImport(StrataCoreDataStore)
     import StrataCoreDataStore
@@ -12,7 +13,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct LibraryDatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "Library", migrations: LibraryMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "Library", migrations: LibraryMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -36,38 +37,38 @@ public struct LibraryDatabase: Sendable {
     }
 
     /// The `Author` records.
-    public var authors: StrataRepository<Author> {
-        StrataRepository(writer: writer)
+    public var authors: SQLiteRepository<Author> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Book` records.
-    public var books: StrataRepository<Book> {
-        StrataRepository(writer: writer)
+    public var books: SQLiteRepository<Book> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Loan` records.
-    public var loans: StrataRepository<Loan> {
-        StrataRepository(writer: writer)
+    public var loans: SQLiteRepository<Loan> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Profile` records.
-    public var profiles: StrataRepository<Profile> {
-        StrataRepository(writer: writer)
+    public var profiles: SQLiteRepository<Profile> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Review` records.
-    public var reviews: StrataRepository<Review> {
-        StrataRepository(writer: writer)
+    public var reviews: SQLiteRepository<Review> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `Shelf` records.
-    public var shelfs: StrataRepository<Shelf> {
-        StrataRepository(writer: writer)
+    public var shelfs: SQLiteRepository<Shelf> {
+        SQLiteRepository(writer: writer)
     }
 
     /// The `BookRelated` records.
-    public var bookRelateds: StrataRepository<BookRelated> {
-        StrataRepository(writer: writer)
+    public var bookRelateds: SQLiteRepository<BookRelated> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -130,38 +131,38 @@ public struct LibraryAccess {
     }
 
     /// The `Author` records.
-    public var authors: StrataAccess<Author> {
-        StrataAccess(db)
+    public var authors: SQLiteAccess<Author> {
+        SQLiteAccess(db)
     }
 
     /// The `Book` records.
-    public var books: StrataAccess<Book> {
-        StrataAccess(db)
+    public var books: SQLiteAccess<Book> {
+        SQLiteAccess(db)
     }
 
     /// The `Loan` records.
-    public var loans: StrataAccess<Loan> {
-        StrataAccess(db)
+    public var loans: SQLiteAccess<Loan> {
+        SQLiteAccess(db)
     }
 
     /// The `Profile` records.
-    public var profiles: StrataAccess<Profile> {
-        StrataAccess(db)
+    public var profiles: SQLiteAccess<Profile> {
+        SQLiteAccess(db)
     }
 
     /// The `Review` records.
-    public var reviews: StrataAccess<Review> {
-        StrataAccess(db)
+    public var reviews: SQLiteAccess<Review> {
+        SQLiteAccess(db)
     }
 
     /// The `Shelf` records.
-    public var shelfs: StrataAccess<Shelf> {
-        StrataAccess(db)
+    public var shelfs: SQLiteAccess<Shelf> {
+        SQLiteAccess(db)
     }
 
     /// The `BookRelated` records.
-    public var bookRelateds: StrataAccess<BookRelated> {
-        StrataAccess(db)
+    public var bookRelateds: SQLiteAccess<BookRelated> {
+        SQLiteAccess(db)
     }
 }
 

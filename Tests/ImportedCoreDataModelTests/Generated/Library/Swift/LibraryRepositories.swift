@@ -2,11 +2,12 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 
 // MARK: - Author
 
-extension Author: StrataSQLiteRecord {
+extension Author: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], born: row[1], fullName: row[2], isAlive: row[3], luckyNumber: row[4], profile: row[5])
     }
@@ -20,7 +21,7 @@ extension Author: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Author {
+extension SQLiteStore where Record == Author {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -84,7 +85,7 @@ extension StrataRecordStore where Record == Author {
 
 // MARK: - Book
 
-extension Book: StrataSQLiteRecord {
+extension Book: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(
             id: row[0],
@@ -128,7 +129,7 @@ extension Book: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Book {
+extension SQLiteStore where Record == Book {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -228,7 +229,7 @@ extension StrataRecordStore where Record == Book {
 
 // MARK: - Loan
 
-extension Loan: StrataSQLiteRecord {
+extension Loan: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], due: row[1], book: row[2], borrower: row[3])
     }
@@ -242,7 +243,7 @@ extension Loan: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Loan {
+extension SQLiteStore where Record == Loan {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -279,7 +280,7 @@ extension StrataRecordStore where Record == Loan {
 
 // MARK: - Profile
 
-extension Profile: StrataSQLiteRecord {
+extension Profile: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], bio: row[1])
     }
@@ -293,7 +294,7 @@ extension Profile: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Profile {
+extension SQLiteStore where Record == Profile {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -307,7 +308,7 @@ extension StrataRecordStore where Record == Profile {
 
 // MARK: - Review
 
-extension Review: StrataSQLiteRecord {
+extension Review: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], text: row[1], book: row[2])
     }
@@ -321,7 +322,7 @@ extension Review: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Review {
+extension SQLiteStore where Record == Review {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -340,7 +341,7 @@ extension StrataRecordStore where Record == Review {
 
 // MARK: - Shelf
 
-extension Shelf: StrataSQLiteRecord {
+extension Shelf: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(code: row[0], width: row[1])
     }
@@ -354,7 +355,7 @@ extension Shelf: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == Shelf {
+extension SQLiteStore where Record == Shelf {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
@@ -400,7 +401,7 @@ extension StrataRecordStore where Record == Shelf {
     }
 }
 
-extension StrataRepository where Record == Shelf {
+extension SQLiteRepository where Record == Shelf {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(code key: Int16) -> AsyncValueObservation<Shelf?> {
         observe(id: key)
@@ -409,7 +410,7 @@ extension StrataRepository where Record == Shelf {
 
 // MARK: - BookRelated
 
-extension BookRelated: StrataSQLiteRecord {
+extension BookRelated: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(book: row[0], related: row[1])
     }
@@ -423,7 +424,7 @@ extension BookRelated: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == BookRelated {
+extension SQLiteStore where Record == BookRelated {
     /// The record with this key, or nil.
     public func find(book: Book.Key, related: Book.Key) throws -> BookRelated? {
         try find(id: (book, related))
@@ -456,7 +457,7 @@ extension StrataRecordStore where Record == BookRelated {
     }
 }
 
-extension StrataRepository where Record == BookRelated {
+extension SQLiteRepository where Record == BookRelated {
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(book: Book.Key, related: Book.Key) -> AsyncValueObservation<BookRelated?> {
         observe(id: (book, related))

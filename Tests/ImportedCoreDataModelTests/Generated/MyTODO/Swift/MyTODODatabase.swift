@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import GRDB
 import StrataSQLite
 #if canImport(StrataCoreDataStore)
     import StrataCoreDataStore
@@ -12,7 +13,7 @@ import StrataSQLite
 /// when it opens. Every entity's repository is one of its properties.
 public struct MyTODODatabase: Sendable {
     /// The migrations of every version, applied when a database opens.
-    public static let migrator = StrataMigrator(model: "MyTODO", migrations: MyTODOMigrations.all)
+    public static let migrator = SQLiteMigrator(model: "MyTODO", migrations: MyTODOMigrations.all)
 
     /// The GRDB database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let writer: any GRDB.DatabaseWriter
@@ -36,8 +37,8 @@ public struct MyTODODatabase: Sendable {
     }
 
     /// The `CDTODOItem` records.
-    public var cdtodoItems: StrataRepository<CDTODOItem> {
-        StrataRepository(writer: writer)
+    public var cdtodoItems: SQLiteRepository<CDTODOItem> {
+        SQLiteRepository(writer: writer)
     }
 
     /// Runs `body` in one read: it sees one consistent state of the database.
@@ -100,8 +101,8 @@ public struct MyTODOAccess {
     }
 
     /// The `CDTODOItem` records.
-    public var cdtodoItems: StrataAccess<CDTODOItem> {
-        StrataAccess(db)
+    public var cdtodoItems: SQLiteAccess<CDTODOItem> {
+        SQLiteAccess(db)
     }
 }
 

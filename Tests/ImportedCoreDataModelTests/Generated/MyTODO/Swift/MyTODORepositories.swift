@@ -6,7 +6,7 @@ import StrataSQLite
 
 // MARK: - CDTODOItem
 
-extension CDTODOItem: StrataSQLiteRecord {
+extension CDTODOItem: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
         try self.init(id: row[0], detail: row[1], isDone: row[2], priority: row[3], title: row[4])
     }
@@ -20,7 +20,7 @@ extension CDTODOItem: StrataSQLiteRecord {
     }
 }
 
-extension StrataRecordStore where Record == CDTODOItem {
+extension SQLiteStore where Record == CDTODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
     /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.

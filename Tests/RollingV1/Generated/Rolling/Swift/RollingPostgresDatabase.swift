@@ -2,6 +2,7 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 /// A Rolling database on a PostgreSQL server, through a `PostgresClient` (whose `run()` must be
@@ -9,7 +10,7 @@ import StrataPostgres
 /// Every entity's repository is one of its properties; every operation is async.
 public struct RollingPostgresDatabase: Sendable {
     /// The migrations of every version, applied when the database opens.
-    public static let migrator = StrataPostgresMigrator(model: "Rolling", migrations: RollingPostgresMigrations.all)
+    public static let migrator = PostgresMigrator(model: "Rolling", migrations: RollingPostgresMigrations.all)
 
     /// The client.
     public let client: PostgresClient
@@ -25,8 +26,8 @@ public struct RollingPostgresDatabase: Sendable {
     }
 
     /// The `Account` records.
-    public var accounts: StrataPostgresRepository<Account> {
-        StrataPostgresRepository(client: client)
+    public var accounts: PostgresRepository<Account> {
+        PostgresRepository(client: client)
     }
 
     /// Runs `body` on one connection.
@@ -36,7 +37,7 @@ public struct RollingPostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable (RollingPostgresAccess) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await body(RollingPostgresAccess(connection))
         }
     }
@@ -53,7 +54,7 @@ public struct RollingPostgresAccess: Sendable {
     }
 
     /// The `Account` records.
-    public var accounts: StrataPostgresAccess<Account> {
-        StrataPostgresAccess(connection)
+    public var accounts: PostgresAccess<Account> {
+        PostgresAccess(connection)
     }
 }

@@ -18,7 +18,7 @@
 -- It starts with PRAGMA foreign_keys = OFF, which SQLite ignores inside a transaction:
 -- apply it outside one (sqlite3 app.db < v2.sql), or switch foreign keys off
 -- before BEGIN. Afterwards run PRAGMA foreign_key_check (it must return no rows), then
--- PRAGMA foreign_keys = ON where you use them. StrataMigrator and `strata migrate` do
+-- PRAGMA foreign_keys = ON where you use them. SQLiteMigrator and `strata migrate` do
 -- all of this, one transaction per version.
 
 PRAGMA foreign_keys = OFF;

@@ -1,11 +1,11 @@
 import PostgresNIO
 import StrataRuntime
 
-extension StrataPostgresStore {
+extension PostgresStore {
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
     /// the key of, in one query (see the SQLite store's `fetchAll(joining:on:where:orderBy:limit:offset:)`).
     @inlinable
-    public func fetchAll<Partner: StrataPostgresRecord>(
+    public func fetchAll<Partner: PostgresRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil,
@@ -27,7 +27,7 @@ extension StrataPostgresStore {
     /// The records matching `filter`, each with the `Partner` record its optional `reference`
     /// property holds the key of, or nil (a left join).
     @inlinable
-    public func fetchAll<Partner: StrataPostgresRecord>(
+    public func fetchAll<Partner: PostgresRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key?> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil,

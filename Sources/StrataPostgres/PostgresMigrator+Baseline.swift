@@ -1,7 +1,7 @@
 import PostgresNIO
 import StrataRuntime
 
-extension StrataPostgresMigrator {
+extension PostgresMigrator {
     /// The migrations ``baseline(_:at:to:checkSchema:waiting:progress:)`` would record, read
     /// without writing: versions 1...`version`. Throws a ``StrataMigrationError`` for a database
     /// whose ledger records anything, or a version that is not one of the model's.

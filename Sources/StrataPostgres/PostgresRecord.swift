@@ -2,15 +2,15 @@ import PostgresNIO
 import StrataRuntime
 
 /// A value read from a result row: a record, or the row type of a named query.
-public protocol StrataPostgresRowDecodable {
+public protocol PostgresRowDecodable {
     /// The value of a result row, read cell by cell in column order.
     init(row: inout StrataPostgresRow) throws
 }
 
 /// A record that PostgreSQL stores: how its columns are bound as parameters and read from a row,
-/// in field order. Generated entity structs conform; ``StrataPostgresAccess`` and
-/// ``StrataPostgresRepository`` run every operation on it.
-public protocol StrataPostgresRecord: StrataRecord, StrataPostgresRowDecodable {
+/// in field order. Generated entity structs conform; ``PostgresAccess`` and
+/// ``PostgresRepository`` run every operation on it.
+public protocol PostgresRecord: StrataRecord, PostgresRowDecodable {
     /// The record of a row that selects ``StrataTable/selection``, read cell by cell in field order.
     init(row: inout StrataPostgresRow) throws
     /// Appends every column to a statement's parameters, in field order.
@@ -22,7 +22,7 @@ public protocol StrataPostgresRecord: StrataRecord, StrataPostgresRowDecodable {
     var strataStored: Self { get }
 }
 
-extension StrataPostgresRecord {
+extension PostgresRecord {
     /// The record itself: its columns store every value exactly.
     @inlinable
     public var strataStored: Self { self }

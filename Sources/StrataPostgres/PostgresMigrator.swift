@@ -5,7 +5,7 @@ import StrataSQLText
 import StrataStorage
 
 /// Applies a model's PostgreSQL migrations to a database through the ledger
-/// (``PostgresMigrationLedger``, the table `strata_migrations`), as ``StrataMigrator`` does on
+/// (``PostgresMigrationLedger``, the table `strata_migrations`), as ``SQLiteMigrator`` does on
 /// SQLite and with the same checks (``StrataMigrationPlan``):
 ///
 /// - A database that is newer than the model, belongs to another model, recorded a version with
@@ -31,7 +31,7 @@ import StrataStorage
 /// rerun after a killed one takes what they made as done. No other statement PostgreSQL refuses
 /// in a transaction may appear. Generated `<Model>PostgresDatabase` types (which migrate on
 /// open) and the `strata migrate --postgres` command use this type.
-public struct StrataPostgresMigrator: Sendable {
+public struct PostgresMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the SQLite migrator.
     public let plan: StrataMigrationPlan
     /// How long statements may wait for locks, and how long a version keeps retrying.

@@ -1,6 +1,7 @@
+import GRDB
 import StrataRuntime
 
-extension StrataMigrator {
+extension SQLiteMigrator {
     /// The migrations ``baseline(_:at:checkSchema:)`` would record, read without writing: versions
     /// 1...`version`. Throws a ``StrataMigrationError`` for a database whose ledger records
     /// anything, or a version that is not one of the model's.

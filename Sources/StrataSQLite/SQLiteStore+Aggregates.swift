@@ -1,8 +1,9 @@
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 import StrataStorage
 
-extension StrataRecordStore {
+extension SQLiteStore {
     /// An aggregate over the records matching `filter` (all when nil):
     /// `try db.todoItems.aggregate { $0.priority.max }` is a `Priority?`.
     @inlinable
@@ -79,8 +80,8 @@ extension StrataRecordStore {
     }
 }
 
-extension StrataRepository {
-    /// ``StrataRecordStore/aggregate(_:where:)``, now and after every change that affects it.
+extension SQLiteRepository {
+    /// ``SQLiteStore/aggregate(_:where:)``, now and after every change that affects it.
     public func observeAggregate<Value: StrataSQLiteValue & Equatable>(
         _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>,
         where filter: ((Record.Columns) -> StrataPredicate<Record>)? = nil
@@ -90,7 +91,7 @@ extension StrataRepository {
         return StrataObservation.values(in: writer) { db in try StrataSQLiteAggregate.value(db, query, dateText: dateText) }
     }
 
-    /// ``StrataRecordStore/aggregate(_:groupedBy:where:)``, now and after every change that affects it.
+    /// ``SQLiteStore/aggregate(_:groupedBy:where:)``, now and after every change that affects it.
     public func observeAggregate<Key: StrataSQLiteValue & StrataSortableColumnValue & Equatable, Value: StrataSQLiteValue & Equatable>(
         _ aggregate: (Record.Columns) -> StrataAggregate<Record, Value>,
         groupedBy key: (Record.Columns) -> StrataColumn<Record, Key>,

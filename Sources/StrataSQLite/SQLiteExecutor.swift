@@ -1,11 +1,12 @@
+import GRDB
 import StrataRuntime
 
 /// Runs the runtime's plans (``StrataPlan``) on a SQLite connection: the one place that
 /// prepares, binds and steps their statements.
-public enum StrataSQLiteExecutor {
+public enum SQLiteExecutor {
     /// The result of `plan`, run on `db`.
     @inlinable
-    public static func run<Record: StrataSQLiteRecord, Output>(
+    public static func run<Record: SQLiteRecord, Output>(
         _ plan: StrataPlan<Record, Output>, in db: Database
     ) throws -> Output {
         switch plan {
@@ -32,20 +33,20 @@ public enum StrataSQLiteExecutor {
 
     /// The connection's cached statement for `command`, bound.
     @inlinable
-    public static func prepare<Record: StrataSQLiteRecord>(
+    public static func prepare<Record: SQLiteRecord>(
         _ command: StrataCommand<Record>, in db: Database
     ) throws -> StrataStatement {
         let statement: StrataStatement
         var arguments: StrataSQLiteArguments
         switch command.statement {
         case .table(let kind):
-            guard let sql = kind.sql(in: Record.strataTable.statements(StrataSQLiteDialect.self)) else {
+            guard let sql = kind.sql(in: Record.strataTable.statements(SQLiteDialect.self)) else {
                 throw StrataCommandError.noStatement(kind)
             }
             statement = try StrataStatement(db, sql: sql)
             arguments = StrataSQLiteArguments(statement.handle)
         case .query(let query):
-            statement = try StrataStatement(db, sql: query.sql(StrataSQLiteDialect.self))
+            statement = try StrataStatement(db, sql: query.sql(SQLiteDialect.self))
             arguments = StrataSQLiteArguments(statement.handle)
             try arguments.bind(query.arguments)
         }
@@ -60,11 +61,11 @@ public enum StrataSQLiteExecutor {
     /// Inserts records in order, all or none, and returns them as stored: one statement bound
     /// again for each.
     @inlinable
-    public static func insert<Record: StrataSQLiteRecord>(_ records: some Sequence<Record>, in db: Database) throws
+    public static func insert<Record: SQLiteRecord>(_ records: some Sequence<Record>, in db: Database) throws
         -> [Record]
     {
         let table = Record.strataTable
-        let statement = try StrataStatement(db, sql: table.statements(StrataSQLiteDialect.self).insert)
+        let statement = try StrataStatement(db, sql: table.statements(SQLiteDialect.self).insert)
         var stored = Array(records)
         guard !table.assignsKey else {
             // Each insert returns its row, with the key the database assigned.

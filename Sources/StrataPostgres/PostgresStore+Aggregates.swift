@@ -1,7 +1,7 @@
 import PostgresNIO
 import StrataRuntime
 
-extension StrataPostgresStore {
+extension PostgresStore {
     /// An aggregate over the records matching `filter` (all when nil):
     /// `try await db.todoItems.aggregate { $0.priority.max }` is a `Priority?`.
     @inlinable

@@ -1,8 +1,9 @@
+import GRDB
 import StrataRuntime
 
 /// SQLite's SQL: numbered `?1` placeholders, `INTEGER` and `REAL` casts, and an integer primary
 /// key that takes the next rowid when it is inserted NULL.
-public enum StrataSQLiteDialect: StrataSQLDialect {
+public enum SQLiteDialect: StrataSQLDialect {
     public static func placeholder(_ number: Int) -> String { "?\(number)" }
 
     public static func name(of type: StrataSQLType) -> String {

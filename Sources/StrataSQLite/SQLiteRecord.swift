@@ -1,17 +1,18 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 
 /// A value read from the current row of a statement: a record, or the row type of a named query.
-public protocol StrataSQLiteRowDecodable {
+public protocol SQLiteRowDecodable {
     /// The value of the current row of a statement, read column by column.
     init(row: StrataSQLiteRow) throws
 }
 
 /// A record that SQLite stores: how its columns are bound and read by index on a prepared
-/// statement. Generated entity structs conform; ``StrataAccess`` and ``StrataRepository`` run
+/// statement. Generated entity structs conform; ``SQLiteAccess`` and ``SQLiteRepository`` run
 /// every operation on it.
-public protocol StrataSQLiteRecord: StrataRecord, StrataSQLiteRowDecodable {
+public protocol SQLiteRecord: StrataRecord, SQLiteRowDecodable {
     /// The record of the current row of a statement that selects ``StrataTable/selection``.
     init(row: StrataSQLiteRow) throws
     /// Binds every column to parameters 1… in field order.

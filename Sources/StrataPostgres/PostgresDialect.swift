@@ -2,7 +2,7 @@ import StrataRuntime
 
 /// PostgreSQL's SQL: `$1` placeholders, `BIGINT` and `DOUBLE PRECISION` casts, and a key the
 /// database assigns taken from its identity's sequence when the record has none yet.
-public enum StrataPostgresDialect: StrataSQLDialect {
+public enum PostgresDialect: StrataSQLDialect {
     public static func placeholder(_ number: Int) -> String { "$\(number)" }
 
     public static func name(of type: StrataSQLType) -> String {

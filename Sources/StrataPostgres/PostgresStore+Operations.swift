@@ -1,7 +1,7 @@
 import PostgresNIO
 import StrataRuntime
 
-extension StrataPostgresStore {
+extension PostgresStore {
     /// Runs an operation's plan: on a connection, in one transaction when it writes.
     @inlinable
     public func run<Output: Sendable>(_ plan: StrataPlan<Record, Output>) async throws -> Output {
@@ -68,14 +68,14 @@ extension StrataPostgresStore {
 
     /// The record of another type with this key, or nil: what a reference reads.
     @inlinable
-    public func find<Other: StrataPostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
+    public func find<Other: PostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
         let plan = StrataPlan<Other, Other?>.find(id: key)
         return try await read { connection in try await connection.strataRun(plan) }
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
     @inlinable
-    public func fetchAll<Other: StrataPostgresRecord>(
+    public func fetchAll<Other: PostgresRecord>(
         _ type: Other.Type, where filter: StrataFilter<Other>? = nil, orderBy order: StrataSort<Other>? = nil
     ) async throws -> [Other] {
         let plan = StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order)

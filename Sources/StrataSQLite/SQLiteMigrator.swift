@@ -1,3 +1,4 @@
+import GRDB
 import StrataRuntime
 
 /// Applies a model's migrations to a SQLite database through the ledger (`strata_migrations`).
@@ -17,7 +18,7 @@ import StrataRuntime
 ///   are accepted for the versions applied before the conversion.
 ///
 /// Generated `<Model>Database` types and the `strata migrate` command both use this type.
-public struct StrataMigrator: Sendable {
+public struct SQLiteMigrator: Sendable {
     /// The ledger checks and pending selection, shared with the PostgreSQL migrator.
     public let plan: StrataMigrationPlan
 

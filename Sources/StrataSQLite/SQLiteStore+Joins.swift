@@ -1,12 +1,13 @@
+import GRDB
 import GRDBSQLite
 import StrataRuntime
 
-extension StrataRecordStore {
+extension SQLiteStore {
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
     /// the key of, in one query: `db.posts.fetchAll(joining: Writer.self, on: \.writer,
     /// where: { post, writer in writer.name == "Ada" }, orderBy: { post, _ in [post.title.ascending] })`.
     @inlinable
-    public func fetchAll<Partner: StrataSQLiteRecord>(
+    public func fetchAll<Partner: SQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil,
@@ -23,7 +24,7 @@ extension StrataRecordStore {
     /// The records matching `filter`, each with the `Partner` record its optional `reference`
     /// property holds the key of, or nil (a record without one is kept: a left join).
     @inlinable
-    public func fetchAll<Partner: StrataSQLiteRecord>(
+    public func fetchAll<Partner: SQLiteRecord>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key?> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil,
@@ -54,10 +55,10 @@ extension StrataRecordStore {
     }
 }
 
-extension StrataRepository {
-    /// ``StrataRecordStore/fetchAll(joining:on:where:orderBy:limit:offset:)``, now and after every
+extension SQLiteRepository {
+    /// ``SQLiteStore/fetchAll(joining:on:where:orderBy:limit:offset:)``, now and after every
     /// change to either table that affects it.
-    public func observeAll<Partner: StrataSQLiteRecord & Equatable>(
+    public func observeAll<Partner: SQLiteRecord & Equatable>(
         joining partner: Partner.Type,
         on reference: KeyPath<Record, Partner.Key> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil,
@@ -72,8 +73,8 @@ extension StrataRepository {
     }
 }
 
-extension StrataRepository {
-    /// ``StrataRecordStore/fetchAll(counting:via:where:filter:orderBy:)``, now and after every
+extension SQLiteRepository {
+    /// ``SQLiteStore/fetchAll(counting:via:where:filter:orderBy:)``, now and after every
     /// change to either table that affects it.
     public func observeAll<Other: StrataRecord, Reference: StrataReferenceValue>(
         counting other: Other.Type,
@@ -92,7 +93,7 @@ extension StrataRepository {
 public enum StrataSQLiteJoin {
     /// The records of a counting query, each with its count (the column after the record's).
     @inlinable
-    public static func counted<Record: StrataSQLiteRecord>(_ db: Database, _ query: StrataSQL) throws -> [StrataCounted<Record>] {
+    public static func counted<Record: SQLiteRecord>(_ db: Database, _ query: StrataSQL) throws -> [StrataCounted<Record>] {
         let count = Int32(Record.strataTable.columns.count)
         return try StrataStatement(db, query).fetchAll { statement in
             StrataCounted(record: try Record(row: StrataSQLiteRow(statement)), count: try Int.read(statement, at: count))
@@ -101,7 +102,7 @@ public enum StrataSQLiteJoin {
 
     /// The pairs of an inner join.
     @inlinable
-    public static func rows<Record: StrataSQLiteRecord, Partner: StrataSQLiteRecord>(
+    public static func rows<Record: SQLiteRecord, Partner: SQLiteRecord>(
         _ db: Database, _ query: StrataJoinQuery
     ) throws -> [StrataJoined<Record, Partner>] {
         let offset = Int32(query.partnerOffset)
@@ -114,7 +115,7 @@ public enum StrataSQLiteJoin {
 
     /// The pairs of a left join: no partner when the column before its columns is false.
     @inlinable
-    public static func optionalRows<Record: StrataSQLiteRecord, Partner: StrataSQLiteRecord>(
+    public static func optionalRows<Record: SQLiteRecord, Partner: SQLiteRecord>(
         _ db: Database, _ query: StrataJoinQuery
     ) throws -> [StrataJoined<Record, Partner?>] {
         let offset = Int32(query.partnerOffset)

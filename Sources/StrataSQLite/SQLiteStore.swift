@@ -1,16 +1,17 @@
+import GRDB
 import StrataRuntime
 
 /// Records of one type in a SQLite database: the operations every entity has, written once,
-/// for ``StrataAccess`` (on one connection, inside the caller's transaction) and
-/// ``StrataRepository`` (on the database, each call its own read or transaction).
+/// for ``SQLiteAccess`` (on one connection, inside the caller's transaction) and
+/// ``SQLiteRepository`` (on the database, each call its own read or transaction).
 ///
 /// A store only says how it reads and writes; every operation is a generic extension method
 /// specialised for the record type (`@inlinable`). Generated code adds what differs per entity
 /// (updates of chosen fields, references, `hasMany`, finds by a key that is not one `id` field)
 /// in an extension `where Record == Entity`, so each of those exists once for both stores.
-public protocol StrataRecordStore<Record> {
+public protocol SQLiteStore<Record> {
     /// The record type.
-    associatedtype Record: StrataSQLiteRecord
+    associatedtype Record: SQLiteRecord
 
     /// Runs `body` on a connection that can read: it sees one consistent state of the database.
     func read<T>(_ body: (Database) throws -> T) throws -> T
@@ -18,14 +19,14 @@ public protocol StrataRecordStore<Record> {
     func write<T>(_ body: (Database) throws -> T) throws -> T
 }
 
-extension StrataRecordStore {
+extension SQLiteStore {
     /// Runs an operation's plan: in one read, or in one transaction when it writes.
     @inlinable
     public func run<Output>(_ plan: StrataPlan<Record, Output>) throws -> Output {
         if case .result(let output) = plan { return output }
         return try plan.writes
-            ? write { db in try StrataSQLiteExecutor.run(plan, in: db) }
-            : read { db in try StrataSQLiteExecutor.run(plan, in: db) }
+            ? write { db in try SQLiteExecutor.run(plan, in: db) }
+            : read { db in try SQLiteExecutor.run(plan, in: db) }
     }
 
     // MARK: Insert
@@ -39,7 +40,7 @@ extension StrataRecordStore {
     @inlinable
     @discardableResult
     public func insert(contentsOf records: some Sequence<Record>) throws -> [Record] {
-        try write { db in try StrataSQLiteExecutor.insert(records, in: db) }
+        try write { db in try SQLiteExecutor.insert(records, in: db) }
     }
 
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
@@ -81,16 +82,16 @@ extension StrataRecordStore {
     /// The record of another type with this key, or nil: what a reference reads. Not inlinable:
     /// the generated reference accessors call it, and specialising it for every entity slowed
     /// release builds of the generated code.
-    public func find<Other: StrataSQLiteRecord>(_ type: Other.Type, id key: Other.Key) throws -> Other? {
-        try read { db in try StrataSQLiteExecutor.run(StrataPlan<Other, Other?>.find(id: key), in: db) }
+    public func find<Other: SQLiteRecord>(_ type: Other.Type, id key: Other.Key) throws -> Other? {
+        try read { db in try SQLiteExecutor.run(StrataPlan<Other, Other?>.find(id: key), in: db) }
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
     /// Not inlinable, like ``find(_:id:)``.
-    public func fetchAll<Other: StrataSQLiteRecord>(
+    public func fetchAll<Other: SQLiteRecord>(
         _ type: Other.Type, where filter: StrataFilter<Other>? = nil, orderBy order: StrataSort<Other>? = nil
     ) throws -> [Other] {
-        try read { db in try StrataSQLiteExecutor.run(StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order), in: db) }
+        try read { db in try SQLiteExecutor.run(StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order), in: db) }
     }
 
     // MARK: Update
@@ -169,7 +170,7 @@ extension StrataRecordStore {
 
 /// The records of one type on one connection, inside the current transaction or read:
 /// `db.write { $0.todoItems.insert(item) }`, or on any GRDB `Database`.
-public struct StrataAccess<Record: StrataSQLiteRecord>: StrataRecordStore {
+public struct SQLiteAccess<Record: SQLiteRecord>: SQLiteStore {
     /// The connection.
     public let db: Database
 
@@ -190,7 +191,7 @@ public struct StrataAccess<Record: StrataSQLiteRecord>: StrataRecordStore {
 
 /// The records of one type in a database: every call is one read or one transaction;
 /// `observe…` methods follow a query as an `AsyncSequence`.
-public struct StrataRepository<Record: StrataSQLiteRecord>: StrataRecordStore, Sendable {
+public struct SQLiteRepository<Record: SQLiteRecord>: SQLiteStore, Sendable {
     /// The database.
     public let writer: any DatabaseWriter
 
@@ -216,18 +217,18 @@ public struct StrataRepository<Record: StrataSQLiteRecord>: StrataRecordStore, S
         offset: Int? = nil
     ) -> AsyncValueObservation<[Record]> where Record: Equatable {
         let plan = StrataPlan<Record, [Record]>.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset)
-        return StrataObservation.values(in: writer) { db in try StrataSQLiteExecutor.run(plan, in: db) }
+        return StrataObservation.values(in: writer) { db in try SQLiteExecutor.run(plan, in: db) }
     }
 
     /// The number of records matching `filter`, now and after every change that affects it.
     public func observeCount(where filter: StrataFilter<Record>? = nil) -> AsyncValueObservation<Int> {
         let plan = StrataPlan<Record, Int>.count(where: filter)
-        return StrataObservation.values(in: writer) { db in try StrataSQLiteExecutor.run(plan, in: db) }
+        return StrataObservation.values(in: writer) { db in try SQLiteExecutor.run(plan, in: db) }
     }
 
     /// The record with this key (nil while there is none), now and after every change to it.
     public func observe(id key: Record.Key) -> AsyncValueObservation<Record?> where Record: Equatable {
         let plan = StrataPlan<Record, Record?>.find(id: key)
-        return StrataObservation.values(in: writer) { db in try StrataSQLiteExecutor.run(plan, in: db) }
+        return StrataObservation.values(in: writer) { db in try SQLiteExecutor.run(plan, in: db) }
     }
 }

@@ -3,7 +3,7 @@ import StrataRuntime
 
 /// The records of one type on one connection, inside the current transaction (if any):
 /// `try await db.write { try await $0.todoItems.insert(item) }`, or on any `PostgresConnection`.
-public struct StrataPostgresAccess<Record: StrataPostgresRecord>: StrataPostgresStore {
+public struct PostgresAccess<Record: PostgresRecord>: PostgresStore {
     /// The connection.
     public let connection: PostgresConnection
 
@@ -28,7 +28,7 @@ public struct StrataPostgresAccess<Record: StrataPostgresRecord>: StrataPostgres
 
 /// The records of one type in a database served by a `PostgresClient` (whose `run()` must be
 /// running): every call leases a connection, and every change is one transaction.
-public struct StrataPostgresRepository<Record: StrataPostgresRecord>: StrataPostgresStore {
+public struct PostgresRepository<Record: PostgresRecord>: PostgresStore {
     /// The client.
     public let client: PostgresClient
 
@@ -47,12 +47,12 @@ public struct StrataPostgresRepository<Record: StrataPostgresRecord>: StrataPost
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @inlinable
     public func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await StrataPostgresTransaction.run(on: client, body)
+        try await PostgresTransaction.run(on: client, body)
     }
 }
 
 /// Transactions on a `PostgresClient`.
-public enum StrataPostgresTransaction {
+public enum PostgresTransaction {
     /// Runs `body` in one transaction on a leased connection: committed when it returns, rolled
     /// back when it throws, with `body`'s own error rethrown (not PostgresNIO's wrapper).
     @inlinable

@@ -3,18 +3,18 @@ import PostgresNIO
 import StrataRuntime
 
 /// Records of one type in a PostgreSQL database: the operations every entity has, written once,
-/// for ``StrataPostgresAccess`` (on one connection, inside the caller's transaction) and
-/// ``StrataPostgresRepository`` (on a `PostgresClient`, each call its own connection or transaction).
+/// for ``PostgresAccess`` (on one connection, inside the caller's transaction) and
+/// ``PostgresRepository`` (on a `PostgresClient`, each call its own connection or transaction).
 ///
-/// The same operations as SQLite's `StrataRecordStore`, async, with the same typed filters and
+/// The same operations as SQLite's `SQLiteStore`, async, with the same typed filters and
 /// sorts. Table statements are prepared once per connection; inserts, upserts and updates return
 /// the record as the database stored it, so what they return is what a fetch reads (read back with
 /// `RETURNING` where the database decides: an assigned key, an update; otherwise the record with its
 /// dates to the microsecond, without a read).
 /// Generated code adds what differs per entity in an extension `where Record == Entity`.
-public protocol StrataPostgresStore<Record>: Sendable {
+public protocol PostgresStore<Record>: Sendable {
     /// The record type.
-    associatedtype Record: StrataPostgresRecord
+    associatedtype Record: PostgresRecord
 
     /// Runs `body` on a connection that can read.
     func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T
@@ -36,7 +36,7 @@ extension PostgresConnection {
     /// The result of `plan`, run on the connection: the one place that prepares, binds and
     /// executes the runtime's plans (``StrataPlan``) on PostgreSQL.
     @inlinable
-    public func strataRun<Record: StrataPostgresRecord, Output>(_ plan: StrataPlan<Record, Output>) async throws
+    public func strataRun<Record: PostgresRecord, Output>(_ plan: StrataPlan<Record, Output>) async throws
         -> Output
     {
         switch plan {
@@ -108,9 +108,9 @@ extension PostgresConnection {
     /// Runs an insert or upsert of `record` and returns the record as stored. A record whose key
     /// the database assigns runs unprepared (its key parameter is typed by the bound value: the
     /// key's integer type, or NULL for "assign one") and reads the stored row back; the others are
-    /// stored as they are (``StrataPostgresRecord/strataStored``).
+    /// stored as they are (``PostgresRecord/strataStored``).
     @inlinable
-    func strataStore<Record: StrataPostgresRecord>(_ record: Record, upsert: Bool) async throws -> Record {
+    func strataStore<Record: PostgresRecord>(_ record: Record, upsert: Bool) async throws -> Record {
         guard Record.strataTable.assignsKey else {
             if upsert {
                 try await strataRun(StrataPostgresPreparedChange(.record(record), StrataPostgresUpsertKind.self))
@@ -132,11 +132,11 @@ extension PostgresConnection {
     /// that each gets its own back). Several statements run in a savepoint, or a transaction of
     /// their own on a connection outside one.
     @inlinable
-    public func strataInsert<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
+    public func strataInsert<Record: PostgresRecord>(_ records: [Record]) async throws -> [Record] {
         let batch = StrataPostgresInsertBatch<Record>.rows
         let statements = Record.strataTable.assignsKey ? records.count : (records.count + batch - 1) / batch
         guard statements <= 1 else {
-            return try await StrataPostgresTransaction.atomically(on: self) { connection in
+            return try await PostgresTransaction.atomically(on: self) { connection in
                 try await connection.strataInsertStatements(records)
             }
         }
@@ -145,7 +145,7 @@ extension PostgresConnection {
 
     /// The statements of ``strataInsert(_:)``.
     @inlinable
-    func strataInsertStatements<Record: StrataPostgresRecord>(_ records: [Record]) async throws -> [Record] {
+    func strataInsertStatements<Record: PostgresRecord>(_ records: [Record]) async throws -> [Record] {
         guard !Record.strataTable.assignsKey else {
             var stored: [Record] = []
             stored.reserveCapacity(records.count)
@@ -161,7 +161,7 @@ extension PostgresConnection {
         if start < records.endIndex {
             let rest = records[start...]
             let statement = try StrataPostgresInsertBatch(rest)
-            let sql = Record.strataTable.insert(rows: rest.count).sql(StrataPostgresDialect.self)
+            let sql = Record.strataTable.insert(rows: rest.count).sql(PostgresDialect.self)
             for try await _ in try await query(PostgresQuery(unsafeSQL: sql, binds: statement.bindings), logger: StrataPostgresLog.logger) {}
         }
         return records.map(\.strataStored)
@@ -175,7 +175,7 @@ extension PostgresConnection {
 
     /// The records of an unprepared statement that selects a table's columns.
     @inlinable
-    func strataRows<Record: StrataPostgresRecord>(_ query: PostgresQuery) async throws -> [Record] {
+    func strataRows<Record: PostgresRecord>(_ query: PostgresQuery) async throws -> [Record] {
         var rows: [Record] = []
         for try await row in try await self.query(query, logger: StrataPostgresLog.logger) {
             rows.append(try Record.decoded(row))

@@ -1,0 +1,16 @@
+// The names of Strata 0.5, kept for one release: Docs/MigratingTo0.6.md lists each with its new name.
+
+@available(*, deprecated, renamed: "PostgresRepository")
+public typealias StrataPostgresRepository = PostgresRepository
+@available(*, deprecated, renamed: "PostgresAccess")
+public typealias StrataPostgresAccess = PostgresAccess
+@available(*, deprecated, renamed: "PostgresStore")
+public typealias StrataPostgresStore = PostgresStore
+@available(*, deprecated, renamed: "PostgresMigrator")
+public typealias StrataPostgresMigrator = PostgresMigrator
+@available(*, deprecated, renamed: "PostgresRecord")
+public typealias StrataPostgresRecord = PostgresRecord
+@available(*, deprecated, renamed: "PostgresRowDecodable")
+public typealias StrataPostgresRowDecodable = PostgresRowDecodable
+@available(*, deprecated, renamed: "PostgresTransaction")
+public typealias StrataPostgresTransaction = PostgresTransaction

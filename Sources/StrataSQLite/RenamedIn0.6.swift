@@ -1,0 +1,16 @@
+import GRDB
+
+// The names of Strata 0.5, kept for one release: Docs/MigratingTo0.6.md lists each with its new name.
+
+@available(*, deprecated, renamed: "SQLiteRepository")
+public typealias StrataRepository = SQLiteRepository
+@available(*, deprecated, renamed: "SQLiteAccess")
+public typealias StrataAccess = SQLiteAccess
+@available(*, deprecated, renamed: "SQLiteStore")
+public typealias StrataRecordStore = SQLiteStore
+@available(*, deprecated, renamed: "SQLiteMigrator")
+public typealias StrataMigrator = SQLiteMigrator
+@available(*, deprecated, renamed: "SQLiteRecord")
+public typealias StrataSQLiteRecord = SQLiteRecord
+@available(*, deprecated, renamed: "SQLiteRowDecodable")
+public typealias StrataSQLiteRowDecodable = SQLiteRowDecodable
