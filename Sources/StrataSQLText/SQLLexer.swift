@@ -1,4 +1,3 @@
-
 /// One token of SQL text, as far as Strata needs to read SQL back: for splitting scripts into
 /// statements, and for reading defaults, checks and constraint names from a database's catalog.
 public struct SQLToken: Hashable, Sendable {

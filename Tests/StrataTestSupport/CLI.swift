@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs the `strata` executable built next to the tests.
+/// Runs the executables of this package built next to the tests (`strata`, `strata-generator`).
 public enum CLI {
     /// What a finished `strata` did: its exit status and its output.
     public struct Result: Sendable {
@@ -20,20 +20,7 @@ public enum CLI {
     /// Runs an executable of this package (`strata`, `strata-generator`) built next to the test
     /// bundle, in `directory` when given, and waits for it.
     public static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        finish(try start(arguments, tool: tool, in: directory))
     }
 
     /// `strata` with `arguments` and the schemas folder of `folder` (`folder/Schemas`).
@@ -51,11 +38,15 @@ public enum CLI {
         public var stderr: Pipe
     }
 
-    /// Starts `strata` with `arguments` without waiting for it; `environment` is added to this
-    /// process's.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    /// Starts `tool` (`strata` unless told) with `arguments`, in `directory` when given, without
+    /// waiting for it; `environment` is added to this process's.
+    public static func start(
+        _ arguments: [String], tool: String = "strata", in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata")
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent(tool)
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
