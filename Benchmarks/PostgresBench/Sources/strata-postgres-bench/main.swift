@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import StrataPostgres
 
 // strata-postgres-bench --url postgres://user[:password]@host:port/database [--rows N] [--repetitions R]
