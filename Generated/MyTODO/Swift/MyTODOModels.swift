@@ -31,6 +31,9 @@ public struct TODOItem: Identifiable, Hashable, Sendable, Codable {
     public var isDone: Bool
     public var priority: Priority
 
+    /// The primary key's type: what a reference to `TODOItem` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),

@@ -20,10 +20,7 @@ struct EntityRendering {
     var keyFields: [Field] { entity.primaryKeyFields }
 
     /// The Swift type of the key: the key field's type, or a tuple of them in key order.
-    var keyType: String {
-        let types = keyFields.map { self.types.baseType(of: $0) }
-        return types.count == 1 ? types[0] : "(" + types.joined(separator: ", ") + ")"
-    }
+    var keyType: String { types.keyType(of: entity) }
 
     /// True when generic `find(id:)` reads as the schema does (one key field named `id`), so no
     /// key-labeled methods are generated.

@@ -22,6 +22,12 @@ struct SwiftFieldTypes {
         }
     }
 
+    /// The Swift type of an entity's primary key: the key field's type, or a tuple of them in key order.
+    func keyType(of entity: Entity) -> String {
+        let types = entity.primaryKeyFields.map(baseType(of:))
+        return types.count == 1 ? types[0] : "(" + types.joined(separator: ", ") + ")"
+    }
+
     /// True when the Swift property is optional (optional fields and autoincremented keys).
     func isOptionalProperty(_ field: Field) -> Bool { field.isOptional || field.isAutoincrement }
 }

@@ -81,6 +81,9 @@ struct SwiftModelRenderer {
                 w.lines(lintExemptions(member: field.name))
                 w.line("public var \(SwiftNames.identifier(field.name)): \(storedType(of: field))")
             }
+            w.line()
+            w.line("/// The primary key's type: what a reference to `\(name)` holds.")
+            w.line("public typealias Key = \(SwiftFieldTypes(schema: schema).keyType(of: entity))")
             if let identity, identity.name != "id" {
                 w.line()
                 w.line("/// The primary key, for `Identifiable`.")

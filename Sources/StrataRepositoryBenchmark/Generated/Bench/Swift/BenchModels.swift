@@ -37,6 +37,9 @@ public struct Sample: Identifiable, Hashable, Sendable, Codable {
     public var payload: Data
     public var rank: Int32
 
+    /// The primary key's type: what a reference to `Sample` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),

@@ -13,6 +13,9 @@ public struct Author: Identifiable, Hashable, Sendable, Codable {
     public var name: String
     public var email: String
 
+    /// The primary key's type: what a reference to `Author` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -36,6 +39,9 @@ public struct Article: Identifiable, Hashable, Sendable, Codable {
     public var title: String
     public var published: Bool
     public var words: Int32
+
+    /// The primary key's type: what a reference to `Article` holds.
+    public typealias Key = Int64
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(

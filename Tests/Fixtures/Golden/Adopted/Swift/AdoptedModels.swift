@@ -12,6 +12,9 @@ public struct Artist: Identifiable, Hashable, Sendable, Codable {
     public var name: Optional<String>
     public var country: String
 
+    /// The primary key's type: what a reference to `Artist` holds.
+    public typealias Key = Int32
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int32? = nil,
@@ -34,6 +37,9 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
     public var added: Optional<Date>
+
+    /// The primary key's type: what a reference to `Invoice` holds.
+    public typealias Key = Int64
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(

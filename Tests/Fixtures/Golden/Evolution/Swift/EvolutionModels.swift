@@ -38,6 +38,9 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
     public var slug: String
     public var bio: String
 
+    /// The primary key's type: what a reference to `Writer` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -68,6 +71,9 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
     public var level: Level
     public var score: Decimal
 
+    /// The primary key's type: what a reference to `Post` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
@@ -96,6 +102,9 @@ public struct Comment: Identifiable, Hashable, Sendable, Codable {
     public var id: UUID
     public var post: Post.Key
     public var text: String
+
+    /// The primary key's type: what a reference to `Comment` holds.
+    public typealias Key = UUID
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(

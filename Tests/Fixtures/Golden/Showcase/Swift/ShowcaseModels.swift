@@ -45,6 +45,9 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
     public var since: Date
     public var token: UUID
 
+    /// The primary key's type: what a reference to `Customer` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -75,6 +78,9 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
     public var note: String
     public var itemCount: Int
 
+    /// The primary key's type: what a reference to `Order` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),
@@ -103,6 +109,9 @@ public struct OrderLine: Hashable, Sendable, Codable {
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
     public var payload: Optional<Data>
+
+    /// The primary key's type: what a reference to `OrderLine` holds.
+    public typealias Key = (Order.Key, Int16)
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -134,6 +143,9 @@ public struct Keywords: Identifiable, Hashable, Sendable, Codable {
     public var self_check: Bool
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public var Upper: Int16
+
+    /// The primary key's type: what a reference to `Keywords` holds.
+    public typealias Key = Int
 
     /// The primary key, for `Identifiable`.
     public var id: Int { `default` }

@@ -13,6 +13,9 @@ public struct Writer: Identifiable, Hashable, Sendable, Codable {
     public var name: String
     public var mentor: Optional<Writer.Key>
 
+    /// The primary key's type: what a reference to `Writer` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -37,6 +40,9 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
     public var order: String
     public var published: Bool
     public var likes: Int32
+
+    /// The primary key's type: what a reference to `Post` holds.
+    public typealias Key = UUID
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(

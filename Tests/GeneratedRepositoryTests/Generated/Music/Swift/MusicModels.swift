@@ -12,6 +12,9 @@ public struct Album: Identifiable, Hashable, Sendable, Codable {
     public var title: String
     public var artist: Artist.Key
 
+    /// The primary key's type: what a reference to `Album` holds.
+    public typealias Key = Int64
+
     /// The primary key, for `Identifiable`.
     public var id: Int64? { albumId }
 
@@ -34,6 +37,9 @@ public struct Artist: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var artistId: Optional<Int64>
     public var name: Optional<String>
+
+    /// The primary key's type: what a reference to `Artist` holds.
+    public typealias Key = Int64
 
     /// The primary key, for `Identifiable`.
     public var id: Int64? { artistId }
@@ -58,6 +64,9 @@ public struct Invoice: Identifiable, Hashable, Sendable, Codable {
     public var dueDate: Optional<Date>
     public var billingCity: Optional<String>
     public var total: Decimal
+
+    /// The primary key's type: what a reference to `Invoice` holds.
+    public typealias Key = Int64
 
     /// The primary key, for `Identifiable`.
     public var id: Int64? { invoiceId }

@@ -12,6 +12,9 @@ public struct ServerAlbum: Identifiable, Hashable, Sendable, Codable {
     public var title: String
     public var artist: ServerArtist.Key
 
+    /// The primary key's type: what a reference to `ServerAlbum` holds.
+    public typealias Key = Int32
+
     /// The primary key, for `Identifiable`.
     public var id: Int32? { albumId }
 
@@ -34,6 +37,9 @@ public struct ServerArtist: Identifiable, Hashable, Sendable, Codable {
     /// Assigned by the database when the record is inserted; `nil` until then.
     public var artistId: Optional<Int32>
     public var name: Optional<String>
+
+    /// The primary key's type: what a reference to `ServerArtist` holds.
+    public typealias Key = Int32
 
     /// The primary key, for `Identifiable`.
     public var id: Int32? { artistId }
@@ -58,6 +64,9 @@ public struct ServerInvoice: Identifiable, Hashable, Sendable, Codable {
     public var dueDate: Optional<Date>
     public var billingCity: Optional<String>
     public var total: Decimal
+
+    /// The primary key's type: what a reference to `ServerInvoice` holds.
+    public typealias Key = Int32
 
     /// The primary key, for `Identifiable`.
     public var id: Int32? { invoiceId }

@@ -38,6 +38,9 @@ public struct Customer: Identifiable, Hashable, Sendable, Codable {
     public var joined: Date
     public var isVIP: Bool
 
+    /// The primary key's type: what a reference to `Customer` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -66,6 +69,9 @@ public struct Order: Identifiable, Hashable, Sendable, Codable {
     // (reading a row included) one more copy of the whole struct.
     public var note: Optional<String>
     public var shippedAt: Optional<Date>
+
+    /// The primary key's type: what a reference to `Order` holds.
+    public typealias Key = UUID
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -96,6 +102,9 @@ public struct OrderLine: Hashable, Sendable, Codable {
     // (reading a row included) one more copy of the whole struct.
     public var payload: Optional<Data>
 
+    /// The primary key's type: what a reference to `OrderLine` holds.
+    public typealias Key = (Order.Key, Int16)
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         order: Order.Key,
@@ -123,6 +132,9 @@ public struct Keywords: Identifiable, Hashable, Sendable, Codable {
     public var `protocol`: Optional<String>
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public var self_check: Bool
+
+    /// The primary key's type: what a reference to `Keywords` holds.
+    public typealias Key = Int
 
     /// The primary key, for `Identifiable`.
     public var id: Int { `default` }

@@ -15,6 +15,9 @@ public struct Author: Identifiable, Hashable, Sendable, Codable {
     public var luckyNumber: Int64
     public var profile: Optional<Profile.Key>
 
+    /// The primary key's type: what a reference to `Author` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -52,6 +55,9 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
     public var shelf: Optional<Shelf.Key>
     /// The position of this object in Author.books (an ordered relationship in Core Data).
     public var authorPosition: Int64
+
+    /// The primary key's type: what a reference to `Book` holds.
+    public typealias Key = UUID
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
@@ -97,6 +103,9 @@ public struct Loan: Identifiable, Hashable, Sendable, Codable {
     public var book: Book.Key
     public var borrower: Optional<Author.Key>
 
+    /// The primary key's type: what a reference to `Loan` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -119,6 +128,9 @@ public struct Profile: Identifiable, Hashable, Sendable, Codable {
     public var id: Optional<Int64>
     public var bio: Optional<String>
 
+    /// The primary key's type: what a reference to `Profile` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -138,6 +150,9 @@ public struct Review: Identifiable, Hashable, Sendable, Codable {
     public var text: String
     public var book: Book.Key
 
+    /// The primary key's type: what a reference to `Review` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
@@ -153,6 +168,9 @@ public struct Review: Identifiable, Hashable, Sendable, Codable {
 public struct Shelf: Identifiable, Hashable, Sendable, Codable {
     public var code: Int16
     public var width: Double
+
+    /// The primary key's type: what a reference to `Shelf` holds.
+    public typealias Key = Int16
 
     /// The primary key, for `Identifiable`.
     public var id: Int16 { code }
@@ -171,6 +189,9 @@ public struct Shelf: Identifiable, Hashable, Sendable, Codable {
 public struct BookRelated: Hashable, Sendable, Codable {
     public var book: Book.Key
     public var related: Book.Key
+
+    /// The primary key's type: what a reference to `BookRelated` holds.
+    public typealias Key = (Book.Key, Book.Key)
 
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(

@@ -10,6 +10,9 @@ public struct CDTODOItem: Identifiable, Hashable, Sendable, Codable {
     public var priority: Int16
     public var title: String
 
+    /// The primary key's type: what a reference to `CDTODOItem` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),

@@ -9,6 +9,9 @@ public struct TODOItem: Identifiable, Hashable, Sendable, Codable {
     public var title: String
     public var detail: String
 
+    /// The primary key's type: what a reference to `TODOItem` holds.
+    public typealias Key = UUID
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: UUID = UUID(),

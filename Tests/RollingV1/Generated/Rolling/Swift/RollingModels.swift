@@ -31,6 +31,9 @@ public struct Account: Identifiable, Hashable, Sendable, Codable {
     public var plan: Plan
     public var visits: Int32
 
+    /// The primary key's type: what a reference to `Account` holds.
+    public typealias Key = Int64
+
     /// Memberwise initializer; parameters with a schema default can be left out.
     public init(
         id: Int64? = nil,
