@@ -1,22 +1,12 @@
+import Foundation
 import PostgresNIO
 import StrataRuntime
 
-/// A value read from a result row: a record, or the row type of a named query.
-public protocol PostgresRowDecodable {
-    /// The value of a result row, read cell by cell in column order.
-    init(row: inout StrataPostgresRow) throws
-}
-
-/// A record that PostgreSQL stores: how its columns are bound as parameters and read from a row,
-/// in field order. Generated entity structs conform; ``PostgresAccess`` and
-/// ``PostgresRepository`` run every operation on it.
-public protocol PostgresRecord: StrataRecord, PostgresRowDecodable {
-    /// The record of a row that selects ``StrataTable/selection``, read cell by cell in field order.
-    init(row: inout StrataPostgresRow) throws
-    /// Appends every column to a statement's parameters, in field order.
-    func bind(to bindings: inout PostgresBindings) throws
-    /// Appends a primary key to a statement's parameters, in key order.
-    static func bind(key: Key, to bindings: inout PostgresBindings) throws
+/// A record that PostgreSQL stores: a ``StrataRecord``, read and bound through
+/// ``StrataPostgresRow`` and `PostgresBindings`, that says how PostgreSQL gives its values back.
+/// Generated entity structs conform; ``PostgresAccess`` and ``PostgresRepository`` run every
+/// operation on it.
+public protocol PostgresRecord: StrataRecord {
     /// The record as PostgreSQL stores it: what an insert returns without reading the row back.
     /// Generated for records with dates (to the microsecond); the record itself otherwise.
     var strataStored: Self { get }
@@ -28,58 +18,128 @@ extension PostgresRecord {
     public var strataStored: Self { self }
 }
 
-/// A result row, read cell by cell in column order as the type the caller expects:
-/// `try self.init(id: row.next(), title: row.next())`.
-public struct StrataPostgresRow {
+/// A result row, read cell by cell in column order (``StrataRowReader``): what records and query
+/// rows are decoded from on PostgreSQL, in its binary format through PostgresNIO's own decoders.
+///
+/// Each scalar type's read is its own function, called directly and not inlined into every
+/// record's `init(row:)`: each is PostgresNIO's whole decoder for its type, and inlined at every
+/// column they made the optimizer spend most of a release build of generated code on them. A
+/// direct call per value costs little next to the wire format's parsing (see
+/// Docs/DesignNotes/ReleaseCompileTime.md).
+///
+/// | Swift | PostgreSQL |
+/// |---|---|
+/// | `String` | `TEXT` |
+/// | `Int16`, `Int32`, `Int64`, `Int` | `SMALLINT`, `INTEGER`, `BIGINT`, `BIGINT` |
+/// | `Double`, `Float` | `DOUBLE PRECISION`, `REAL` |
+/// | `Bool` | `BOOLEAN` |
+/// | `UUID` | `UUID` |
+/// | `Date` | `TIMESTAMPTZ` (microseconds: see ``PostgresStorage``), `DATE` for `format: date` |
+/// | `Data` | `BYTEA` |
+/// | `Decimal` | `NUMERIC` |
+public struct StrataPostgresRow: StrataRowReader {
+    @usableFromInline let row: PostgresRow
     @usableFromInline var cells: PostgresRow.Iterator
     @usableFromInline var position = 0
+    /// The cell ``readNull()`` found not NULL, read next.
+    @usableFromInline var pending: PostgresCell?
 
     /// The cells of `row`, from the first.
     @inlinable
     public init(_ row: PostgresRow) {
+        self.row = row
         cells = row.makeIterator()
     }
 
-    /// The next cell, as `Value` (see ``StrataPostgresValue``).
+    /// The value of `row`, read from its first cell.
     @inlinable
-    public mutating func next<Value: StrataPostgresValue>(as type: Value.Type = Value.self) throws -> Value {
-        try Value.read(nextCell())
+    public static func decode<Row: StrataRowDecodable>(_ type: Row.Type, _ row: PostgresRow) throws -> Row {
+        var cells = StrataPostgresRow(row)
+        return try Row(row: &cells)
     }
 
     /// The next cell. A call, not inlined into every column of every record's `init(row:)`:
     /// PostgresNIO's iterator reads the cell's length and bytes from the row's buffer.
     @usableFromInline @inline(never)
     mutating func nextCell() throws -> PostgresCell {
+        if let cell = pending {
+            pending = nil
+            return cell
+        }
         guard let cell = cells.next() else { throw StrataDecodingError.missingColumn(position: position) }
         position += 1
         return cell
     }
+
+    /// The next cell through PostgresNIO's decoder for `Value`.
+    @usableFromInline @inline(never)
+    mutating func decoded<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+        let cell = try nextCell()
+        guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
+        do {
+            return try cell.decode(Value.self)
+        } catch {
+            throw StrataDecodingError.malformed(column: cell.columnName, type: String(describing: Value.self))
+        }
+    }
+
+    @inlinable
+    public mutating func readNull() throws -> Bool {
+        let cell = try nextCell()
+        guard cell.bytes != nil else { return true }
+        pending = cell
+        return false
+    }
+
+    @inline(never) public mutating func read(_ type: String.Type) throws -> String { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Int.Type) throws -> Int { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Int64.Type) throws -> Int64 { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Int32.Type) throws -> Int32 { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Int16.Type) throws -> Int16 { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Double.Type) throws -> Double { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Float.Type) throws -> Float { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Bool.Type) throws -> Bool { try decoded(type) }
+    @inline(never) public mutating func read(_ type: UUID.Type) throws -> UUID { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Data.Type) throws -> Data { try decoded(type) }
+    @inline(never) public mutating func read(_ type: Decimal.Type) throws -> Decimal { try decoded(type) }
+
+    /// A `TIMESTAMPTZ` to the microsecond (``StrataPostgresTimestamp``), or a `DATE`.
+    @inline(never)
+    public mutating func read(_ type: Date.Type) throws -> Date {
+        try decoded(StrataPostgresTimestamp.self).date
+    }
+
+    /// A date: PostgreSQL stores a field declared with `format:` natively (`DATE` or `TIMESTAMPTZ`).
+    @inlinable
+    public mutating func read(_ type: Date.Type, as format: SQLiteDateText) throws -> Date {
+        try read(Date.self)
+    }
+
+    public var previousColumnName: String {
+        let cells = PostgresRandomAccessRow(row)
+        return position > 0 && position <= cells.count ? cells[position - 1].columnName : "#\(position)"
+    }
 }
 
-extension PostgresBindings {
-    /// Appends values to the parameters, in order.
-    @inlinable
-    public mutating func strataAppend<each Value: StrataPostgresValue>(_ values: repeat each Value) throws {
-        for value in repeat each values {
-            try value.bind(to: &self)
-        }
-    }
+/// PostgresNIO's parameters of a statement, bound in order in PostgreSQL's binary format: what
+/// records, keys and query parameters are bound to on PostgreSQL (``StrataValueBinder``).
+extension PostgresBindings: StrataValueBinder {
+    @inlinable public mutating func bindNull() { appendNull() }
+    @inline(never) public mutating func bind(_ value: String) { append(value) }
+    @inline(never) public mutating func bind(_ value: Int) { append(value) }
+    @inline(never) public mutating func bind(_ value: Int64) { append(value) }
+    @inline(never) public mutating func bind(_ value: Int32) { append(value) }
+    @inline(never) public mutating func bind(_ value: Int16) { append(value) }
+    @inline(never) public mutating func bind(_ value: Double) { append(value) }
+    @inline(never) public mutating func bind(_ value: Float) { append(value) }
+    @inline(never) public mutating func bind(_ value: Bool) { append(value) }
+    @inline(never) public mutating func bind(_ value: UUID) { append(value) }
+    @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
+    @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
 
-    /// Appends filter values (``StrataSQLValue``) to the parameters, in order.
-    @inlinable
-    public mutating func strataAppend(_ values: [StrataSQLValue]) throws {
-        for value in values {
-            switch value {
-            case .null: appendNull()
-            case .integer(let value): append(value)
-            case .real(let value): append(value)
-            case .text(let value): append(value)
-            case .blob(let value): try append(value)
-            case .bool(let value): append(value)
-            case .uuid(let value): append(value)
-            case .date(let value), .textDate(let value, _): try append(StrataPostgresTimestamp(value))
-            case .decimal(let value): try append(value)
-            }
-        }
-    }
+    /// Binds the date rounded to the nearest microsecond, the precision of `TIMESTAMPTZ`.
+    @inline(never) public mutating func bind(_ value: Date) throws { try append(StrataPostgresTimestamp(value)) }
+
+    /// Binds the date itself: PostgreSQL stores a field declared with `format:` natively.
+    @inlinable public mutating func bind(_ value: Date, as format: SQLiteDateText) throws { try bind(value) }
 }

@@ -11,6 +11,12 @@ extension PostgresStore {
             : read { connection in try await connection.strataRun(plan) }
     }
 
+    /// Runs a query of joined, counted or aggregated rows, on a connection.
+    @inlinable
+    public func rows<Shape>(_ query: StrataRowQuery<Shape>) async throws -> [Shape.Row] where Shape.Row: Sendable {
+        try await read { connection in try await connection.strataRows(query) }
+    }
+
     // MARK: Insert
 
     /// Inserts a record and returns it as stored (with its assigned key, for an autoincremented

@@ -80,17 +80,18 @@ extension PostgresConnection {
     func strataInteger(_ query: PostgresQuery) async throws -> Int64 {
         for try await row in try await self.query(query, logger: StrataPostgresLog.logger) {
             var cells = StrataPostgresRow(row)
-            return try cells.next(as: Int64.self)
+            return try cells.read(Int64.self)
         }
         throw StrataDecodingError.missingColumn(position: 0)
     }
 
-    /// The rows of a runtime-built statement, each read as `Row`.
+    /// The rows of `query`, each read as its shape says (joins, counts, aggregates).
     @inlinable
-    func strataRows<Row>(_ query: StrataSQL, _ read: (PostgresRow) throws -> Row) async throws -> [Row] {
-        var rows: [Row] = []
-        for try await row in try await self.query(try PostgresQuery(strata: query), logger: StrataPostgresLog.logger) {
-            rows.append(try read(row))
+    public func strataRows<Shape: StrataRowShape>(_ query: StrataRowQuery<Shape>) async throws -> [Shape.Row] {
+        var rows: [Shape.Row] = []
+        for try await row in try await self.query(try PostgresQuery(strata: query.sql), logger: StrataPostgresLog.logger) {
+            var cells = StrataPostgresRow(row)
+            rows.append(try query.shape.read(from: &cells))
         }
         return rows
     }

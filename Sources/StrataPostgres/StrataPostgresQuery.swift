@@ -7,8 +7,8 @@ extension PostgresQuery {
     @inlinable
     public init<Record: PostgresRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
         var bindings = PostgresBindings(capacity: query.segments.count)
-        try bindings.strataAppend(query.arguments)
-        try bindings.strataAppend(binding)
+        try bindings.bind(query.arguments)
+        try bindings.bind(binding)
         self.init(unsafeSQL: query.sql(PostgresDialect.self), binds: bindings)
     }
 
@@ -16,7 +16,7 @@ extension PostgresQuery {
     @inlinable
     public init(strata query: StrataSQL) throws {
         var bindings = PostgresBindings(capacity: query.segments.count)
-        try bindings.strataAppend(query.arguments)
+        try bindings.bind(query.arguments)
         self.init(unsafeSQL: query.sql(PostgresDialect.self), binds: bindings)
     }
 }
@@ -24,7 +24,7 @@ extension PostgresQuery {
 extension PostgresBindings {
     /// Appends what a command binds: a record's columns in field order, or a key.
     @inlinable
-    public mutating func strataAppend<Record: PostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
+    public mutating func bind<Record: PostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
         switch binding {
         case .none: break
         case .record(let record): try record.bind(to: &self)

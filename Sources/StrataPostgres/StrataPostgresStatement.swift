@@ -8,7 +8,7 @@ import StrataRuntime
 ///
 /// ```swift
 /// try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.filteredItems) {
-///     try $0.strataAppend(isDone)
+///     try $0.bind(isDone)
 /// }
 /// .fetchAll(TODOItem.self)
 /// ```
@@ -32,11 +32,10 @@ public struct StrataPostgresStatement: Sendable {
 
     /// Every row, each read as `Row`.
     @inlinable
-    public func fetchAll<Row: PostgresRowDecodable>(_ type: Row.Type) async throws -> [Row] {
+    public func fetchAll<Row: StrataRowDecodable>(_ type: Row.Type) async throws -> [Row] {
         var rows: [Row] = []
         for try await row in try await connection.query(query, logger: StrataPostgresLog.logger) {
-            var cells = StrataPostgresRow(row)
-            rows.append(try Row(row: &cells))
+            rows.append(try StrataPostgresRow.decode(Row.self, row))
         }
         return rows
     }

@@ -48,7 +48,7 @@ struct StrataPostgresPrepared<Record: PostgresRecord, Kind: StrataPostgresStatem
 
     @inlinable func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try bindings.strataAppend(binding)
+        try bindings.bind(binding)
         return bindings
     }
 
@@ -73,7 +73,7 @@ struct StrataPostgresPreparedChange<Record: PostgresRecord, Kind: StrataPostgres
 
     @inlinable func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: Record.strataTable.columns.count)
-        try bindings.strataAppend(binding)
+        try bindings.bind(binding)
         return bindings
     }
 
@@ -83,10 +83,7 @@ struct StrataPostgresPreparedChange<Record: PostgresRecord, Kind: StrataPostgres
 extension PostgresRecord {
     /// The record of a row that selects the table's columns.
     @inlinable
-    static func decoded(_ row: PostgresRow) throws -> Self {
-        var cells = StrataPostgresRow(row)
-        return try Self(row: &cells)
-    }
+    static func decoded(_ row: PostgresRow) throws -> Self { try StrataPostgresRow.decode(Self.self, row) }
 }
 
 /// `INSERT … VALUES (…), (…), …` of ``rows`` records whose key is not assigned by the database, in

@@ -58,6 +58,23 @@ public struct StrataJoined<Record, Partner> {
 }
 
 extension StrataJoined: Sendable where Record: Sendable, Partner: Sendable {}
+
+extension StrataJoined: StrataRowDecodable where Record: StrataRowDecodable, Partner: StrataRowDecodable {
+    /// The record's columns, then the partner's.
+    @inlinable
+    public init(row: inout some StrataRowReader) throws {
+        self.init(record: try Record(row: &row), partner: try Partner(row: &row))
+    }
+}
+
+/// A record that may be missing from a row (the partner of a left join): a Bool column saying
+/// whether it is there, then its columns.
+extension Optional: StrataRowDecodable where Wrapped: StrataRowDecodable {
+    @inlinable
+    public init(row: inout some StrataRowReader) throws {
+        self = try row.read(Bool.self) ? try Wrapped(row: &row) : nil
+    }
+}
 extension StrataJoined: Equatable where Record: Equatable, Partner: Equatable {}
 
 /// A record with a number: how many records of another table reference it

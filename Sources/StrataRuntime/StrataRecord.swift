@@ -24,8 +24,9 @@ public struct StrataColumns<Record: StrataRecord>: Sendable {
 /// whatever the database. Generated entity structs conform; the behaviour (insert, find, fetch,
 /// update, delete, observe) lives in the runtime, as GRDB's record protocols do it.
 ///
-/// A database runtime adds how values are bound and read (``SQLiteRecord`` for SQLite).
-public protocol StrataRecord: Sendable {
+/// Its columns are read and bound the same way on every database, through that database's
+/// ``StrataRowReader`` and ``StrataValueBinder``.
+public protocol StrataRecord: StrataRowDecodable, Sendable {
     /// The columns of the record's table, for type-checked filters and sorts.
     typealias Columns = StrataColumns<Self>
     /// The primary key: the key field's type, or a tuple of the key fields' types in key order.
@@ -37,4 +38,11 @@ public protocol StrataRecord: Sendable {
     /// The record's primary key, or nil while the database has not assigned it (an
     /// autoincremented key before the insert).
     var strataKey: Key? { get }
+
+    /// The record of a row that selects ``StrataTable/selection``, read column by column in field order.
+    init(row: inout some StrataRowReader) throws
+    /// Binds every column to the next parameters, in field order.
+    func bind(to binder: inout some StrataValueBinder) throws
+    /// Binds a primary key to the next parameters, in key order.
+    static func bind(key: Key, to binder: inout some StrataValueBinder) throws
 }

@@ -20,3 +20,22 @@ public enum StrataSQLValue: Hashable, Sendable {
     case textDate(Date, SQLiteDateText)
     case decimal(Decimal)
 }
+
+extension StrataSQLValue: StrataBindable {
+    /// Binds the value as its database stores it.
+    @inlinable
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        switch self {
+        case .null: try binder.bindNull()
+        case .integer(let value): try binder.bind(value)
+        case .real(let value): try binder.bind(value)
+        case .text(let value): try binder.bind(value)
+        case .blob(let value): try binder.bind(value)
+        case .bool(let value): try binder.bind(value)
+        case .uuid(let value): try binder.bind(value)
+        case .date(let value): try binder.bind(value)
+        case .textDate(let value, let format): try binder.bind(value, as: format)
+        case .decimal(let value): try binder.bind(value)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import GRDB
+import StrataRuntime
 
 // The names of Strata 0.5, kept for one release: Docs/MigratingTo0.6.md lists each with its new name.
 
@@ -12,5 +13,7 @@ public typealias StrataRecordStore = SQLiteStore
 public typealias StrataMigrator = SQLiteMigrator
 @available(*, deprecated, renamed: "SQLiteRecord")
 public typealias StrataSQLiteRecord = SQLiteRecord
-@available(*, deprecated, renamed: "SQLiteRowDecodable")
-public typealias StrataSQLiteRowDecodable = SQLiteRowDecodable
+@available(*, deprecated, renamed: "StrataRowDecodable")
+public typealias StrataSQLiteRowDecodable = StrataRowDecodable
+@available(*, deprecated, renamed: "StrataColumnValue", message: "values are read and bound the same way on every database")
+public typealias StrataSQLiteValue = StrataColumnValue

@@ -13,7 +13,7 @@ public enum SQLiteExecutor {
         case .result(let output):
             return output
         case .records(let command, let output):
-            return output(try prepare(command, in: db).fetchAll { try Record(row: StrataSQLiteRow($0)) })
+            return output(try prepare(command, in: db).fetchAll { try StrataSQLiteRow.decode(Record.self, $0) })
         case .changes(let command, let output):
             try prepare(command, in: db).execute()
             return output(db.changesCount)
@@ -27,7 +27,16 @@ public enum SQLiteExecutor {
                 try statement.execute()
                 return output(record)
             }
-            return output(try statement.fetchOne { try Record(row: StrataSQLiteRow($0)) } ?? record)
+            return output(try statement.fetchOne { try StrataSQLiteRow.decode(Record.self, $0) } ?? record)
+        }
+    }
+
+    /// The rows of `query`, each read as its shape says (joins, counts, aggregates).
+    @inlinable
+    public static func rows<Shape: StrataRowShape>(_ query: StrataRowQuery<Shape>, in db: Database) throws -> [Shape.Row] {
+        try StrataStatement(db, query.sql).fetchAll { statement in
+            var row = StrataSQLiteRow(statement)
+            return try query.shape.read(from: &row)
         }
     }
 
@@ -74,7 +83,7 @@ public enum SQLiteExecutor {
                     statement.reset()
                     var arguments = StrataSQLiteArguments(statement.handle)
                     try stored[index].bind(to: &arguments)
-                    stored[index] = try statement.fetchOne { try Record(row: StrataSQLiteRow($0)) } ?? stored[index]
+                    stored[index] = try statement.fetchOne { try StrataSQLiteRow.decode(Record.self, $0) } ?? stored[index]
                 }
                 return .commit
             }

@@ -3,63 +3,74 @@ import GRDB
 import GRDBSQLite
 import StrataRuntime
 
-/// A value read from the current row of a statement: a record, or the row type of a named query.
-public protocol SQLiteRowDecodable {
-    /// The value of the current row of a statement, read column by column.
-    init(row: StrataSQLiteRow) throws
-}
+/// A record that SQLite stores: every ``StrataRecord``, read and bound through
+/// ``StrataSQLiteRow`` and ``StrataSQLiteArguments``. ``SQLiteAccess`` and ``SQLiteRepository``
+/// run every operation on it.
+public typealias SQLiteRecord = StrataRecord
 
-/// A record that SQLite stores: how its columns are bound and read by index on a prepared
-/// statement. Generated entity structs conform; ``SQLiteAccess`` and ``SQLiteRepository`` run
-/// every operation on it.
-public protocol SQLiteRecord: StrataRecord, SQLiteRowDecodable {
-    /// The record of the current row of a statement that selects ``StrataTable/selection``.
-    init(row: StrataSQLiteRow) throws
-    /// Binds every column to parameters 1… in field order.
-    func bind(to arguments: inout StrataSQLiteArguments) throws
-    /// Binds a primary key to the next parameters, in key order.
-    static func bind(key: Key, to arguments: inout StrataSQLiteArguments) throws
-}
-
-/// The current row of a stepped statement, read column by column (0-based) as the type the
-/// caller expects: `title: try row[1]`.
-public struct StrataSQLiteRow {
+/// The current row of a stepped statement, read column by column from `index` (0-based): what
+/// records and query rows are decoded from on SQLite (``StrataRowReader``).
+///
+/// Fixed-width values (integers, reals, Bools, Dates) are read inline; text, UUIDs, BLOBs and
+/// Decimals by a call (see ``StrataRead``).
+public struct StrataSQLiteRow: StrataRowReader {
     /// The statement.
     public let statement: SQLiteStatement
-    /// The statement's column that is the row's column 0 (for a record read after another one's
-    /// columns, in a join).
-    public let offset: Int32
+    /// The statement's column read next.
+    public var index: Int32
 
-    /// The row of `statement`, which has just returned `SQLITE_ROW`, from its column `offset`.
+    /// The row of `statement`, which has just returned `SQLITE_ROW`, from its column `index`.
     @inlinable
-    public init(_ statement: SQLiteStatement, offset: Int32 = 0) {
+    public init(_ statement: SQLiteStatement, from index: Int32 = 0) {
         self.statement = statement
-        self.offset = offset
+        self.index = index
     }
 
-    /// Column `index`, as `Value` (see ``StrataSQLiteValue``).
+    /// The value of the statement's current row, read from column 0.
     @inlinable
-    public subscript<Value: StrataSQLiteValue>(_ index: Int32) -> Value {
-        get throws { try Value.read(statement, at: offset + index) }
+    public static func decode<Row: StrataRowDecodable>(_ type: Row.Type, _ statement: SQLiteStatement) throws -> Row {
+        var row = StrataSQLiteRow(statement)
+        return try Row(row: &row)
     }
 
-    /// Column `index`, a Date stored as ISO 8601 text in `format` (a field declared with `format:`).
+    /// The next column's value, read by `read` at its index.
     @inlinable
-    public subscript(_ index: Int32, _ format: SQLiteDateText) -> Date {
-        get throws { try StrataRead.date(statement, offset + index, as: format) }
+    mutating func advance<Value>(_ read: (SQLiteStatement, Int32) throws -> Value) rethrows -> Value {
+        defer { index += 1 }
+        return try read(statement, index)
     }
 
-    /// Column `index`, an optional Date stored as ISO 8601 text in `format`.
     @inlinable
-    public subscript(_ index: Int32, _ format: SQLiteDateText) -> Date? {
-        get throws {
-            StrataRead.isNull(statement, offset + index) ? nil : try StrataRead.date(statement, offset + index, as: format)
-        }
+    public mutating func readNull() -> Bool {
+        guard StrataRead.isNull(statement, index) else { return false }
+        index += 1
+        return true
     }
+
+    @inlinable public mutating func read(_ type: String.Type) throws -> String { try advance(StrataRead.string) }
+    @inlinable public mutating func read(_ type: Int.Type) throws -> Int { try advance(StrataRead.int) }
+    @inlinable public mutating func read(_ type: Int64.Type) throws -> Int64 { try advance(StrataRead.int64) }
+    @inlinable public mutating func read(_ type: Int32.Type) throws -> Int32 { try advance(StrataRead.int32) }
+    @inlinable public mutating func read(_ type: Int16.Type) throws -> Int16 { try advance(StrataRead.int16) }
+    @inlinable public mutating func read(_ type: Double.Type) throws -> Double { try advance(StrataRead.double) }
+    @inlinable public mutating func read(_ type: Float.Type) throws -> Float { try advance(StrataRead.float) }
+    @inlinable public mutating func read(_ type: Bool.Type) throws -> Bool { try advance(StrataRead.bool) }
+    @inlinable public mutating func read(_ type: UUID.Type) throws -> UUID { try advance(StrataRead.uuid) }
+    @inlinable public mutating func read(_ type: Date.Type) throws -> Date { try advance(StrataRead.date) }
+    @inlinable public mutating func read(_ type: Data.Type) throws -> Data { try advance(StrataRead.data) }
+    @inlinable public mutating func read(_ type: Decimal.Type) throws -> Decimal { try advance(StrataRead.decimal) }
+
+    @inlinable
+    public mutating func read(_ type: Date.Type, as format: SQLiteDateText) throws -> Date {
+        try advance { try StrataRead.date($0, $1, as: format) }
+    }
+
+    public var previousColumnName: String { StrataRead.columnName(statement, index - 1) }
 }
 
-/// The parameters of a prepared statement, bound in order from 1.
-public struct StrataSQLiteArguments {
+/// The parameters of a prepared statement, bound in order from 1: what records, keys and query
+/// parameters are bound to on SQLite (``StrataValueBinder``).
+public struct StrataSQLiteArguments: StrataValueBinder {
     /// The statement.
     public let statement: SQLiteStatement
     /// The 1-based index of the next parameter.
@@ -72,50 +83,29 @@ public struct StrataSQLiteArguments {
         self.index = index
     }
 
-    /// Binds values to the next parameters, in order.
+    /// Binds the next parameter with `bind`.
     @inlinable
-    public mutating func bind<each Value: StrataSQLiteBindable>(_ values: repeat each Value) throws {
-        for value in repeat each values {
-            try value.bind(statement, at: index)
-            index += 1
-        }
+    mutating func advance(_ bind: (SQLiteStatement, Int32) throws -> Void) rethrows {
+        try bind(statement, index)
+        index += 1
     }
 
-    /// Binds filter values (``StrataSQLValue``) to the next parameters, in order.
-    @inlinable
-    public mutating func bind(_ values: [StrataSQLValue]) throws {
-        for value in values {
-            try value.bind(to: statement, at: index)
-            index += 1
-        }
-    }
-}
-
-/// A value generated code binds: every ``StrataSQLiteValue``, and a Date stored as text
-/// (``StrataTextDate``).
-public protocol StrataSQLiteBindable {
-    /// Binds the value to parameter `index` (1-based).
-    func bind(_ statement: SQLiteStatement, at index: Int32) throws
-}
-
-/// A Date (or nil) of a field declared with `format:`, bound as ISO 8601 text in that format:
-/// `try arguments.bind(id, StrataTextDate(invoiceDate, .timestamp))` in a generated record.
-public struct StrataTextDate: StrataSQLiteBindable {
-    /// The date; nil binds NULL.
-    public let date: Date?
-    /// How it is written.
-    public let format: SQLiteDateText
-
-    /// A date to bind as text in `format`.
-    @inlinable
-    public init(_ date: Date?, _ format: SQLiteDateText) {
-        self.date = date
-        self.format = format
-    }
+    @inlinable public mutating func bindNull() throws { try advance(StrataBind.null) }
+    @inlinable public mutating func bind(_ value: String) throws { try advance { try StrataBind.string($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Int) throws { try advance { try StrataBind.int($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Int64) throws { try advance { try StrataBind.int64($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Int32) throws { try advance { try StrataBind.int32($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Int16) throws { try advance { try StrataBind.int16($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Double) throws { try advance { try StrataBind.double($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Float) throws { try advance { try StrataBind.float($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Bool) throws { try advance { try StrataBind.bool($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: UUID) throws { try advance { try StrataBind.uuid($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Date) throws { try advance { try StrataBind.date($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Data) throws { try advance { try StrataBind.data($0, $1, value) } }
+    @inlinable public mutating func bind(_ value: Decimal) throws { try advance { try StrataBind.decimal($0, $1, value) } }
 
     @inlinable
-    public func bind(_ statement: SQLiteStatement, at index: Int32) throws {
-        guard let date else { return try StrataBind.null(statement, index) }
-        try StrataBind.date(statement, index, date, as: format)
+    public mutating func bind(_ value: Date, as format: SQLiteDateText) throws {
+        try advance { try StrataBind.date($0, $1, value, as: format) }
     }
 }

@@ -29,6 +29,12 @@ extension SQLiteStore {
             : read { db in try SQLiteExecutor.run(plan, in: db) }
     }
 
+    /// Runs a query of joined, counted or aggregated rows, in one read.
+    @inlinable
+    public func rows<Shape>(_ query: StrataRowQuery<Shape>) throws -> [Shape.Row] {
+        try read { db in try SQLiteExecutor.rows(query, in: db) }
+    }
+
     // MARK: Insert
 
     /// Inserts a record and returns it as stored (with its assigned key, for an autoincremented key).

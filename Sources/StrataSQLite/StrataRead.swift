@@ -140,19 +140,6 @@ import StrataRuntime
         throw StrataDecodingError.malformedDate(column: qualifiedColumnName(statement, index), value: value)
     }
 
-    /// Column `index` as `Value`; with `dateText`, a `Date` or `Date?` read from its ISO 8601 text
-    /// (a column of a Date field declared with `format:`, its `MIN`, `MAX` or group key).
-    @inlinable
-    static func value<Value: StrataSQLiteValue>(
-        _ type: Value.Type, _ statement: SQLiteStatement, _ index: Int32, dateText: SQLiteDateText?
-    ) throws -> Value {
-        guard let dateText else { return try Value.read(statement, at: index) }
-        if isNull(statement, index), let none = Date?.none as? Value { return none }
-        let date = try date(statement, index, as: dateText)
-        if let value = date as? Value ?? Date?.some(date) as? Value { return value }
-        return try Value.read(statement, at: index)
-    }
-
     /// A BLOB (a zero-length BLOB reads as empty Data).
     @inline(never)
     @usableFromInline static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {

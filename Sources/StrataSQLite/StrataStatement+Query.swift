@@ -15,14 +15,14 @@ extension StrataStatement {
 
     /// Every row, each read as `Row`.
     @inlinable
-    public func fetchAll<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> [Row] {
-        try fetchAll { try Row(row: StrataSQLiteRow($0)) }
+    public func fetchAll<Row: StrataRowDecodable>(_ type: Row.Type) throws -> [Row] {
+        try fetchAll { try StrataSQLiteRow.decode(Row.self, $0) }
     }
 
     /// The first row read as `Row`, or nil when there is none.
     @inlinable
-    public func fetchOne<Row: SQLiteRowDecodable>(_ type: Row.Type) throws -> Row? {
-        try fetchOne { try Row(row: StrataSQLiteRow($0)) }
+    public func fetchOne<Row: StrataRowDecodable>(_ type: Row.Type) throws -> Row? {
+        try fetchOne { try StrataSQLiteRow.decode(Row.self, $0) }
     }
 
     /// Runs the statement to completion and returns how many rows it changed.

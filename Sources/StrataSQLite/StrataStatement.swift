@@ -47,11 +47,8 @@ public struct StrataStatement {
     /// Binds values to consecutive parameters, starting at `index` (1-based).
     @inlinable
     public func bind(_ arguments: [StrataSQLValue], from index: Int32 = 1) throws {
-        var index = index
-        for argument in arguments {
-            try argument.bind(to: handle, at: index)
-            index += 1
-        }
+        var binder = StrataSQLiteArguments(handle, from: index)
+        try binder.bind(arguments)
     }
 
     /// Runs the statement to completion (an INSERT, UPDATE or DELETE).

@@ -97,7 +97,8 @@ import Testing
         #expect(postgres["MyTODOQueryRows.swift"] == rows)
         // Nested in the model's queries enum, which the rows file declares once for every database.
         #expect(rows.contains("public enum MyTODOQueries {\n    /// A row of `openCountsByPriority`"))
-        #expect(rows.contains("\n    public struct SearchRow: Hashable, Sendable {\n"))
+        #expect(rows.contains("\n    public struct SearchRow: Hashable, Sendable, StrataRowDecodable {\n"))
+        #expect(rows.contains("public init(row: inout some StrataRowReader) throws {"), "read the same way on every database")
         #expect(!rows.contains("\npublic struct"))
         for files in [sqlite, postgres, swiftFiles([.sqlite, .postgres])] {
             let declarations = files.values.map { $0.components(separatedBy: "public enum MyTODOQueries ").count - 1 }
@@ -109,14 +110,12 @@ import Testing
         #expect(sqliteQueries.contains("public func filteredItems(isDone: Bool) throws -> [TODOItem] {"))
         #expect(sqliteQueries.contains("WHERE is_done = :isDone"), "the SQL is embedded as written: values are bound")
         #expect(sqliteQueries.contains("\nextension MyTODOQueries {\n    /// `filteredItems`"), "SQLite's SQL in the same enum")
-        #expect(sqliteQueries.contains("extension MyTODOQueries.SearchRow: SQLiteRowDecodable {"))
         #expect(sqliteQueries.contains("public func search(pattern: String, limit: Int) throws -> [MyTODOQueries.SearchRow] {"))
         let postgresQueries = try #require(postgres["MyTODOPostgresQueries.swift"])
         #expect(postgresQueries.contains("public func filteredItems(isDone: Bool) async throws -> [TODOItem] {"))
         #expect(postgresQueries.contains("WHERE is_done = $1"), "PostgreSQL's numbered parameters, bound")
         #expect(postgresQueries.contains("WHERE title LIKE $1\n        ORDER BY title\n        LIMIT $2"))
         #expect(postgresQueries.contains("\npublic enum MyTODOPostgresQueries {\n"))
-        #expect(postgresQueries.contains("extension MyTODOQueries.SearchRow: PostgresRowDecodable {"))
         #expect(
             postgresQueries.contains(
                 "public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {"))

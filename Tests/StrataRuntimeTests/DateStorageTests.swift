@@ -63,9 +63,7 @@ struct DateStorageTests {
             ] {
                 let count = try queue.read { db in
                     let statement = try StrataStatement(db, sql: "SELECT count(*) FROM t WHERE \(predicate.sql.sql(SQLiteDialect.self))")
-                    for (index, argument) in predicate.arguments.enumerated() {
-                        try argument.bind(to: statement.handle, at: Int32(index + 1))
-                    }
+                    try statement.bind(predicate.arguments)
                     return try statement.fetchInteger()
                 }
                 #expect(count == Int64(expected), "\(predicate.sql) \(pivot.timeIntervalSinceReferenceDate)")

@@ -24,20 +24,20 @@ private struct Task: SQLiteRecord, Hashable {
         self.level = level
     }
 
-    init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], title: row[1], note: row[2], level: row[3])
+    init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), title: row.next(), note: row.next(), level: row.next())
     }
 
-    func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, title, note, level)
+    func bind(to binder: inout some StrataValueBinder) throws {
+        try binder.bind(id, title, note, level)
     }
 
-    static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
+    static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try binder.bind(key)
     }
 }
 
-private enum Level: Int16, StrataEnumColumnValue, StrataSQLiteValue {
+private enum Level: Int16, StrataEnumColumnValue {
     case low = 0
     case high = 1
     static var strataUnknownCase: Level? { .low }
@@ -58,16 +58,16 @@ private struct Tag: SQLiteRecord, Hashable {
         self.name = name
     }
 
-    init(row: StrataSQLiteRow) throws {
-        try self.init(task: row[0], name: row[1])
+    init(row: inout some StrataRowReader) throws {
+        try self.init(task: row.next(), name: row.next())
     }
 
-    func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(task, name)
+    func bind(to binder: inout some StrataValueBinder) throws {
+        try binder.bind(task, name)
     }
 
-    static func bind(key: (Int64, String), to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key.0, key.1)
+    static func bind(key: (Int64, String), to binder: inout some StrataValueBinder) throws {
+        try binder.bind(key.0, key.1)
     }
 }
 

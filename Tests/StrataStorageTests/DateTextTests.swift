@@ -122,6 +122,16 @@ struct DateTextTests {
             "event", columns: [(\.id, "id"), (\.at, "at"), (\.seen, "seen")], primaryKey: ["id"],
             dateTexts: [(\.at, .timestamp)])
         var strataKey: Int64? { id }
+        init(id: Int64, at: Date, seen: Date?) {
+            (self.id, self.at, self.seen) = (id, at, seen)
+        }
+        init(row: inout some StrataRowReader) throws {
+            try self.init(id: row.next(), at: row.next(.timestamp), seen: row.next())
+        }
+        func bind(to binder: inout some StrataValueBinder) throws {
+            try binder.bind(id, StrataTextDate(at, .timestamp), seen)
+        }
+        static func bind(key: Int64, to binder: inout some StrataValueBinder) throws { try binder.bind(key) }
     }
 
     @Test("filters, joins and assignments of a column of text dates bind the text; other Dates stay REAL")

@@ -40,28 +40,12 @@ public enum MyTODOPostgresQueries {
         """#
 }
 
-extension MyTODOQueries.OpenCountsByPriorityRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(priority: row.next(), count: row.next())
-    }
-}
-
-extension MyTODOQueries.SearchRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), title: row.next(), note: row.next())
-    }
-}
-
 extension MyTODOPostgresAccess {
     /// The items that are done (or not), highest priority first, then by title: the list the
     /// app's view model showed.
     public func filteredItems(isDone: Bool) async throws -> [TODOItem] {
-        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.filteredItems) {
-            try $0.strataAppend(isDone)
-        }
-        .fetchAll(TODOItem.self)
+        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.filteredItems) { try $0.bind(isDone) }
+            .fetchAll(TODOItem.self)
     }
 
     /// How many open items each priority has, highest priority first (priorities without any are
@@ -73,10 +57,8 @@ extension MyTODOPostgresAccess {
 
     /// The titles and details of the items whose title contains a text (a LIKE pattern).
     public func search(pattern: String, limit: Int) async throws -> [MyTODOQueries.SearchRow] {
-        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.search) {
-            try $0.strataAppend(pattern, limit)
-        }
-        .fetchAll(MyTODOQueries.SearchRow.self)
+        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.search) { try $0.bind(pattern, limit) }
+            .fetchAll(MyTODOQueries.SearchRow.self)
     }
 
     /// Marks every item of a priority done.
@@ -84,10 +66,8 @@ extension MyTODOPostgresAccess {
     /// Returns the number of rows it changed.
     @discardableResult
     public func markAllDone(priority: Priority) async throws -> Int {
-        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.markAllDone) {
-            try $0.strataAppend(priority)
-        }
-        .executeCountingChanges()
+        try await StrataPostgresStatement(connection, sql: MyTODOPostgresQueries.markAllDone) { try $0.bind(priority) }
+            .executeCountingChanges()
     }
 }
 

@@ -2,30 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
-
-extension Priority: StrataPostgresValue {}
 
 // MARK: - TODOItem
 
-extension TODOItem: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), title: row.next(), detail: row.next(), isDone: row.next(), priority: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try title.bind(to: &bindings)
-        try detail.bind(to: &bindings)
-        try isDone.bind(to: &bindings)
-        try priority.bind(to: &bindings)
-    }
-
-    public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension TODOItem: PostgresRecord {}
 
 extension PostgresStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -39,20 +39,6 @@ extension MyTODOQueries {
         """#
 }
 
-extension MyTODOQueries.OpenCountsByPriorityRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(priority: row[0], count: row[1])
-    }
-}
-
-extension MyTODOQueries.SearchRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], title: row[1], note: row[2])
-    }
-}
-
 extension MyTODOAccess {
     /// The items that are done (or not), highest priority first, then by title: the list the
     /// app's view model showed.

@@ -5,10 +5,10 @@ import Foundation
 import StrataRuntime
 
 /// The row types of MyTODO's named queries (`queries/`) that return columns of their own,
-/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+/// on every database. SQLite's queries file adds the queries' SQL here.
 public enum MyTODOQueries {
     /// A row of `openCountsByPriority` (`queries/items.sql:11`).
-    public struct OpenCountsByPriorityRow: Hashable, Sendable {
+    public struct OpenCountsByPriorityRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `todo_item.priority`.
         public var priority: Priority
         /// Result column 2: an expression, of the type its alias declares.
@@ -19,10 +19,15 @@ public enum MyTODOQueries {
             self.priority = priority
             self.count = count
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(priority: row.next(), count: row.next())
+        }
     }
 
     /// A row of `search` (`queries/items.sql:20`).
-    public struct SearchRow: Hashable, Sendable {
+    public struct SearchRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `todo_item.id`.
         public var id: UUID
         /// Result column 2: `todo_item.title`.
@@ -35,6 +40,11 @@ public enum MyTODOQueries {
             self.id = id
             self.title = title
             self.note = note
+        }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(id: row.next(), title: row.next(), note: row.next())
         }
     }
 }

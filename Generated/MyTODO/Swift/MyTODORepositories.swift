@@ -4,23 +4,7 @@
 import Foundation
 import StrataSQLite
 
-extension Priority: StrataSQLiteValue {}
-
 // MARK: - TODOItem
-
-extension TODOItem: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], title: row[1], detail: row[2], isDone: row[3], priority: row[4])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, title, detail, isDone, priority)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -92,15 +92,9 @@ public struct SQLiteRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataSQLite", clientModule: "GRDB", recordsUseClient: false, typePrefix: "", recordProtocol: "SQLiteRecord",
-            valueProtocol: "StrataSQLiteValue", store: "SQLiteStore", access: "SQLiteAccess",
-            repository: "SQLiteRepository", isAsync: false, observes: true, rowParameter: "row: StrataSQLiteRow",
-            cell: { "row[\($0)]" }, textDateCell: { "row[\($0), .\($1.rawValue)]" },
-            textDateBind: { "StrataTextDate(\($0), .\($1.rawValue))" },
-            bindParameter: "to arguments: inout StrataSQLiteArguments",
-            bindCall: "try arguments.bind", bindEach: nil, inexactEncodings: [],
-            rowDecodable: "SQLiteRowDecodable", queryStatement: { "StrataStatement(db, sql: \($0))" },
-            queryBind: "bind")
+            module: "StrataSQLite", clientModule: "GRDB", typePrefix: "", recordProtocol: nil, store: "SQLiteStore",
+            access: "SQLiteAccess", repository: "SQLiteRepository", isAsync: false, observes: true, inexactEncodings: [],
+            queryStatement: { "StrataStatement(db, sql: \($0))" })
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
@@ -179,15 +173,10 @@ public struct PostgresRules: SQLDialectRules {
 
     public var swift: SwiftRuntime {
         SwiftRuntime(
-            module: "StrataPostgres", clientModule: "PostgresNIO", recordsUseClient: true, typePrefix: "Postgres", recordProtocol: "PostgresRecord",
-            valueProtocol: "StrataPostgresValue", store: "PostgresStore", access: "PostgresAccess",
-            repository: "PostgresRepository", isAsync: true, observes: false,
-            rowParameter: "row: inout StrataPostgresRow", cell: { _ in "row.next()" }, textDateCell: nil,
-            textDateBind: nil,
-            bindParameter: "to bindings: inout PostgresBindings", bindCall: "try bindings.strataAppend",
-            bindEach: { "try \($0).bind(to: &bindings)" },
-            inexactEncodings: [.date], rowDecodable: "PostgresRowDecodable",
-            queryStatement: { "StrataPostgresStatement(connection, sql: \($0))" }, queryBind: "strataAppend")
+            module: "StrataPostgres", clientModule: "PostgresNIO", typePrefix: "Postgres", recordProtocol: "PostgresRecord",
+            store: "PostgresStore", access: "PostgresAccess", repository: "PostgresRepository", isAsync: true,
+            observes: false, inexactEncodings: [.date],
+            queryStatement: { "StrataPostgresStatement(connection, sql: \($0))" })
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }

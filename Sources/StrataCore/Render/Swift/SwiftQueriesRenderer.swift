@@ -1,7 +1,6 @@
 /// Renders a database's queries file (`<Model>Queries.swift` for SQLite,
 /// `<Model>PostgresQueries.swift` for PostgreSQL): the SQL of the model's named queries in that
-/// database's parameter syntax, how that database reads each generated row type (the types
-/// themselves are shared: ``SwiftQueryRowsRenderer``), and a typed function per query on the access
+/// database's parameter syntax and a typed function per query on the access
 /// type (one connection) and on the database type (one read, or one transaction for a query that
 /// writes). The functions have the same names, parameters and results on every database.
 struct SwiftQueriesRenderer {
@@ -19,21 +18,6 @@ struct SwiftQueriesRenderer {
         var writer = SwiftQueryRowsRenderer.header(schema, importing: runtime.module, regeneration: regeneration)
         writer.line()
         renderSQL(sqlType: sqlType, declared: sqlType != names.queries, into: &writer)
-        for query in queries {
-            guard let (type, columns) = query.row else { continue }
-            writer.line()
-            writer.block("extension \(names.queries).\(type): \(runtime.rowDecodable)") { w in
-                w.line("/// The current row of the query's result, read column by column.")
-                w.block("public init(\(runtime.rowParameter)) throws") { w in
-                    w.wrapped(
-                        "try self.init",
-                        columns.enumerated().map { index, column in
-                            let cell = column.dateText.flatMap { format in runtime.textDateCell.map { $0(index, format) } }
-                            return "\(SwiftNames.argumentLabel(column.name)): \(cell ?? runtime.cell(index))"
-                        })
-                }
-            }
-        }
         writer.line()
         writer.block("extension \(names.access(runtime))") { w in
             for (index, query) in queries.enumerated() {
@@ -117,11 +101,11 @@ struct SwiftQueriesRenderer {
             w in
             let arguments = query.parameters.map { parameter in
                 let name = SwiftNames.identifier(parameter.name)
-                return parameter.dateText.flatMap { format in runtime.textDateBind.map { $0(name, format) } } ?? name
+                return parameter.dateText.map { "StrataTextDate(\(name), .\($0.rawValue))" } ?? name
             }.joined(separator: ", ")
             let statement = "\(runtime.call) \(runtime.queryStatement("\(sqlType).\(name)"))"
             let run = query.resultType(rowsIn: namespace).map { ".fetchAll(\($0).self)" } ?? ".executeCountingChanges()"
-            let bind = "try $0.\(runtime.queryBind)(\(arguments))"
+            let bind = "try $0.bind(\(arguments))"
             // One line when it fits; else the run on its own line; else the binding in a block too.
             let binding = arguments.isEmpty ? "" : " { \(bind) }"
             if w.fits(statement + binding + run) {

@@ -1,7 +1,8 @@
 /// Renders `<Model>QueryRows.swift`: the enum `<Model>Queries` and, nested in it, the row type of
 /// each named query that returns columns of its own (`MyTODOQueries.SearchRow`), shared by every
-/// database (it imports no database module). How each database reads a row is in that
-/// database's queries file (``SwiftQueriesRenderer``), which on SQLite extends the enum with the SQL.
+/// database (it imports no database module): each is read column by column the same way on every
+/// database (`StrataRowDecodable`). SQLite's queries file (``SwiftQueriesRenderer``) extends the
+/// enum with the SQL.
 struct SwiftQueryRowsRenderer {
     let schema: Schema
     let queries: [AnalyzedQuery]
@@ -13,7 +14,7 @@ struct SwiftQueryRowsRenderer {
         let rows = queries.filter { $0.row != nil }
         writer.line()
         writer.line("/// The row types of \(schema.model)'s named queries (`\(SchemaLoader.queriesFolder)/`) that return columns of their own,")
-        writer.line("/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.")
+        writer.line("/// on every database. SQLite's queries file adds the queries' SQL here.")
         let namespace = RepositoryNames(schema: schema).queries
         guard !rows.isEmpty else {
             writer.line("public enum \(namespace) {")
@@ -33,7 +34,7 @@ struct SwiftQueryRowsRenderer {
     private func renderRow(_ query: AnalyzedQuery, into writer: inout SwiftWriter) {
         guard let (type, columns) = query.row else { return }
         writer.line("/// A row of `\(query.source.name)` (\(query.place)).")
-        writer.block("public struct \(type): Hashable, Sendable") { w in
+        writer.block("public struct \(type): Hashable, Sendable, StrataRowDecodable") { w in
             for (index, column) in columns.enumerated() {
                 let origin = index < query.columnOrigins.count ? query.columnOrigins[index] : nil
                 w.line(
@@ -49,6 +50,15 @@ struct SwiftQueryRowsRenderer {
                 suffix: ""
             ) { w in
                 for column in columns { w.line("self.\(column.name) = \(SwiftNames.identifier(column.name))") }
+            }
+            w.line()
+            w.line("/// The current row of the query's result, read column by column.")
+            w.block("public init(row: inout some StrataRowReader) throws") { w in
+                w.wrapped(
+                    "try self.init",
+                    columns.map { column in
+                        "\(SwiftNames.argumentLabel(column.name)): row.next(\(column.dateText.map { ".\($0.rawValue)" } ?? ""))"
+                    })
             }
         }
     }

@@ -1,8 +1,8 @@
 import StrataRelease
 
 /// Renders one database's `<Model>Repositories.swift` (`<Model>PostgresRepositories.swift`…): for
-/// every entity, its conformance to the database's record protocol (binding and reading by
-/// index) and the methods that differ per entity. Every other operation is runtime code (the
+/// every entity, what the database adds to its record conformance (PostgreSQL's `PostgresRecord`)
+/// and the methods that differ per entity. Every other operation is runtime code (the
 /// runtime's store protocol, access and repository).
 struct SwiftRepositoryRenderer {
     let schema: Schema
@@ -33,18 +33,14 @@ struct SwiftRepositoryRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
-        // The client's types appear in PostgreSQL's record conformances (`PostgresBindings`) and in
-        // the observations by a key that is not `id` (GRDB's `AsyncValueObservation`).
+        // The client's types appear in the observations by a key that is not `id` (GRDB's
+        // `AsyncValueObservation`).
         let observesByKey = runtime.observes && schema.entities.contains { entity in
             let key = entity.primaryKeyFields
             return !(key.count == 1 && key[0].name == "id")
         }
-        if runtime.recordsUseClient || observesByKey { writer.line("import \(runtime.clientModule)") }
+        if observesByKey { writer.line("import \(runtime.clientModule)") }
         writer.line("import \(runtime.module)")
-        if !schema.enums.isEmpty { writer.line() }
-        for decl in schema.enums {
-            writer.line("extension \(SwiftNames.identifier(decl.name)): \(runtime.valueProtocol) {}")
-        }
         return String(writer.text.dropLast())
     }
 
@@ -54,7 +50,6 @@ struct SwiftRepositoryRenderer {
         let rendering = EntityRendering(schema: schema, entity: entity, names: names)
         writer.line()
         writer.line("// MARK: - \(entity.name)")
-        writer.line()
         SwiftRecordRenderer(rendering: rendering).renderConformance(to: runtime, into: &writer)
         EntityMethodsRenderer(rendering: rendering, runtime: runtime).render(into: &writer)
         return writer
@@ -62,7 +57,7 @@ struct SwiftRepositoryRenderer {
 }
 
 /// Renders `<Model>Records.swift`: what every database's code shares, the `StrataRecord`
-/// conformance of each entity (its table, columns and key) and the `StrataEnumColumnValue`
+/// conformance of each entity (its table, columns and key, how its columns are read and bound) and the `StrataEnumColumnValue`
 /// conformance of each enum (its `unknown` case).
 struct SwiftRecordsRenderer {
     let schema: Schema

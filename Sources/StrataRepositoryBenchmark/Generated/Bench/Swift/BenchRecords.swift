@@ -9,7 +9,7 @@ extension Category: StrataEnumColumnValue {
     public static var strataUnknownCase: Category? { .alpha }
 }
 
-/// `Sample` records are rows of `sample`, bound and read by index in field order.
+/// `Sample` records are rows of `sample`, read and bound in field order.
 extension Sample: StrataRecord {
     public static let strataTable = StrataTable<Sample>(
         "sample",
@@ -29,6 +29,38 @@ extension Sample: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            name: row.next(),
+            note: row.next(),
+            quantity: row.next(),
+            score: row.next(),
+            isActive: row.next(),
+            category: row.next(),
+            createdAt: row.next(),
+            payload: row.next(),
+            rank: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try name.bind(to: &binder)
+        try note.bind(to: &binder)
+        try quantity.bind(to: &binder)
+        try score.bind(to: &binder)
+        try isActive.bind(to: &binder)
+        try category.bind(to: &binder)
+        try createdAt.bind(to: &binder)
+        try payload.bind(to: &binder)
+        try rank.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

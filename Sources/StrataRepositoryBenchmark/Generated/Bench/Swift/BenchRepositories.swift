@@ -4,34 +4,7 @@
 import Foundation
 import StrataSQLite
 
-extension Category: StrataSQLiteValue {}
-
 // MARK: - Sample
-
-extension Sample: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            id: row[0],
-            name: row[1],
-            note: row[2],
-            quantity: row[3],
-            score: row[4],
-            isActive: row[5],
-            category: row[6],
-            createdAt: row[7],
-            payload: row[8],
-            rank: row[9]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, name, note, quantity, score, isActive, category, createdAt, payload, rank)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Sample {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

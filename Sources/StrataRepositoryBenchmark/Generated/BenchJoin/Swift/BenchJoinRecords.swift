@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `Author` records are rows of `author`, bound and read by index in field order.
+/// `Author` records are rows of `author`, read and bound in field order.
 extension Author: StrataRecord {
     public static let strataTable = StrataTable<Author>(
         "author",
@@ -18,9 +18,23 @@ extension Author: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), name: row.next(), email: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try name.bind(to: &binder)
+        try email.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Article` records are rows of `article`, bound and read by index in field order.
+/// `Article` records are rows of `article`, read and bound in field order.
 extension Article: StrataRecord {
     public static let strataTable = StrataTable<Article>(
         "article",
@@ -36,6 +50,22 @@ extension Article: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), author: row.next(), title: row.next(), published: row.next(), words: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try author.bind(to: &binder)
+        try title.bind(to: &binder)
+        try published.bind(to: &binder)
+        try words.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -6,20 +6,6 @@ import StrataSQLite
 
 // MARK: - Author
 
-extension Author: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], name: row[1], email: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, name, email)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Author {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -33,20 +19,6 @@ extension SQLiteStore where Record == Author {
 }
 
 // MARK: - Article
-
-extension Article: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], author: row[1], title: row[2], published: row[3], words: row[4])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, author, title, published, words)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Article {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

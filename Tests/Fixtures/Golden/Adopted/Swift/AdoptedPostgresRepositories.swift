@@ -2,26 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
 
 // MARK: - Artist
 
-extension Artist: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), name: row.next(), country: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try name.bind(to: &bindings)
-        try country.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int32, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Artist: PostgresRecord {}
 
 extension PostgresStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -42,30 +27,6 @@ extension PostgresStore where Record == Artist {
 // MARK: - Invoice
 
 extension Invoice: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            artist: row.next(),
-            issued: row.next(),
-            total: row.next(),
-            quantity: row.next(),
-            added: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try artist.bind(to: &bindings)
-        try issued.bind(to: &bindings)
-        try total.bind(to: &bindings)
-        try quantity.bind(to: &bindings)
-        try added.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-
     public var strataStored: Invoice {
         var stored = self
         stored.added = added.strataStored

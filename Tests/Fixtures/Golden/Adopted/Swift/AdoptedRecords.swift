@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `Artist` records are rows of `artist`, bound and read by index in field order.
+/// `Artist` records are rows of `artist`, read and bound in field order.
 extension Artist: StrataRecord {
     public static let strataTable = StrataTable<Artist>(
         "artist",
@@ -18,9 +18,23 @@ extension Artist: StrataRecord {
     )
 
     public var strataKey: Int32? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), name: row.next(), country: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try name.bind(to: &binder)
+        try country.bind(to: &binder)
+    }
+
+    public static func bind(key: Int32, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Invoice` records are rows of `invoice`, bound and read by index in field order.
+/// `Invoice` records are rows of `invoice`, read and bound in field order.
 extension Invoice: StrataRecord {
     public static let strataTable = StrataTable<Invoice>(
         "invoice",
@@ -36,6 +50,30 @@ extension Invoice: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            artist: row.next(),
+            issued: row.next(),
+            total: row.next(),
+            quantity: row.next(),
+            added: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try artist.bind(to: &binder)
+        try issued.bind(to: &binder)
+        try total.bind(to: &binder)
+        try quantity.bind(to: &binder)
+        try added.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -6,20 +6,6 @@ import StrataSQLite
 
 // MARK: - Artist
 
-extension Artist: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], name: row[1], country: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, name, country)
-    }
-
-    public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -37,20 +23,6 @@ extension SQLiteStore where Record == Artist {
 }
 
 // MARK: - Invoice
-
-extension Invoice: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], artist: row[1], issued: row[2], total: row[3], quantity: row[4], added: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, artist, issued, total, quantity, added)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

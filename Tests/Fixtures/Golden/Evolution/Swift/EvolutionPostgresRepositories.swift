@@ -2,31 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
-
-extension Status: StrataPostgresValue {}
-extension Level: StrataPostgresValue {}
 
 // MARK: - Writer
 
-extension Writer: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), displayName: row.next(), email: row.next(), slug: row.next(), bio: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try displayName.bind(to: &bindings)
-        try email.bind(to: &bindings)
-        try slug.bind(to: &bindings)
-        try bio.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Writer: PostgresRecord {}
 
 extension PostgresStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -70,37 +50,7 @@ extension PostgresStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            author: row.next(),
-            title: row.next(),
-            content: row.next(),
-            views: row.next(),
-            rating: row.next(),
-            status: row.next(),
-            level: row.next(),
-            score: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try author.bind(to: &bindings)
-        try title.bind(to: &bindings)
-        try content.bind(to: &bindings)
-        try views.bind(to: &bindings)
-        try rating.bind(to: &bindings)
-        try status.bind(to: &bindings)
-        try level.bind(to: &bindings)
-        try score.bind(to: &bindings)
-    }
-
-    public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Post: PostgresRecord {}
 
 extension PostgresStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -143,21 +93,7 @@ extension PostgresStore where Record == Post {
 
 // MARK: - Comment
 
-extension Comment: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), post: row.next(), text: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try post.bind(to: &bindings)
-        try text.bind(to: &bindings)
-    }
-
-    public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Comment: PostgresRecord {}
 
 extension PostgresStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -11,7 +11,7 @@ extension Status: StrataEnumColumnValue {
 
 extension Level: StrataEnumColumnValue {}
 
-/// `Writer` records are rows of `writer`, bound and read by index in field order.
+/// `Writer` records are rows of `writer`, read and bound in field order.
 extension Writer: StrataRecord {
     public static let strataTable = StrataTable<Writer>(
         "writer",
@@ -27,9 +27,25 @@ extension Writer: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), displayName: row.next(), email: row.next(), slug: row.next(), bio: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try displayName.bind(to: &binder)
+        try email.bind(to: &binder)
+        try slug.bind(to: &binder)
+        try bio.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Post` records are rows of `post`, bound and read by index in field order.
+/// `Post` records are rows of `post`, read and bound in field order.
 extension Post: StrataRecord {
     public static let strataTable = StrataTable<Post>(
         "post",
@@ -48,9 +64,39 @@ extension Post: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            author: row.next(),
+            title: row.next(),
+            content: row.next(),
+            views: row.next(),
+            rating: row.next(),
+            status: row.next(),
+            level: row.next(),
+            score: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try author.bind(to: &binder)
+        try title.bind(to: &binder)
+        try content.bind(to: &binder)
+        try views.bind(to: &binder)
+        try rating.bind(to: &binder)
+        try status.bind(to: &binder)
+        try level.bind(to: &binder)
+        try score.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Comment` records are rows of `comment`, bound and read by index in field order.
+/// `Comment` records are rows of `comment`, read and bound in field order.
 extension Comment: StrataRecord {
     public static let strataTable = StrataTable<Comment>(
         "comment",
@@ -63,6 +109,20 @@ extension Comment: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), post: row.next(), text: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try post.bind(to: &binder)
+        try text.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

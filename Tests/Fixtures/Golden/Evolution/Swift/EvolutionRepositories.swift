@@ -4,24 +4,7 @@
 import Foundation
 import StrataSQLite
 
-extension Status: StrataSQLiteValue {}
-extension Level: StrataSQLiteValue {}
-
 // MARK: - Writer
-
-extension Writer: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], displayName: row[1], email: row[2], slug: row[3], bio: row[4])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, displayName, email, slug, bio)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -65,30 +48,6 @@ extension SQLiteStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            id: row[0],
-            author: row[1],
-            title: row[2],
-            content: row[3],
-            views: row[4],
-            rating: row[5],
-            status: row[6],
-            level: row[7],
-            score: row[8]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, author, title, content, views, rating, status, level, score)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -129,20 +88,6 @@ extension SQLiteStore where Record == Post {
 }
 
 // MARK: - Comment
-
-extension Comment: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], post: row[1], text: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, post, text)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Comment {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -11,7 +11,7 @@ extension Status: StrataEnumColumnValue {
 
 extension Level: StrataEnumColumnValue {}
 
-/// `Customer` records are rows of `customer`, bound and read by index in field order.
+/// `Customer` records are rows of `customer`, read and bound in field order.
 extension Customer: StrataRecord {
     public static let strataTable = StrataTable<Customer>(
         "customer",
@@ -30,9 +30,37 @@ extension Customer: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            displayName: row.next(),
+            email: row.next(),
+            nickname: row.next(),
+            joined: row.next(),
+            isVIP: row.next(),
+            since: row.next(),
+            token: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try displayName.bind(to: &binder)
+        try email.bind(to: &binder)
+        try nickname.bind(to: &binder)
+        try joined.bind(to: &binder)
+        try isVIP.bind(to: &binder)
+        try since.bind(to: &binder)
+        try token.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Order` records are rows of `order`, bound and read by index in field order.
+/// `Order` records are rows of `order`, read and bound in field order.
 extension Order: StrataRecord {
     public static let strataTable = StrataTable<Order>(
         "order",
@@ -48,9 +76,33 @@ extension Order: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            customer: row.next(),
+            status: row.next(),
+            total: row.next(),
+            note: row.next(),
+            itemCount: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try customer.bind(to: &binder)
+        try status.bind(to: &binder)
+        try total.bind(to: &binder)
+        try note.bind(to: &binder)
+        try itemCount.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `OrderLine` records are rows of `order_line`, bound and read by index in field order.
+/// `OrderLine` records are rows of `order_line`, read and bound in field order.
 extension OrderLine: StrataRecord {
     public static let strataTable = StrataTable<OrderLine>(
         "order_line",
@@ -66,9 +118,34 @@ extension OrderLine: StrataRecord {
     )
 
     public var strataKey: (Order.Key, Int16)? { (order, position) }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            order: row.next(),
+            position: row.next(),
+            quantity: row.next(),
+            weight: row.next(),
+            level: row.next(),
+            payload: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try order.bind(to: &binder)
+        try position.bind(to: &binder)
+        try quantity.bind(to: &binder)
+        try weight.bind(to: &binder)
+        try level.bind(to: &binder)
+        try payload.bind(to: &binder)
+    }
+
+    public static func bind(key: (Order.Key, Int16), to binder: inout some StrataValueBinder) throws {
+        try key.0.bind(to: &binder)
+        try key.1.bind(to: &binder)
+    }
 }
 
-/// `Keywords` records are rows of `keywords`, bound and read by index in field order.
+/// `Keywords` records are rows of `keywords`, read and bound in field order.
 extension Keywords: StrataRecord {
     public static let strataTable = StrataTable<Keywords>(
         "keywords",
@@ -83,6 +160,28 @@ extension Keywords: StrataRecord {
     )
 
     public var strataKey: Int? { `default` }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            default: row.next(),
+            class: row.next(),
+            protocol: row.next(),
+            self_check: row.next(),
+            Upper: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try `default`.bind(to: &binder)
+        try `class`.bind(to: &binder)
+        try `protocol`.bind(to: &binder)
+        try self_check.bind(to: &binder)
+        try Upper.bind(to: &binder)
+    }
+
+    public static func bind(key: Int, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -5,33 +5,7 @@ import Foundation
 import GRDB
 import StrataSQLite
 
-extension Status: StrataSQLiteValue {}
-extension Level: StrataSQLiteValue {}
-
 // MARK: - Customer
-
-extension Customer: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            id: row[0],
-            displayName: row[1],
-            email: row[2],
-            nickname: row[3],
-            joined: row[4],
-            isVIP: row[5],
-            since: row[6],
-            token: row[7]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, displayName, email, nickname, joined, isVIP, since, token)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -66,20 +40,6 @@ extension SQLiteStore where Record == Customer {
 }
 
 // MARK: - Order
-
-extension Order: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], itemCount: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, customer, status, total, note, itemCount)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -129,20 +89,6 @@ extension SQLiteStore where Record == Order {
 }
 
 // MARK: - OrderLine
-
-extension OrderLine: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(order: row[0], position: row[1], quantity: row[2], weight: row[3], level: row[4], payload: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(order, position, quantity, weight, level, payload)
-    }
-
-    public static func bind(key: (Order.Key, Int16), to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key.0, key.1)
-    }
-}
 
 extension SQLiteStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -204,20 +150,6 @@ extension SQLiteRepository where Record == OrderLine {
 }
 
 // MARK: - Keywords
-
-extension Keywords: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3], Upper: row[4])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(`default`, `class`, `protocol`, self_check, Upper)
-    }
-
-    public static func bind(key: Int, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

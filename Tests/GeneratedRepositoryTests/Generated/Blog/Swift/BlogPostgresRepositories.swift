@@ -2,26 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
 
 // MARK: - Writer
 
-extension Writer: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), name: row.next(), mentor: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try name.bind(to: &bindings)
-        try mentor.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Writer: PostgresRecord {}
 
 extension PostgresStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -61,31 +46,7 @@ extension PostgresStore where Record == Writer {
 
 // MARK: - Post
 
-extension Post: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            writer: row.next(),
-            editor: row.next(),
-            order: row.next(),
-            published: row.next(),
-            likes: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try writer.bind(to: &bindings)
-        try editor.bind(to: &bindings)
-        try order.bind(to: &bindings)
-        try published.bind(to: &bindings)
-        try likes.bind(to: &bindings)
-    }
-
-    public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Post: PostgresRecord {}
 
 extension PostgresStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `Writer` records are rows of `writer`, bound and read by index in field order.
+/// `Writer` records are rows of `writer`, read and bound in field order.
 extension Writer: StrataRecord {
     public static let strataTable = StrataTable<Writer>(
         "writer",
@@ -18,9 +18,23 @@ extension Writer: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), name: row.next(), mentor: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try name.bind(to: &binder)
+        try mentor.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Post` records are rows of `select`, bound and read by index in field order.
+/// `Post` records are rows of `select`, read and bound in field order.
 extension Post: StrataRecord {
     public static let strataTable = StrataTable<Post>(
         "select",
@@ -36,6 +50,30 @@ extension Post: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            writer: row.next(),
+            editor: row.next(),
+            order: row.next(),
+            published: row.next(),
+            likes: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try writer.bind(to: &binder)
+        try editor.bind(to: &binder)
+        try order.bind(to: &binder)
+        try published.bind(to: &binder)
+        try likes.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -6,20 +6,6 @@ import StrataSQLite
 
 // MARK: - Writer
 
-extension Writer: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], name: row[1], mentor: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, name, mentor)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Writer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -57,20 +43,6 @@ extension SQLiteStore where Record == Writer {
 }
 
 // MARK: - Post
-
-extension Post: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], writer: row[1], editor: row[2], order: row[3], published: row[4], likes: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, writer, editor, order, published, likes)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Post {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

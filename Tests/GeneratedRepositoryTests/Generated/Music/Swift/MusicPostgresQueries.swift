@@ -23,25 +23,11 @@ public enum MusicPostgresQueries {
         """#
 }
 
-extension MusicQueries.InvoicesDueBeforeRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(invoiceId: row.next(), invoiceDate: row.next(), dueDate: row.next())
-    }
-}
-
-extension MusicQueries.LineRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(invoiceId: row.next(), billingCity: row.next(), total: row.next())
-    }
-}
-
 extension MusicPostgresAccess {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
     public func invoicesDueBefore(day: Date) async throws -> [MusicQueries.InvoicesDueBeforeRow] {
         try await StrataPostgresStatement(connection, sql: MusicPostgresQueries.invoicesDueBefore) {
-            try $0.strataAppend(day)
+            try $0.bind(StrataTextDate(day, .date))
         }
         .fetchAll(MusicQueries.InvoicesDueBeforeRow.self)
     }
@@ -50,7 +36,7 @@ extension MusicPostgresAccess {
     /// name too: each model's row type is nested in its own queries enum (MusicQueries.LineRow,
     /// ShopQueries.LineRow), so the two do not collide.
     public func line(invoice: Int64) async throws -> [MusicQueries.LineRow] {
-        try await StrataPostgresStatement(connection, sql: MusicPostgresQueries.line) { try $0.strataAppend(invoice) }
+        try await StrataPostgresStatement(connection, sql: MusicPostgresQueries.line) { try $0.bind(invoice) }
             .fetchAll(MusicQueries.LineRow.self)
     }
 }

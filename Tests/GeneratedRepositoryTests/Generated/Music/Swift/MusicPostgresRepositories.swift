@@ -2,26 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
 
 // MARK: - Album
 
-extension Album: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(albumId: row.next(), title: row.next(), artist: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try albumId.bind(to: &bindings)
-        try title.bind(to: &bindings)
-        try artist.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Album: PostgresRecord {}
 
 extension PostgresStore where Record == Album {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -66,20 +51,7 @@ extension PostgresStore where Record == Album {
 
 // MARK: - Artist
 
-extension Artist: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(artistId: row.next(), name: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try artistId.bind(to: &bindings)
-        try name.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Artist: PostgresRecord {}
 
 extension PostgresStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -116,28 +88,6 @@ extension PostgresStore where Record == Artist {
 // MARK: - Invoice
 
 extension Invoice: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            invoiceId: row.next(),
-            invoiceDate: row.next(),
-            dueDate: row.next(),
-            billingCity: row.next(),
-            total: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try invoiceId.bind(to: &bindings)
-        try invoiceDate.bind(to: &bindings)
-        try dueDate.bind(to: &bindings)
-        try billingCity.bind(to: &bindings)
-        try total.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-
     public var strataStored: Invoice {
         var stored = self
         stored.invoiceDate = invoiceDate.strataStored

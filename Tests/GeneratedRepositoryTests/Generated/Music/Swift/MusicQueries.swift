@@ -22,20 +22,6 @@ extension MusicQueries {
         """#
 }
 
-extension MusicQueries.InvoicesDueBeforeRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(invoiceId: row[0], invoiceDate: row[1, .timestamp], dueDate: row[2, .date])
-    }
-}
-
-extension MusicQueries.LineRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(invoiceId: row[0], billingCity: row[1], total: row[2])
-    }
-}
-
 extension MusicAccess {
     /// The invoices due before a day, with their dates: bound and read as the columns' text.
     public func invoicesDueBefore(day: Date) throws -> [MusicQueries.InvoicesDueBeforeRow] {

@@ -5,10 +5,10 @@ import Foundation
 import StrataRuntime
 
 /// The row types of Music's named queries (`queries/`) that return columns of their own,
-/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+/// on every database. SQLite's queries file adds the queries' SQL here.
 public enum MusicQueries {
     /// A row of `invoicesDueBefore` (`queries/music.sql:3`).
-    public struct InvoicesDueBeforeRow: Hashable, Sendable {
+    public struct InvoicesDueBeforeRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `Invoice.InvoiceId`.
         public var invoiceId: Int64
         /// Result column 2: `Invoice.InvoiceDate`.
@@ -22,10 +22,15 @@ public enum MusicQueries {
             self.invoiceDate = invoiceDate
             self.dueDate = dueDate
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(invoiceId: row.next(), invoiceDate: row.next(.timestamp), dueDate: row.next(.date))
+        }
     }
 
     /// A row of `line` (`queries/music.sql:10`).
-    public struct LineRow: Hashable, Sendable {
+    public struct LineRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `Invoice.InvoiceId`.
         public var invoiceId: Int64
         /// Result column 2: `Invoice.BillingCity`.
@@ -38,6 +43,11 @@ public enum MusicQueries {
             self.invoiceId = invoiceId
             self.billingCity = billingCity
             self.total = total
+        }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(invoiceId: row.next(), billingCity: row.next(), total: row.next())
         }
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `Album` records are rows of `Album`, bound and read by index in field order.
+/// `Album` records are rows of `Album`, read and bound in field order.
 extension Album: StrataRecord {
     public static let strataTable = StrataTable<Album>(
         "Album",
@@ -18,9 +18,23 @@ extension Album: StrataRecord {
     )
 
     public var strataKey: Int64? { albumId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(albumId: row.next(), title: row.next(), artist: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try albumId.bind(to: &binder)
+        try title.bind(to: &binder)
+        try artist.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Artist` records are rows of `Artist`, bound and read by index in field order.
+/// `Artist` records are rows of `Artist`, read and bound in field order.
 extension Artist: StrataRecord {
     public static let strataTable = StrataTable<Artist>(
         "Artist",
@@ -33,9 +47,22 @@ extension Artist: StrataRecord {
     )
 
     public var strataKey: Int64? { artistId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(artistId: row.next(), name: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try artistId.bind(to: &binder)
+        try name.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Invoice` records are rows of `Invoice`, bound and read by index in field order.
+/// `Invoice` records are rows of `Invoice`, read and bound in field order.
 extension Invoice: StrataRecord {
     public static let strataTable = StrataTable<Invoice>(
         "Invoice",
@@ -52,6 +79,28 @@ extension Invoice: StrataRecord {
     )
 
     public var strataKey: Int64? { invoiceId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            invoiceId: row.next(),
+            invoiceDate: row.next(.timestamp),
+            dueDate: row.next(.date),
+            billingCity: row.next(),
+            total: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try invoiceId.bind(to: &binder)
+        try StrataTextDate(invoiceDate, .timestamp).bind(to: &binder)
+        try StrataTextDate(dueDate, .date).bind(to: &binder)
+        try billingCity.bind(to: &binder)
+        try total.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -7,20 +7,6 @@ import StrataSQLite
 
 // MARK: - Album
 
-extension Album: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(albumId: row[0], title: row[1], artist: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(albumId, title, artist)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Album {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -71,20 +57,6 @@ extension SQLiteRepository where Record == Album {
 
 // MARK: - Artist
 
-extension Artist: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(artistId: row[0], name: row[1])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(artistId, name)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Artist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -125,32 +97,6 @@ extension SQLiteRepository where Record == Artist {
 }
 
 // MARK: - Invoice
-
-extension Invoice: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            invoiceId: row[0],
-            invoiceDate: row[1, .timestamp],
-            dueDate: row[2, .date],
-            billingCity: row[3],
-            total: row[4]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(
-            invoiceId,
-            StrataTextDate(invoiceDate, .timestamp),
-            StrataTextDate(dueDate, .date),
-            billingCity,
-            total
-        )
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Invoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

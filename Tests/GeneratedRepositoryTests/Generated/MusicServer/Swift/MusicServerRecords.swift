@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `ServerAlbum` records are rows of `album`, bound and read by index in field order.
+/// `ServerAlbum` records are rows of `album`, read and bound in field order.
 extension ServerAlbum: StrataRecord {
     public static let strataTable = StrataTable<ServerAlbum>(
         "album",
@@ -18,9 +18,23 @@ extension ServerAlbum: StrataRecord {
     )
 
     public var strataKey: Int32? { albumId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(albumId: row.next(), title: row.next(), artist: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try albumId.bind(to: &binder)
+        try title.bind(to: &binder)
+        try artist.bind(to: &binder)
+    }
+
+    public static func bind(key: Int32, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `ServerArtist` records are rows of `artist`, bound and read by index in field order.
+/// `ServerArtist` records are rows of `artist`, read and bound in field order.
 extension ServerArtist: StrataRecord {
     public static let strataTable = StrataTable<ServerArtist>(
         "artist",
@@ -33,9 +47,22 @@ extension ServerArtist: StrataRecord {
     )
 
     public var strataKey: Int32? { artistId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(artistId: row.next(), name: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try artistId.bind(to: &binder)
+        try name.bind(to: &binder)
+    }
+
+    public static func bind(key: Int32, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `ServerInvoice` records are rows of `invoice`, bound and read by index in field order.
+/// `ServerInvoice` records are rows of `invoice`, read and bound in field order.
 extension ServerInvoice: StrataRecord {
     public static let strataTable = StrataTable<ServerInvoice>(
         "invoice",
@@ -52,6 +79,28 @@ extension ServerInvoice: StrataRecord {
     )
 
     public var strataKey: Int32? { invoiceId }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            invoiceId: row.next(),
+            invoiceDate: row.next(),
+            dueDate: row.next(.date),
+            billingCity: row.next(),
+            total: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try invoiceId.bind(to: &binder)
+        try invoiceDate.bind(to: &binder)
+        try StrataTextDate(dueDate, .date).bind(to: &binder)
+        try billingCity.bind(to: &binder)
+        try total.bind(to: &binder)
+    }
+
+    public static func bind(key: Int32, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -7,20 +7,6 @@ import StrataSQLite
 
 // MARK: - ServerAlbum
 
-extension ServerAlbum: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(albumId: row[0], title: row[1], artist: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(albumId, title, artist)
-    }
-
-    public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == ServerAlbum {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -71,20 +57,6 @@ extension SQLiteRepository where Record == ServerAlbum {
 
 // MARK: - ServerArtist
 
-extension ServerArtist: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(artistId: row[0], name: row[1])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(artistId, name)
-    }
-
-    public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == ServerArtist {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -125,26 +97,6 @@ extension SQLiteRepository where Record == ServerArtist {
 }
 
 // MARK: - ServerInvoice
-
-extension ServerInvoice: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            invoiceId: row[0],
-            invoiceDate: row[1],
-            dueDate: row[2, .date],
-            billingCity: row[3],
-            total: row[4]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(invoiceId, invoiceDate, StrataTextDate(dueDate, .date), billingCity, total)
-    }
-
-    public static func bind(key: Int32, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == ServerInvoice {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

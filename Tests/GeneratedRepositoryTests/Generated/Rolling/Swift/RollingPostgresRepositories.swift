@@ -2,38 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
-
-extension Plan: StrataPostgresValue {}
 
 // MARK: - Account
 
-extension Account: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            displayName: row.next(),
-            email: row.next(),
-            handle: row.next(),
-            plan: row.next(),
-            visits: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try displayName.bind(to: &bindings)
-        try email.bind(to: &bindings)
-        try handle.bind(to: &bindings)
-        try plan.bind(to: &bindings)
-        try visits.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Account: PostgresRecord {}
 
 extension PostgresStore where Record == Account {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -4,23 +4,7 @@
 import Foundation
 import StrataSQLite
 
-extension Plan: StrataSQLiteValue {}
-
 // MARK: - Account
-
-extension Account: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], displayName: row[1], email: row[2], handle: row[3], plan: row[4], visits: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, displayName, email, handle, plan, visits)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Account {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

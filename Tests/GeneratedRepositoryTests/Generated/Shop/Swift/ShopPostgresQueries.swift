@@ -52,52 +52,11 @@ public enum ShopPostgresQueries {
         """#
 }
 
-extension ShopQueries.OrdersWithCustomerRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            status: row.next(),
-            total: row.next(),
-            customerName: row.next(),
-            nickname: row.next()
-        )
-    }
-}
-
-extension ShopQueries.CustomersWithOrdersRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), name: row.next(), anyOrder: row.next(), orders: row.next(), note: row.next())
-    }
-}
-
-extension ShopQueries.OrderNotesRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(name: row.next(), total: row.next(), note: row.next())
-    }
-}
-
-extension ShopQueries.LineRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(quantity: row.next(), size: row.next(), payload: row.next())
-    }
-}
-
-extension ShopQueries.KeywordsOfClassRow: PostgresRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(default: row.next(), protocol: row.next(), self_check: row.next())
-    }
-}
-
 extension ShopPostgresAccess {
     /// The orders of a status with their customer's name and nickname (an inner join).
     public func ordersWithCustomer(status: Status) async throws -> [ShopQueries.OrdersWithCustomerRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.ordersWithCustomer) {
-            try $0.strataAppend(status)
+            try $0.bind(status)
         }
         .fetchAll(ShopQueries.OrdersWithCustomerRow.self)
     }
@@ -118,16 +77,14 @@ extension ShopPostgresAccess {
 
     /// One order line by its composite key.
     public func line(order: Order.Key, position: Int16) async throws -> [ShopQueries.LineRow] {
-        try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.line) {
-            try $0.strataAppend(order, position)
-        }
-        .fetchAll(ShopQueries.LineRow.self)
+        try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.line) { try $0.bind(order, position) }
+            .fetchAll(ShopQueries.LineRow.self)
     }
 
     /// Keyword names as columns and parameters.
     public func keywordsOfClass(`class`: String, `default`: Int) async throws -> [ShopQueries.KeywordsOfClassRow] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.keywordsOfClass) {
-            try $0.strataAppend(`class`, `default`)
+            try $0.bind(`class`, `default`)
         }
         .fetchAll(ShopQueries.KeywordsOfClassRow.self)
     }
@@ -135,7 +92,7 @@ extension ShopPostgresAccess {
     /// The `customersJoinedSince` query (`queries/shop.sql:37`).
     public func customersJoinedSince(since: Date) async throws -> [Customer] {
         try await StrataPostgresStatement(connection, sql: ShopPostgresQueries.customersJoinedSince) {
-            try $0.strataAppend(since)
+            try $0.bind(since)
         }
         .fetchAll(Customer.self)
     }

@@ -2,39 +2,11 @@
 // Change the schema and run `strata generate`.
 
 import Foundation
-import PostgresNIO
 import StrataPostgres
-
-extension Status: StrataPostgresValue {}
-extension Size: StrataPostgresValue {}
 
 // MARK: - Customer
 
 extension Customer: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            name: row.next(),
-            email: row.next(),
-            nickname: row.next(),
-            joined: row.next(),
-            isVIP: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try name.bind(to: &bindings)
-        try email.bind(to: &bindings)
-        try nickname.bind(to: &bindings)
-        try joined.bind(to: &bindings)
-        try isVIP.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-
     public var strataStored: Customer {
         var stored = self
         stored.joined = joined.strataStored
@@ -87,30 +59,6 @@ extension PostgresStore where Record == Customer {
 // MARK: - Order
 
 extension Order: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            id: row.next(),
-            customer: row.next(),
-            status: row.next(),
-            total: row.next(),
-            note: row.next(),
-            shippedAt: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try id.bind(to: &bindings)
-        try customer.bind(to: &bindings)
-        try status.bind(to: &bindings)
-        try total.bind(to: &bindings)
-        try note.bind(to: &bindings)
-        try shippedAt.bind(to: &bindings)
-    }
-
-    public static func bind(key: UUID, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-
     public var strataStored: Order {
         var stored = self
         stored.shippedAt = shippedAt.strataStored
@@ -167,32 +115,7 @@ extension PostgresStore where Record == Order {
 
 // MARK: - OrderLine
 
-extension OrderLine: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(
-            order: row.next(),
-            position: row.next(),
-            size: row.next(),
-            quantity: row.next(),
-            weight: row.next(),
-            payload: row.next()
-        )
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try order.bind(to: &bindings)
-        try position.bind(to: &bindings)
-        try size.bind(to: &bindings)
-        try quantity.bind(to: &bindings)
-        try weight.bind(to: &bindings)
-        try payload.bind(to: &bindings)
-    }
-
-    public static func bind(key: (Order.Key, Int16), to bindings: inout PostgresBindings) throws {
-        try key.0.bind(to: &bindings)
-        try key.1.bind(to: &bindings)
-    }
-}
+extension OrderLine: PostgresRecord {}
 
 extension PostgresStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -248,22 +171,7 @@ extension PostgresStore where Record == OrderLine {
 
 // MARK: - Keywords
 
-extension Keywords: PostgresRecord {
-    public init(row: inout StrataPostgresRow) throws {
-        try self.init(default: row.next(), class: row.next(), protocol: row.next(), self_check: row.next())
-    }
-
-    public func bind(to bindings: inout PostgresBindings) throws {
-        try `default`.bind(to: &bindings)
-        try `class`.bind(to: &bindings)
-        try `protocol`.bind(to: &bindings)
-        try self_check.bind(to: &bindings)
-    }
-
-    public static func bind(key: Int, to bindings: inout PostgresBindings) throws {
-        try key.bind(to: &bindings)
-    }
-}
+extension Keywords: PostgresRecord {}
 
 extension PostgresStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

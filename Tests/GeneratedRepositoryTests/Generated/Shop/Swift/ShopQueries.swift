@@ -51,41 +51,6 @@ extension ShopQueries {
         """#
 }
 
-extension ShopQueries.OrdersWithCustomerRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], status: row[1], total: row[2], customerName: row[3], nickname: row[4])
-    }
-}
-
-extension ShopQueries.CustomersWithOrdersRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], name: row[1], anyOrder: row[2], orders: row[3], note: row[4])
-    }
-}
-
-extension ShopQueries.OrderNotesRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(name: row[0], total: row[1], note: row[2])
-    }
-}
-
-extension ShopQueries.LineRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(quantity: row[0], size: row[1], payload: row[2])
-    }
-}
-
-extension ShopQueries.KeywordsOfClassRow: SQLiteRowDecodable {
-    /// The current row of the query's result, read column by column.
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(default: row[0], protocol: row[1], self_check: row[2])
-    }
-}
-
 extension ShopAccess {
     /// The orders of a status with their customer's name and nickname (an inner join).
     public func ordersWithCustomer(status: Status) throws -> [ShopQueries.OrdersWithCustomerRow] {

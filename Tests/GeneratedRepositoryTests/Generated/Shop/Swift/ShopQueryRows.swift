@@ -5,10 +5,10 @@ import Foundation
 import StrataRuntime
 
 /// The row types of Shop's named queries (`queries/`) that return columns of their own,
-/// on every database. Each database's queries file reads the rows; SQLite's adds the queries' SQL here.
+/// on every database. SQLite's queries file adds the queries' SQL here.
 public enum ShopQueries {
     /// A row of `ordersWithCustomer` (`queries/shop.sql:3`).
-    public struct OrdersWithCustomerRow: Hashable, Sendable {
+    public struct OrdersWithCustomerRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `order.id`.
         public var id: UUID
         /// Result column 2: `order.status`.
@@ -28,10 +28,21 @@ public enum ShopQueries {
             self.customerName = customerName
             self.nickname = nickname
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(
+                id: row.next(),
+                status: row.next(),
+                total: row.next(),
+                customerName: row.next(),
+                nickname: row.next()
+            )
+        }
     }
 
     /// A row of `customersWithOrders` (`queries/shop.sql:11`).
-    public struct CustomersWithOrdersRow: Hashable, Sendable {
+    public struct CustomersWithOrdersRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `customer.id`.
         public var id: Int64
         /// Result column 2: `customer.name`.
@@ -51,10 +62,15 @@ public enum ShopQueries {
             self.orders = orders
             self.note = note
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(id: row.next(), name: row.next(), anyOrder: row.next(), orders: row.next(), note: row.next())
+        }
     }
 
     /// A row of `orderNotes` (`queries/shop.sql:20`).
-    public struct OrderNotesRow: Hashable, Sendable {
+    public struct OrderNotesRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `customer.name`.
         public var name: String
         /// Result column 2: `order.total`.
@@ -68,10 +84,15 @@ public enum ShopQueries {
             self.total = total
             self.note = note
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(name: row.next(), total: row.next(), note: row.next())
+        }
     }
 
     /// A row of `line` (`queries/shop.sql:28`).
-    public struct LineRow: Hashable, Sendable {
+    public struct LineRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `order_line.quantity`.
         public var quantity: Int32
         /// Result column 2: `order_line.size`.
@@ -85,10 +106,15 @@ public enum ShopQueries {
             self.size = size
             self.payload = payload
         }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(quantity: row.next(), size: row.next(), payload: row.next())
+        }
     }
 
     /// A row of `keywordsOfClass` (`queries/shop.sql:32`).
-    public struct KeywordsOfClassRow: Hashable, Sendable {
+    public struct KeywordsOfClassRow: Hashable, Sendable, StrataRowDecodable {
         /// Result column 1: `keywords.default`.
         public var `default`: Int
         /// Result column 2: `keywords.protocol`.
@@ -102,6 +128,11 @@ public enum ShopQueries {
             self.default = `default`
             self.protocol = `protocol`
             self.self_check = self_check
+        }
+
+        /// The current row of the query's result, read column by column.
+        public init(row: inout some StrataRowReader) throws {
+            try self.init(default: row.next(), protocol: row.next(), self_check: row.next())
         }
     }
 }

@@ -5,24 +5,7 @@ import Foundation
 import GRDB
 import StrataSQLite
 
-extension Status: StrataSQLiteValue {}
-extension Size: StrataSQLiteValue {}
-
 // MARK: - Customer
-
-extension Customer: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], name: row[1], email: row[2], nickname: row[3], joined: row[4], isVIP: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, name, email, nickname, joined, isVIP)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Customer {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -67,20 +50,6 @@ extension SQLiteStore where Record == Customer {
 }
 
 // MARK: - Order
-
-extension Order: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], customer: row[1], status: row[2], total: row[3], note: row[4], shippedAt: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, customer, status, total, note, shippedAt)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Order {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -130,20 +99,6 @@ extension SQLiteStore where Record == Order {
 }
 
 // MARK: - OrderLine
-
-extension OrderLine: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(order: row[0], position: row[1], size: row[2], quantity: row[3], weight: row[4], payload: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(order, position, size, quantity, weight, payload)
-    }
-
-    public static func bind(key: (Order.Key, Int16), to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key.0, key.1)
-    }
-}
 
 extension SQLiteStore where Record == OrderLine {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -205,20 +160,6 @@ extension SQLiteRepository where Record == OrderLine {
 }
 
 // MARK: - Keywords
-
-extension Keywords: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(default: row[0], class: row[1], protocol: row[2], self_check: row[3])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(`default`, `class`, `protocol`, self_check)
-    }
-
-    public static func bind(key: Int, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Keywords {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as

@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `Author` records are rows of `author`, bound and read by index in field order.
+/// `Author` records are rows of `author`, read and bound in field order.
 extension Author: StrataRecord {
     public static let strataTable = StrataTable<Author>(
         "author",
@@ -21,9 +21,33 @@ extension Author: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            born: row.next(),
+            fullName: row.next(),
+            isAlive: row.next(),
+            luckyNumber: row.next(),
+            profile: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try born.bind(to: &binder)
+        try fullName.bind(to: &binder)
+        try isAlive.bind(to: &binder)
+        try luckyNumber.bind(to: &binder)
+        try profile.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Book` records are rows of `book`, bound and read by index in field order.
+/// `Book` records are rows of `book`, read and bound in field order.
 extension Book: StrataRecord {
     public static let strataTable = StrataTable<Book>(
         "book",
@@ -47,9 +71,49 @@ extension Book: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(
+            id: row.next(),
+            addedAt: row.next(),
+            rating: row.next(),
+            title: row.next(),
+            cover: row.next(),
+            edition: row.next(),
+            isbn: row.next(),
+            metadata: row.next(),
+            pages: row.next(),
+            price: row.next(),
+            subtitle: row.next(),
+            author: row.next(),
+            shelf: row.next(),
+            authorPosition: row.next()
+        )
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try addedAt.bind(to: &binder)
+        try rating.bind(to: &binder)
+        try title.bind(to: &binder)
+        try cover.bind(to: &binder)
+        try edition.bind(to: &binder)
+        try isbn.bind(to: &binder)
+        try metadata.bind(to: &binder)
+        try pages.bind(to: &binder)
+        try price.bind(to: &binder)
+        try subtitle.bind(to: &binder)
+        try author.bind(to: &binder)
+        try shelf.bind(to: &binder)
+        try authorPosition.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Loan` records are rows of `loan`, bound and read by index in field order.
+/// `Loan` records are rows of `loan`, read and bound in field order.
 extension Loan: StrataRecord {
     public static let strataTable = StrataTable<Loan>(
         "loan",
@@ -64,9 +128,24 @@ extension Loan: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), due: row.next(), book: row.next(), borrower: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try due.bind(to: &binder)
+        try book.bind(to: &binder)
+        try borrower.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Profile` records are rows of `profile`, bound and read by index in field order.
+/// `Profile` records are rows of `profile`, read and bound in field order.
 extension Profile: StrataRecord {
     public static let strataTable = StrataTable<Profile>(
         "profile",
@@ -79,9 +158,22 @@ extension Profile: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), bio: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try bio.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Review` records are rows of `review`, bound and read by index in field order.
+/// `Review` records are rows of `review`, read and bound in field order.
 extension Review: StrataRecord {
     public static let strataTable = StrataTable<Review>(
         "review",
@@ -95,9 +187,23 @@ extension Review: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), text: row.next(), book: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try text.bind(to: &binder)
+        try book.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `Shelf` records are rows of `shelf`, bound and read by index in field order.
+/// `Shelf` records are rows of `shelf`, read and bound in field order.
 extension Shelf: StrataRecord {
     public static let strataTable = StrataTable<Shelf>(
         "shelf",
@@ -109,9 +215,22 @@ extension Shelf: StrataRecord {
     )
 
     public var strataKey: Int16? { code }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(code: row.next(), width: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try code.bind(to: &binder)
+        try width.bind(to: &binder)
+    }
+
+    public static func bind(key: Int16, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
-/// `BookRelated` records are rows of `book_related`, bound and read by index in field order.
+/// `BookRelated` records are rows of `book_related`, read and bound in field order.
 extension BookRelated: StrataRecord {
     public static let strataTable = StrataTable<BookRelated>(
         "book_related",
@@ -123,6 +242,20 @@ extension BookRelated: StrataRecord {
     )
 
     public var strataKey: (Book.Key, Book.Key)? { (book, related) }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(book: row.next(), related: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try book.bind(to: &binder)
+        try related.bind(to: &binder)
+    }
+
+    public static func bind(key: (Book.Key, Book.Key), to binder: inout some StrataValueBinder) throws {
+        try key.0.bind(to: &binder)
+        try key.1.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -7,20 +7,6 @@ import StrataSQLite
 
 // MARK: - Author
 
-extension Author: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], born: row[1], fullName: row[2], isAlive: row[3], luckyNumber: row[4], profile: row[5])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, born, fullName, isAlive, luckyNumber, profile)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Author {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -84,50 +70,6 @@ extension SQLiteStore where Record == Author {
 }
 
 // MARK: - Book
-
-extension Book: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(
-            id: row[0],
-            addedAt: row[1],
-            rating: row[2],
-            title: row[3],
-            cover: row[4],
-            edition: row[5],
-            isbn: row[6],
-            metadata: row[7],
-            pages: row[8],
-            price: row[9],
-            subtitle: row[10],
-            author: row[11],
-            shelf: row[12],
-            authorPosition: row[13]
-        )
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(
-            id,
-            addedAt,
-            rating,
-            title,
-            cover,
-            edition,
-            isbn,
-            metadata,
-            pages,
-            price,
-            subtitle,
-            author,
-            shelf,
-            authorPosition
-        )
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Book {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -229,20 +171,6 @@ extension SQLiteStore where Record == Book {
 
 // MARK: - Loan
 
-extension Loan: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], due: row[1], book: row[2], borrower: row[3])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, due, book, borrower)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Loan {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -280,20 +208,6 @@ extension SQLiteStore where Record == Loan {
 
 // MARK: - Profile
 
-extension Profile: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], bio: row[1])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, bio)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == Profile {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
@@ -307,20 +221,6 @@ extension SQLiteStore where Record == Profile {
 }
 
 // MARK: - Review
-
-extension Review: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], text: row[1], book: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, text, book)
-    }
-
-    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Review {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -340,20 +240,6 @@ extension SQLiteStore where Record == Review {
 }
 
 // MARK: - Shelf
-
-extension Shelf: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(code: row[0], width: row[1])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(code, width)
-    }
-
-    public static func bind(key: Int16, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
 
 extension SQLiteStore where Record == Shelf {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
@@ -409,20 +295,6 @@ extension SQLiteRepository where Record == Shelf {
 }
 
 // MARK: - BookRelated
-
-extension BookRelated: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(book: row[0], related: row[1])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(book, related)
-    }
-
-    public static func bind(key: (Book.Key, Book.Key), to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key.0, key.1)
-    }
-}
 
 extension SQLiteStore where Record == BookRelated {
     /// The record with this key, or nil.

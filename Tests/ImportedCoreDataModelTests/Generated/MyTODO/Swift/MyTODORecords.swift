@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `CDTODOItem` records are rows of `cdtodo_item`, bound and read by index in field order.
+/// `CDTODOItem` records are rows of `cdtodo_item`, read and bound in field order.
 extension CDTODOItem: StrataRecord {
     public static let strataTable = StrataTable<CDTODOItem>(
         "cdtodo_item",
@@ -19,6 +19,22 @@ extension CDTODOItem: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), detail: row.next(), isDone: row.next(), priority: row.next(), title: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try detail.bind(to: &binder)
+        try isDone.bind(to: &binder)
+        try priority.bind(to: &binder)
+        try title.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

@@ -4,7 +4,7 @@
 import Foundation
 import StrataRuntime
 
-/// `TODOItem` records are rows of `todo_item`, bound and read by index in field order.
+/// `TODOItem` records are rows of `todo_item`, read and bound in field order.
 extension TODOItem: StrataRecord {
     public static let strataTable = StrataTable<TODOItem>(
         "todo_item",
@@ -17,6 +17,20 @@ extension TODOItem: StrataRecord {
     )
 
     public var strataKey: UUID? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), title: row.next(), detail: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try title.bind(to: &binder)
+        try detail.bind(to: &binder)
+    }
+
+    public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API

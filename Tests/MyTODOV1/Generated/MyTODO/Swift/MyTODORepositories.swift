@@ -6,20 +6,6 @@ import StrataSQLite
 
 // MARK: - TODOItem
 
-extension TODOItem: SQLiteRecord {
-    public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], title: row[1], detail: row[2])
-    }
-
-    public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, title, detail)
-    }
-
-    public static func bind(key: UUID, to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(key)
-    }
-}
-
 extension SQLiteStore where Record == TODOItem {
     /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
     /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument

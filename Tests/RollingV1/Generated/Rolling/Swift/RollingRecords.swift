@@ -9,7 +9,7 @@ extension Plan: StrataEnumColumnValue {
     public static var strataUnknownCase: Plan? { .free }
 }
 
-/// `Account` records are rows of `account`, bound and read by index in field order.
+/// `Account` records are rows of `account`, read and bound in field order.
 extension Account: StrataRecord {
     public static let strataTable = StrataTable<Account>(
         "account",
@@ -25,6 +25,22 @@ extension Account: StrataRecord {
     )
 
     public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), name: row.next(), email: row.next(), plan: row.next(), visits: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try name.bind(to: &binder)
+        try email.bind(to: &binder)
+        try plan.bind(to: &binder)
+        try visits.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
 }
 
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API
