@@ -195,6 +195,20 @@ import Testing
         #expect(!swift.contains("didInsert"), "\(swift)")
     }
 
+    @Test func fieldsNamedLikeTheCodingParametersAreReadAndBoundAsProperties() throws {
+        let records = try render(
+            """
+            entities:
+              Wire:
+                fields:
+                  id: Int64
+                  row: String
+                  binder: String
+            """, file: "SnipRecords.swift")
+        expectFragment("try self.init(id: row.next(), row: row.next(), binder: row.next())", in: records)
+        expectFragment("try self.binder.bind(to: &binder)", in: records)
+    }
+
     @Test func compositeAndKeywordKeysGetLabeledMethods() throws {
         let swift = try render(
             """
@@ -219,10 +233,11 @@ import Testing
         expectFragment("    public var strataKey: (Int16, Int)? { (row, `default`) }", in: records)
         expectFragment(
             """
-                public static func bind(key: (Int16, Int), to arguments: inout StrataSQLiteArguments) throws {
-                    try arguments.bind(key.0, key.1)
+                public static func bind(key: (Int16, Int), to binder: inout some StrataValueBinder) throws {
+                    try key.0.bind(to: &binder)
+                    try key.1.bind(to: &binder)
                 }
-            """, in: swift)
+            """, in: records)
         expectFragment(
             """
                 /// The record with this key, or nil.

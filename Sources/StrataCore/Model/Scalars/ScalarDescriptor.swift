@@ -4,8 +4,8 @@ import StrataStorage
 /// Everything the generator knows about one built-in scalar type, in one place: which defaults it
 /// accepts, how a default is stored in each database and written in Swift, and which other types
 /// its stored values convert to without loss. Its storage (column types) is ``ColumnEncoding``'s,
-/// shared with the runtime, where one `StrataSQLiteValue` conformance per Swift type binds and
-/// reads it.
+/// shared with the runtime, where one `StrataColumnValue` conformance per Swift type binds and
+/// reads it on every database.
 ///
 /// No requirement has a default, and ``ScalarType/descriptor`` is the only switch over the
 /// scalar types in the generator: a new type (`URL`, say) is a new ``ColumnEncoding`` case and a

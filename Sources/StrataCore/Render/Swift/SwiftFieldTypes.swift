@@ -1,5 +1,5 @@
 /// The Swift types of fields in generated record code (the runtime binds and reads each by its
-/// `StrataSQLiteValue` conformance, so the type is all the generator decides).
+/// `StrataColumnValue` conformance, on every database, so the type is all the generator decides).
 struct SwiftFieldTypes {
     let schema: Schema
 

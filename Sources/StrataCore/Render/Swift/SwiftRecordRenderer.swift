@@ -48,7 +48,8 @@ struct SwiftRecordRenderer {
         w.line()
         w.block("public func bind(to binder: inout some StrataValueBinder) throws") { w in
             for field in r.entity.fields {
-                let property = SwiftNames.identifier(field.name)
+                // A field named `binder` is shadowed by the parameter.
+                let property = field.name == "binder" ? "self.binder" : SwiftNames.identifier(field.name)
                 let value = field.dateText.map { "StrataTextDate(\(property), .\($0.rawValue))" } ?? property
                 w.line("try \(value).bind(to: &binder)")
             }
