@@ -134,14 +134,14 @@ final class StrataPostgresBatchSQL: @unchecked Sendable {
 /// The SQL the PostgreSQL runtime prepares for a table, statement by statement: what `strata
 /// verify --compat` prepares against a newer database, for tables known only by their metadata
 /// (``StrataTable/init(name:columns:primaryKey:assignsKey:)``).
-public enum StrataPostgresTableSQL {
+@usableFromInline package enum StrataPostgresTableSQL {
     /// Records per batch insert: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
     @inlinable
-    public static func batchRows(columns: Int) -> Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, columns))) }
+    package static func batchRows(columns: Int) -> Int { Swift.max(1, Swift.min(1000, 65535 / Swift.max(1, columns))) }
 
     /// Each prepared statement of `table` by kind (`insert`, `upsert`, `update`, `find`,
     /// `delete`, `insert<n>`), as the record stores prepare them.
-    public static func statements<Record>(of table: StrataTable<Record>) -> [(kind: String, sql: String)] {
+    package static func statements<Record>(of table: StrataTable<Record>) -> [(kind: String, sql: String)] {
         let statements = table.statements(PostgresDialect.self)
         let rows = batchRows(columns: table.columns.count)
         return StrataTableStatementKind.allCases.compactMap { kind in kind.sql(in: statements).map { (kind.rawValue, $0) } }
