@@ -296,8 +296,8 @@ let package = Package(
             ]
         ),
         // Generated repositories of the Shop fixture model (references, to-many, composite and
-        // autoincremented keys, keyword names), the Blog one (joins) and the Music ones (tables an
-        // existing database declared), compiled and exercised. Regenerate with
+        // autoincremented keys, keyword names), the Blog one (joins), the Music ones (tables an
+        // existing database declared) and the Links one (URL fields), compiled and exercised. Regenerate with
         // `strata generate --schemas Tests/GeneratedRepositoryTests/Schemas --output Tests/GeneratedRepositoryTests/Generated`.
         .testTarget(
             name: "GeneratedRepositoryTests",
@@ -309,7 +309,7 @@ let package = Package(
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
                 "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
-                "Generated/Rolling/postgres",
+                "Generated/Rolling/postgres", "Generated/Links/sqlite", "Generated/Links/postgres",
             ]
         ),
         // The Rolling model as its v1 app shipped (PostgreSQL only): code of v1 running beside code

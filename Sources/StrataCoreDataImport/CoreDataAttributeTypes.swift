@@ -7,7 +7,7 @@ enum CoreDataAttributeTypes {
     static let strataTypes: [String: String] = [
         "Integer 16": "Int16", "Integer 32": "Int32", "Integer 64": "Int64", "Double": "Double", "Float": "Float",
         "Decimal": "Decimal", "String": "String", "Boolean": "Bool", "Date": "Date", "Binary": "Data", "UUID": "UUID",
-        "URI": "String",
+        "URI": "URL",
     ]
 
     /// The attribute types, for messages.

@@ -202,13 +202,7 @@ struct CoreDataVersionMapper {
                 bag.append(contentsOf: error.diagnostics)
                 continue
             }
-            if attribute.type == "URI" {
-                bag.append(
-                    Diagnostic(
-                        .note,
-                        "URI attribute '\(entity.name).\(attribute.name)' becomes a String (the URL's absoluteString)",
-                        at: attribute.location))
-            } else if attribute.type == "Transformable" {
+            if attribute.type == "Transformable" {
                 bag.append(
                     Diagnostic(
                         .note,

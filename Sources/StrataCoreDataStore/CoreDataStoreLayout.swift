@@ -107,7 +107,7 @@ enum CoreDataStoreLayout {
         case "Date": "Date"
         case "Double", "Float": "Double"
         case "Decimal": "Decimal"
-        case "String": "URI"  // VARCHAR, or BLOB for a URI attribute
+        case "String", "URL": "URI"  // VARCHAR, or BLOB for a URI attribute
         case "Data", "UUID": "Binary"
         default: ""
         }

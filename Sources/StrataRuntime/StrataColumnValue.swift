@@ -211,3 +211,20 @@ extension Decimal: StrataColumnValue {
     @inlinable
     public func bind(to binder: inout some StrataValueBinder) throws { try binder.bind(self) }
 }
+
+extension URL: StrataSortableColumnValue {
+    /// Its `absoluteString`, as stored.
+    public var strataSQLValue: StrataSQLValue { .text(absoluteString) }
+
+    /// The URL of the stored text; text that is no URL is ``StrataDecodingError/malformed(column:type:)``.
+    @inlinable
+    public static func read(from row: inout some StrataRowReader) throws -> URL {
+        guard let url = URL(string: try row.read(String.self)) else {
+            throw StrataDecodingError.malformed(column: row.previousColumnName, type: "URL")
+        }
+        return url
+    }
+
+    @inlinable
+    public func bind(to binder: inout some StrataValueBinder) throws { try binder.bind(absoluteString) }
+}

@@ -166,6 +166,7 @@ extension Int64: StrataReferenceValue { public typealias ReferencedKey = Int64 }
 extension Int32: StrataReferenceValue { public typealias ReferencedKey = Int32 }
 extension Int16: StrataReferenceValue { public typealias ReferencedKey = Int16 }
 extension UUID: StrataReferenceValue { public typealias ReferencedKey = UUID }
+extension URL: StrataReferenceValue { public typealias ReferencedKey = URL }
 extension Optional: StrataReferenceValue where Wrapped: StrataReferenceValue {
     public typealias ReferencedKey = Wrapped.ReferencedKey
 }

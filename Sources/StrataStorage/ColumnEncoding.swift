@@ -6,7 +6,8 @@ import Foundation
 ///
 /// SQLite: UUID is a 16-byte BLOB (RFC 4122 byte order), Date is a REAL of seconds since
 /// 2001-01-01T00:00:00Z (``SQLiteDateFormat/current``: the `Double` a `Date` holds, so it reads back
-/// `==`), Decimal is TEXT in its canonical `description`, Bool is INTEGER 0/1.
+/// `==`), Decimal is TEXT in its canonical `description`, Bool is INTEGER 0/1, URL is TEXT (its
+/// `absoluteString`, on both databases).
 /// PostgreSQL uses its native types; a Date is a TIMESTAMPTZ of whole microseconds (``PostgresStorage``).
 public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     case string = "String"
@@ -21,11 +22,12 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     case date = "Date"
     case data = "Data"
     case decimal = "Decimal"
+    case url = "URL"
 
     /// The column type in SQLite.
     public var sqliteType: String {
         switch self {
-        case .string, .decimal: return "TEXT"
+        case .string, .decimal, .url: return "TEXT"
         case .int, .int64, .int32, .int16, .bool: return "INTEGER"
         case .double, .float, .date: return "REAL"
         case .uuid, .data: return "BLOB"
@@ -35,7 +37,7 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     /// The column type in PostgreSQL.
     public var postgresType: String {
         switch self {
-        case .string: return "TEXT"
+        case .string, .url: return "TEXT"
         case .int, .int64: return "BIGINT"
         case .int32: return "INTEGER"
         case .int16: return "SMALLINT"

@@ -115,6 +115,8 @@ public struct RowSeeder: Sendable {
                 return .blob((0..<8).map { UInt8(truncatingIfNeeded: generator.next() &+ UInt64($0)) } + [UInt8(row & 0xFF), UInt8(row >> 8)])
             case .decimal:
                 return stored(.string("\(row).\(generator.next() % 100)"))
+            case .url:
+                return .text("https://example.com/\(field.name)/\(row)?q=\(generator.next() % 100)#top")
             }
         }
     }

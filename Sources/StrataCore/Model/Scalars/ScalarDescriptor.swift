@@ -59,6 +59,7 @@ extension ColumnEncoding {
         case .date: return DateScalar()
         case .data: return DataScalar()
         case .decimal: return DecimalScalar()
+        case .url: return URLScalar()
         }
     }
 }

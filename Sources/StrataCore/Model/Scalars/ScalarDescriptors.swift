@@ -210,3 +210,29 @@ private func text(of literal: Literal) -> String {
     if case .string(let text) = literal { return text }
     return literal.description
 }
+
+/// `URL`: TEXT (its `absoluteString`) on both databases; a default is a URL string.
+struct URLScalar: ScalarDescriptor {
+    var integerRange: ClosedRange<Int64>? { nil }
+    var isFloatingPoint: Bool { false }
+    /// Every URL is text; not every text is a URL, so `String` to `URL` needs a `transform`.
+    var losslessTargets: Set<ScalarType> { [.string] }
+
+    func parseDefault(_ value: DefaultScalar) -> Result<Literal, DefaultMismatch> {
+        guard value.kind == .string, let url = URL(string: value.text), url.scheme != nil else {
+            return .failure(DefaultMismatch(expected: "an absolute URL string such as \"https://example.com/\""))
+        }
+        return .success(.string(url.absoluteString))
+    }
+
+    func storedValue(of literal: Literal, rules: any SQLDialectRules) -> SQLValue? {
+        guard case .string(let text) = literal, let url = URL(string: text) else { return nil }
+        return .text(url.absoluteString)
+    }
+
+    /// `URL(string: "…")!`: the generator checked that the text is a URL.
+    func swiftExpression(of literal: Literal) -> String {
+        guard case .string(let text) = literal else { return literal.description }
+        return "URL(string: \(SwiftNames.stringLiteral(text)))!"
+    }
+}

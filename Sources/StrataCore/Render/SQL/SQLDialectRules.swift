@@ -122,7 +122,7 @@ public struct SQLiteRules: SQLDialectRules {
         switch encoding {
         // NUMERIC affinity keeps text that does not read as a number (dates such as
         // '2009-01-01 00:00:00'), and turns the rest into numbers ('1.50' reads back '1.5').
-        case .string: accepted = [.text, .numeric]
+        case .string, .url: accepted = [.text, .numeric]
         case .int, .int64, .int32, .int16, .bool: accepted = [.integer, .numeric]
         case .double, .float, .date: accepted = [.real, .numeric, .integer]
         case .decimal: accepted = [.text, .numeric]
@@ -206,7 +206,7 @@ public struct PostgresRules: SQLDialectRules {
         family = family.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let accepted: Set<String>
         switch encoding {
-        case .string: accepted = ["text", "varchar", "character varying", "char", "character", "bpchar", "citext"]
+        case .string, .url: accepted = ["text", "varchar", "character varying", "char", "character", "bpchar", "citext"]
         case .int, .int64: accepted = ["bigint", "int8", "bigserial", "serial8"]
         case .int32: accepted = ["integer", "int", "int4", "serial", "serial4"]
         case .int16: accepted = ["smallint", "int2", "smallserial", "serial2"]

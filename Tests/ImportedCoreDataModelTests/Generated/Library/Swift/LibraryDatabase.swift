@@ -565,7 +565,7 @@ public struct LibraryAccess {
                           "field" : "website",
                           "property" : "website",
                           "source" : "attribute",
-                          "type" : "String"
+                          "type" : "URL"
                         },
                         {
                           "column" : "author",
