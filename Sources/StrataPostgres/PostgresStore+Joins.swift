@@ -1,3 +1,4 @@
+import PostgresNIO
 import StrataRuntime
 
 extension PostgresStore {
@@ -31,5 +32,25 @@ extension PostgresStore {
         where counted: StrataFilter<Other>? = nil, filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil
     ) async throws -> [StrataCounted<Record>] where Reference.ReferencedKey == Record.Key {
         try await rows(.counting(Record.self, other, via: reference, where: counted, filter: filter, orderBy: order))
+    }
+}
+
+extension PostgresStore where Record.Key: Hashable {
+    /// The records matching `filter`, sorted by `order`, skipping `offset`, at most `limit`, each
+    /// with the records that reference it, in two kinds of statement (never one per record):
+    /// `try await db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
+    @inlinable
+    public func fetchAll<Child: PostgresRecord>(
+        where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
+    ) async throws -> [StrataWithChildren<Record, Child>] {
+        let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
+        let plans = included.plans(for: records)
+        let children = try await read { connection in
+            var children: [Child] = []
+            for plan in plans { children += try await connection.strataRun(plan) }
+            return children
+        }
+        return included.attach(children, to: records)
     }
 }

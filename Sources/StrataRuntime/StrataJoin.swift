@@ -158,17 +158,31 @@ public struct StrataJoinQuery: Sendable {
 public protocol StrataReferenceValue: StrataColumnValue {
     /// The key type of the referenced record.
     associatedtype ReferencedKey
+    /// The value that references the record with `key`.
+    init(referencing key: ReferencedKey)
+    /// The key of the referenced record (nil for a reference that holds none).
+    var referencedKey: ReferencedKey? { get }
 }
 
-extension String: StrataReferenceValue { public typealias ReferencedKey = String }
-extension Int: StrataReferenceValue { public typealias ReferencedKey = Int }
-extension Int64: StrataReferenceValue { public typealias ReferencedKey = Int64 }
-extension Int32: StrataReferenceValue { public typealias ReferencedKey = Int32 }
-extension Int16: StrataReferenceValue { public typealias ReferencedKey = Int16 }
-extension UUID: StrataReferenceValue { public typealias ReferencedKey = UUID }
-extension URL: StrataReferenceValue { public typealias ReferencedKey = URL }
+/// A key type: a reference holds the key itself.
+public protocol StrataKeyReferenceValue: StrataReferenceValue where ReferencedKey == Self {}
+
+extension StrataKeyReferenceValue {
+    @inlinable public init(referencing key: Self) { self = key }
+    @inlinable public var referencedKey: Self? { self }
+}
+
+extension String: StrataKeyReferenceValue {}
+extension Int: StrataKeyReferenceValue {}
+extension Int64: StrataKeyReferenceValue {}
+extension Int32: StrataKeyReferenceValue {}
+extension Int16: StrataKeyReferenceValue {}
+extension UUID: StrataKeyReferenceValue {}
+extension URL: StrataKeyReferenceValue {}
 extension Optional: StrataReferenceValue where Wrapped: StrataReferenceValue {
     public typealias ReferencedKey = Wrapped.ReferencedKey
+    @inlinable public init(referencing key: ReferencedKey) { self = Wrapped(referencing: key) }
+    @inlinable public var referencedKey: ReferencedKey? { flatMap(\.referencedKey) }
 }
 
 extension StrataPredicate where Root: StrataRecord {

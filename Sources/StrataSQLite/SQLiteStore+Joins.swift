@@ -62,3 +62,20 @@ extension SQLiteRepository {
         StrataObservation.values(in: writer) { db in try SQLiteExecutor.rows(query, in: db) }
     }
 }
+
+extension SQLiteStore where Record.Key: Hashable {
+    /// The records matching `filter`, sorted by `order`, skipping `offset`, at most `limit`, each
+    /// with the records that reference it, in one read and two kinds of statement (never one per
+    /// record): `db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
+    @inlinable
+    public func fetchAll<Child: SQLiteRecord>(
+        where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
+    ) throws -> [StrataWithChildren<Record, Child>] {
+        try read { db in
+            let records = try SQLiteExecutor.run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset), in: db)
+            let children = try included.plans(for: records).flatMap { try SQLiteExecutor.run($0, in: db) }
+            return included.attach(children, to: records)
+        }
+    }
+}
