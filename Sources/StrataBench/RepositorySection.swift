@@ -2,7 +2,8 @@ import StrataRepositoryBenchmark
 
 /// The repository benchmark (`StrataRepositoryBenchmark`, also `strata-repository-bench`) as
 /// figures of the suite: generated against raw SQLite (target at most 1.10x), and GRDB Codable
-/// against generated; then the query benchmark (``QueryBenchmark``: a join and a grouped count
+/// against generated; then the query benchmark (``QueryBenchmark``: a join, a grouped count and
+/// authors with their articles by eager loading
 /// against the same SQL on the C API, target at most 1.10x).
 public enum RepositorySection {
     /// Target: generated / raw at most this.

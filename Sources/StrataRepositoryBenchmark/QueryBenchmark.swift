@@ -2,13 +2,15 @@ import Foundation
 import GRDBSQLite
 import StrataSQLite
 
-/// The query benchmark: a join and a grouped count through the generated `BenchJoinDatabase`
-/// against the same SQL written by hand on the SQLite C API, on one database file in one run.
+/// The query benchmark: a join, a grouped count and records with their children (eager loading)
+/// through the generated `BenchJoinDatabase` against the same SQL written by hand on the SQLite C
+/// API, on one database file in one run.
 public enum QueryBenchmark {
     /// The operations measured.
     public enum Operation: String, CaseIterable, Sendable {
         case join = "articles with their author (join)"
         case groupedCount = "published articles per author (grouped count)"
+        case eagerLoading = "authors with their articles (eager loading)"
     }
 
     /// The fastest times of one operation, in seconds, and how many rows it read.
@@ -43,13 +45,24 @@ public enum QueryBenchmark {
                 var counts = (0, 0)
                 let generated = {
                     try time {
-                        counts.0 = try operation == .join
-                            ? db.articles.fetchAll(joining: Author.self, on: \.author).count
-                            : db.articles.count(groupedBy: { $0.author }, where: { $0.published == true }).count
+                        switch operation {
+                        case .join: counts.0 = try db.articles.fetchAll(joining: Author.self, on: \.author).count
+                        case .groupedCount:
+                            counts.0 = try db.articles.count(groupedBy: { $0.author }, where: { $0.published == true }).count
+                        case .eagerLoading:
+                            counts.0 = try db.authors.fetchAll(including: .all(Article.self, via: \.author))
+                                .reduce(0) { $0 + $1.children.count }
+                        }
                     }
                 }
                 let handWritten = {
-                    try time { counts.1 = try operation == .join ? raw.articlesWithAuthor().count : raw.publishedPerAuthor().count }
+                    try time {
+                        switch operation {
+                        case .join: counts.1 = try raw.articlesWithAuthor().count
+                        case .groupedCount: counts.1 = try raw.publishedPerAuthor().count
+                        case .eagerLoading: counts.1 = try raw.authorsWithArticles().reduce(0) { $0 + $1.1.count }
+                        }
+                    }
                 }
                 var g = 0.0, r = 0.0
                 if repetition.isMultiple(of: 2) {
@@ -123,12 +136,35 @@ final class RawQueries {
         }
     }
 
-    private func rows<Row>(_ sql: String, _ read: (OpaquePointer) -> Row) throws -> [Row] {
+    /// The authors, then their articles (a thousand authors' keys bound per statement), grouped.
+    func authorsWithArticles() throws -> [(Author, [Article])] {
+        let authors = try rows(#"SELECT "id", "name", "email" FROM "author""#) { statement in
+            Author(id: sqlite3_column_int64(statement, 0), name: Self.text(statement, 1), email: Self.text(statement, 2))
+        }
+        let keys = authors.compactMap(\.id)
+        var byAuthor: [Int64: [Article]] = [:]
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let chunk = Array(keys[start..<min(start + 1000, keys.count)])
+            let sql = #"SELECT "id", "author", "title", "published", "words" FROM "article" WHERE "author" IN ("#
+                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+            let articles = try rows(sql, binding: chunk) { statement in
+                Article(
+                    id: sqlite3_column_int64(statement, 0), author: sqlite3_column_int64(statement, 1),
+                    title: Self.text(statement, 2), published: sqlite3_column_int64(statement, 3) != 0,
+                    words: Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 4)))
+            }
+            for article in articles { byAuthor[article.author, default: []].append(article) }
+        }
+        return authors.map { ($0, byAuthor[$0.id ?? 0] ?? []) }
+    }
+
+    private func rows<Row>(_ sql: String, binding keys: [Int64] = [], _ read: (OpaquePointer) -> Row) throws -> [Row] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw Failure(description: connection.flatMap { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error")
         }
         defer { sqlite3_finalize(statement) }
+        for (index, key) in keys.enumerated() { sqlite3_bind_int64(statement, Int32(index + 1), key) }
         var rows: [Row] = []
         while true {
             let code = sqlite3_step(statement)
