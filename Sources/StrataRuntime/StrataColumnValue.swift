@@ -228,3 +228,27 @@ extension URL: StrataSortableColumnValue {
     @inlinable
     public func bind(to binder: inout some StrataValueBinder) throws { try binder.bind(absoluteString) }
 }
+
+/// A value type of the schema (`types:`): a type of its own stored as its raw value, a built-in
+/// scalar. Generated value types conform, and so do the app's own types a schema names with
+/// `external: true` (through a conformance in `<Model>Records.swift`).
+public protocol StrataRawColumnValue: StrataColumnValue, RawRepresentable where RawValue: StrataColumnValue {}
+
+extension StrataRawColumnValue {
+    /// The raw value, as stored.
+    public var strataSQLValue: StrataSQLValue { rawValue.strataSQLValue }
+
+    /// The value of the stored raw value; one the type refuses is
+    /// ``StrataDecodingError/malformed(column:type:)``.
+    @inlinable
+    public static func read(from row: inout some StrataRowReader) throws -> Self {
+        guard let value = Self(rawValue: try RawValue.read(from: &row)) else {
+            throw StrataDecodingError.malformed(column: row.previousColumnName, type: String(describing: Self.self))
+        }
+        return value
+    }
+
+    /// Binds the raw value.
+    @inlinable
+    public func bind(to binder: inout some StrataValueBinder) throws { try rawValue.bind(to: &binder) }
+}

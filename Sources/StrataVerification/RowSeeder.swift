@@ -90,7 +90,8 @@ public struct RowSeeder: Sendable {
         case .enumeration(let name):
             guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return .null }
             return stored(decl.cases[(row + Int(generator.next() % 3)) % decl.cases.count].rawValue)
-        case .scalar(let type):
+        case .scalar, .value:
+            guard let type = schema.storageType(of: field) else { return .null }
             switch type {
             case .string:
                 return .text("\(field.name) \(row) – it's “quoted”")

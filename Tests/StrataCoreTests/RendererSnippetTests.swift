@@ -209,6 +209,39 @@ import Testing
         expectFragment("try self.binder.bind(to: &binder)", in: records)
     }
 
+    @Test func valueTypesAreDeclaredStoredAsTheirRawValueAndConformedOnce() throws {
+        let body = """
+            types:
+              Cents: { type: Int64, doc: "An amount in cents." }
+              Email: { type: String, external: true }
+            entities:
+              Invoice:
+                fields:
+                  id: UUID
+                  total: { type: Cents, default: 250 }
+                  contact: Email?
+            """
+        let models = try render(body, file: "SnipModels.swift")
+        expectFragment("/// An amount in cents.\npublic struct Cents: RawRepresentable, Hashable, Sendable, Codable {", in: models)
+        expectFragment("total: Cents = Cents(rawValue: 250),", in: models)
+        #expect(!models.contains("struct Email"), "the app declares an external type")
+        let records = try render(body, file: "SnipRecords.swift")
+        expectFragment("extension Cents: StrataRawColumnValue, StrataKeyReferenceValue {}\nextension Cents: StrataComparableColumnValue, StrataSortableColumnValue {}", in: records)
+        expectFragment("extension Email: StrataRawColumnValue, StrataKeyReferenceValue {}", in: records)
+        expectFragment(#""total" INTEGER NOT NULL DEFAULT 250,"#, in: try render(body, file: "sqlite/schema.sql"))
+        expectFragment(#""total" BIGINT NOT NULL DEFAULT 250,"#, in: try render(body, file: "postgres/schema.sql"))
+    }
+
+    @Test func aFieldThatBecomesAValueTypeStoredAlikeChangesNoColumn() throws {
+        let first = "entities:\n  Item:\n    fields:\n      id: UUID\n      price: Int64\n"
+        let second = "types:\n  Cents: Int64\nentities:\n  Item:\n    fields:\n      id: UUID\n      price: Cents\n"
+        let migration = try render(first, then: second, file: "sqlite/migrations/v2.sql")
+        #expect(!migration.contains("price"), "\(migration)")
+        let widened = "types:\n  Cents: Int32\nentities:\n  Item:\n    fields:\n      id: UUID\n      price: Cents\n"
+        let narrowed = try render(widened, then: second, file: "sqlite/migrations/v2.sql")
+        #expect(narrowed.contains("price"), "a storage that changes is a type change: \(narrowed)")
+    }
+
     @Test func compositeAndKeywordKeysGetLabeledMethods() throws {
         let swift = try render(
             """

@@ -166,6 +166,7 @@ public enum MigrationPlanner {
             let cause: String
             switch new.type {
             case .enumeration(let name): cause = "the raw type of enum \(name) changes"
+            case .value(let name): cause = "the storage of \(name) changes"
             case .reference(let name): cause = "the key of \(name) changes type"
             case .scalar: cause = "its type changes"
             }

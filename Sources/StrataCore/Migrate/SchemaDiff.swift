@@ -86,6 +86,9 @@ public struct SchemaDiff: Sendable {
             switch (previous.type, field.type) {
             case (.scalar(let a), .scalar(let b)): sameKind = a == b
             case (.enumeration(let a), .enumeration(let b)): sameKind = a == b && oldStorage == newStorage
+            // A value type and its storage type (or another value type stored alike) hold the same
+            // stored values: only the Swift type changes, not the column.
+            case (.value, .value), (.value, .scalar), (.scalar, .value): sameKind = oldStorage == newStorage
             case (.reference, .reference): sameKind = oldStorage == newStorage
             default: sameKind = false
             }

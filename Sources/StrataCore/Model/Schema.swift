@@ -53,6 +53,8 @@ public struct Schema: Hashable, Sendable {
     public var naming: Naming
     /// Enums in declaration order.
     public var enums: [EnumDecl]
+    /// Value types (`types:`) in declaration order.
+    public var valueTypes: [ValueTypeDecl] = []
     /// Entities in declaration order.
     public var entities: [Entity] {
         didSet { entityPositions = Self.positions(of: entities) }
@@ -106,11 +108,18 @@ public struct Schema: Hashable, Sendable {
         enums.firstIndex { $0.name == name }.map { enums[$0] }
     }
 
-    /// The scalar type a field is stored as: its own, an enum's raw type, or the referenced primary key's.
+    /// The value type with this name.
+    public func valueType(named name: String) -> ValueTypeDecl? {
+        valueTypes.firstIndex { $0.name == name }.map { valueTypes[$0] }
+    }
+
+    /// The scalar type a field is stored as: its own, an enum's raw type, a value type's storage,
+    /// or the referenced primary key's.
     public func storageType(of field: Field) -> ScalarType? {
         switch field.type {
         case .scalar(let scalar): return scalar
         case .enumeration(let name): return enumDecl(named: name)?.rawType.scalar
+        case .value(let name): return valueType(named: name)?.storage
         case .reference(let name):
             guard let target = entity(named: name)?.singlePrimaryKey, target.referencedEntity == nil else { return nil }
             return storageType(of: target)

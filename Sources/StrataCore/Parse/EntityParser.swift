@@ -6,6 +6,7 @@ extension SchemaParser {
     /// What the parser knows of the file's names while it reads fields.
     struct TypeScope {
         var enums: [String: EnumDecl]
+        var valueTypes: [String: ValueTypeDecl]
         var entityNames: [String]
         var naming: Naming
         /// The type each name stands for, built once: the built-in types first, then the enums,
@@ -15,13 +16,15 @@ extension SchemaParser {
         /// digits and `_` (nothing to trim, no `?` of its own): one lookup for most fields.
         var writtenTypes: [String: (type: FieldType, isOptional: Bool)]
 
-        init(enums: [String: EnumDecl], entityNames: [String], naming: Naming) {
+        init(enums: [String: EnumDecl], valueTypes: [String: ValueTypeDecl], entityNames: [String], naming: Naming) {
             self.enums = enums
+            self.valueTypes = valueTypes
             self.entityNames = entityNames
             self.naming = naming
-            let count = entityNames.count + enums.count + ScalarType.allCases.count
+            let count = entityNames.count + enums.count + valueTypes.count + ScalarType.allCases.count
             types = Dictionary(minimumCapacity: count)
             for name in entityNames { types[name] = .reference(name) }
+            for name in valueTypes.keys { types[name] = .value(name) }
             for name in enums.keys { types[name] = .enumeration(name) }
             for scalar in ScalarType.allCases { types[scalar.rawValue] = .scalar(scalar) }
             writtenTypes = Dictionary(minimumCapacity: 2 * count)
@@ -31,14 +34,18 @@ extension SchemaParser {
             }
         }
 
-        var allTypeNames: [String] { ScalarType.allCases.map(\.name) + enums.keys.sorted() + entityNames }
+        var allTypeNames: [String] {
+            ScalarType.allCases.map(\.name) + enums.keys.sorted() + valueTypes.keys.sorted() + entityNames
+        }
     }
 
-    mutating func parseEntities(_ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, naming: Naming) -> [Entity]
-    {
+    mutating func parseEntities(
+        _ node: YAMLNode, enums: [EnumDecl], enumNames: Set<String>, valueTypes: [ValueTypeDecl], naming: Naming
+    ) -> [Entity] {
         guard let entries = reader.mapping(node, "'entities'") else { return [] }
         let scope = TypeScope(
             enums: Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+            valueTypes: Dictionary(valueTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
             entityNames: entries.map(\.key), naming: naming)
         if entries.isEmpty {
             reader.error("'entities' must declare at least one entity", at: node)
@@ -273,8 +280,29 @@ extension SchemaParser {
                 at: node)
             return nil
         }
+        var type: ScalarType
         switch field.type {
-        case .scalar(let type):
+        case .scalar(let scalar): type = scalar
+        case .value(let name):
+            guard let decl = scope.valueTypes[name] else { return nil }
+            if decl.isExternal {
+                reader.error(
+                    "'\(field.name)' of \(name), a type the app declares, cannot have a default: Strata cannot build one",
+                    at: node)
+                return nil
+            }
+            type = decl.storage
+        case .enumeration(let name):
+            guard let decl = scope.enums[name] else { return nil }
+            if tag == .str, decl.case(named: text) != nil { return .enumCase(text) }
+            reader.error(
+                "default \(describe(text, tag)) is not a case of \(name)"
+                    + Suggestion.didYouMean(text, in: decl.cases.map(\.name)), at: node)
+            return nil
+        case .reference(let name):
+            return mismatch("null: a reference to \(name) has no literal default")
+        }
+        do {
             let kind: DefaultScalar.Kind =
                 switch tag {
                 case .str: .string
@@ -294,15 +322,6 @@ extension SchemaParser {
             case .success(let literal): return literal
             case .failure(let wrong): return mismatch(wrong.expected)
             }
-        case .enumeration(let name):
-            guard let decl = scope.enums[name] else { return nil }
-            if tag == .str, decl.case(named: text) != nil { return .enumCase(text) }
-            reader.error(
-                "default \(describe(text, tag)) is not a case of \(name)"
-                    + Suggestion.didYouMean(text, in: decl.cases.map(\.name)), at: node)
-            return nil
-        case .reference(let name):
-            return mismatch("null: a reference to \(name) has no literal default")
         }
     }
 

@@ -4,7 +4,9 @@
 /// against the very same lists.
 public enum SchemaKeys {
     /// The top level of a version file.
-    public static let topLevel = ["model", "version", "naming", "enums", "entities", "migration"]
+    public static let topLevel = ["model", "version", "naming", "enums", "types", "entities", "migration"]
+    /// A value type in its mapping form.
+    public static let valueType = ["type", "external", "doc"]
     /// An enum.
     public static let enumeration = ["type", "cases", "unknown", "doc"]
     /// An entity.

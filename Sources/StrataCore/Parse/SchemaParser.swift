@@ -68,12 +68,19 @@ struct SchemaParser {
         if let entry = byKey["enums"] {
             schema.enums = parseEnums(entry.value)
         }
+        if let entry = byKey["types"] {
+            schema.valueTypes = parseValueTypes(entry.value, enums: schema.enums)
+        }
         if let entry = byKey["entities"] {
             let enumNames = Set(schema.enums.map(\.name))
             schema.entities = parseEntities(
-                entry.value, enums: schema.enums, enumNames: enumNames, naming: schema.naming)
+                entry.value, enums: schema.enums, enumNames: enumNames, valueTypes: schema.valueTypes,
+                naming: schema.naming)
         } else {
             reader.diagnostics.error("missing key 'entities'", at: location(of: root))
+        }
+        for decl in schema.valueTypes where schema.hasEntity(named: decl.name) {
+            reader.diagnostics.error("value type '\(decl.name)' has the name of an entity", at: decl.location)
         }
         if let entry = byKey["migration"] {
             schema.migration = parseMigration(entry.value)
@@ -82,6 +89,54 @@ struct SchemaParser {
     }
 
     func location(of node: YAMLNode) -> SourceLocation { reader.location(node) }
+
+    // MARK: Value types
+
+    /// `types:`: each name with its storage, `Cents: Int64` or `Cents: { type: Int64, doc: … }`.
+    private mutating func parseValueTypes(_ node: YAMLNode, enums: [EnumDecl]) -> [ValueTypeDecl] {
+        guard let entries = reader.mapping(node, "'types'") else { return [] }
+        let enumNames = Set(enums.map(\.name))
+        return entries.compactMap { entry -> ValueTypeDecl? in
+            let what = "value type '\(entry.key)'"
+            var decl = ValueTypeDecl(name: entry.key, storage: .string, isExternal: false, location: entry.keyLocation)
+            var typeNode = entry.value
+            if case .mapping = entry.value {
+                guard let fields = reader.mapping(entry.value, what) else { return nil }
+                reader.checkKeys(fields, allowed: SchemaKeys.valueType, in: what)
+                guard let type = fields.first(where: { $0.key == "type" }) else {
+                    reader.diagnostics.error("\(what) needs a 'type': the built-in type it is stored as", at: entry.keyLocation)
+                    return nil
+                }
+                typeNode = type.value
+                for field in fields {
+                    switch field.key {
+                    case "external": decl.isExternal = reader.bool(field.value, "'external'") ?? false
+                    case "doc": decl.doc = reader.string(field.value, "'doc'")
+                    default: break
+                    }
+                }
+            }
+            guard let written = reader.string(typeNode, "the type of \(what)") else { return nil }
+            guard let storage = ScalarType(rawValue: written) else {
+                let names = ScalarType.allCases.map(\.name)
+                reader.error(
+                    "\(what) must be stored as a built-in type, not '\(written)'; expected one of \(names.joined(separator: ", "))"
+                        + Suggestion.didYouMean(written, in: names), at: typeNode)
+                return nil
+            }
+            decl.storage = storage
+            if !SchemaValidator.isSwiftIdentifier(entry.key) {
+                reader.diagnostics.error("\(what) is not a Swift type name", at: entry.keyLocation)
+                return nil
+            }
+            if ScalarType(rawValue: entry.key) != nil || enumNames.contains(entry.key) {
+                reader.diagnostics.error(
+                    "\(what) has the name of \(enumNames.contains(entry.key) ? "an enum" : "a built-in type")", at: entry.keyLocation)
+                return nil
+            }
+            return decl
+        }
+    }
 
     // MARK: Enums
 

@@ -48,13 +48,13 @@ struct ContinuedTable {
         else { return false }
         switch field.type {
         case .scalar: return true
-        case .enumeration(let name): return stableEnums.contains(name)
+        case .enumeration(let name), .value(let name): return stableEnums.contains(name)
         case .reference: return false
         }
     }
 
     /// The enums of the migration's version N that have the same name, raw type, cases and raw
-    /// values in N-1.
+    /// values in N-1, and its value types stored as they were in N-1.
     static func stableEnums(of plan: MigrationPlan) -> Set<String> {
         var names: Set<String> = []
         for decl in plan.to.enums {
@@ -62,6 +62,9 @@ struct ContinuedTable {
                 old.cases.count == decl.cases.count,
                 zip(old.cases, decl.cases).allSatisfy({ $0.name == $1.name && $0.rawValue == $1.rawValue })
             else { continue }
+            names.insert(decl.name)
+        }
+        for decl in plan.to.valueTypes where plan.from.valueType(named: decl.name)?.storage == decl.storage {
             names.insert(decl.name)
         }
         return names

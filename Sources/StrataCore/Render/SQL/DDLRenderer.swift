@@ -184,6 +184,8 @@ public struct DDLRenderer: Sendable {
             return decl.cases.compactMap { storedValue(of: $0.rawValue, as: encoding) }
         case .scalar(let scalar):
             return rules.allowedValues(of: scalar)
+        case .value(let name):
+            return schema.valueType(named: name).flatMap { rules.allowedValues(of: $0.storage) }
         case .reference:
             return nil
         }

@@ -14,7 +14,7 @@ struct SwiftFieldTypes {
     func baseType(of field: Field) -> String {
         switch field.type {
         case .scalar(let scalar): return scalar.name
-        case .enumeration(let name): return SwiftNames.identifier(name)
+        case .enumeration(let name), .value(let name): return SwiftNames.identifier(name)
         // The referenced record's key type, by name: `customer: Customer.Key` says what it holds.
         case .reference(let target):
             guard schema.storageType(of: field) != nil else { return "Never" }

@@ -1,5 +1,5 @@
 import StrataStorage
-/// Renders the enums and entity structs of a version as Swift value types.
+/// Renders the enums, value types and entity structs of a version as Swift value types.
 struct SwiftModelRenderer {
     let schema: Schema
     /// The command the generated header names.
@@ -15,11 +15,42 @@ struct SwiftModelRenderer {
             writer.line()
             renderEnum(decl, into: &writer)
         }
+        for decl in schema.valueTypes where !decl.isExternal {
+            writer.line()
+            renderValueType(decl, into: &writer)
+        }
         for entity in schema.entities {
             writer.line()
             renderStruct(entity, into: &writer)
         }
         return writer.text
+    }
+
+    // MARK: Value types
+
+    /// `struct Cents: RawRepresentable` over its storage, coded as the bare stored value.
+    private func renderValueType(_ decl: ValueTypeDecl, into writer: inout SwiftWriter) {
+        let name = SwiftNames.identifier(decl.name)
+        let raw = decl.storage.name
+        writer.lines(SwiftNames.docLines(decl.doc ?? "A value of the schema, stored as `\(raw)`."))
+        writer.block("public struct \(name): RawRepresentable, Hashable, Sendable, Codable") { w in
+            w.line("/// The value as stored.")
+            w.line("public var rawValue: \(raw)")
+            w.line()
+            w.line("/// The value whose stored form is `rawValue`.")
+            w.block("public init(rawValue: \(raw))") { w in w.line("self.rawValue = rawValue") }
+            w.line()
+            w.line("/// Decodes the stored value itself.")
+            w.block("public init(from decoder: any Decoder) throws") { w in
+                w.line("rawValue = try decoder.singleValueContainer().decode(\(raw).self)")
+            }
+            w.line()
+            w.line("/// Encodes the stored value itself.")
+            w.block("public func encode(to encoder: any Encoder) throws") { w in
+                w.line("var container = encoder.singleValueContainer()")
+                w.line("try container.encode(rawValue)")
+            }
+        }
     }
 
     // MARK: Enums
@@ -162,6 +193,9 @@ struct SwiftModelRenderer {
             let stored = DateLiteral.parse(text).flatMap { field.dateText?.text(of: $0) }.flatMap(SQLiteDateText.date(text:))
             return "Date(timeIntervalSinceReferenceDate: \(SwiftNames.floatLiteral(stored?.timeIntervalSinceReferenceDate ?? 0)))"
         case (_, .scalar(let type)): return type.descriptor.swiftExpression(of: literal)
+        case (_, .value(let name)):
+            let stored = schema.valueType(named: name).map { $0.storage.descriptor.swiftExpression(of: literal) }
+            return "\(SwiftNames.identifier(name))(rawValue: \(stored ?? literal.description))"
         case (.bool(let value), _): return value ? "true" : "false"
         case (.integer(let value), _): return SwiftNames.integerLiteral(value)
         case (.double(let value), _): return SwiftNames.floatLiteral(value)

@@ -57,7 +57,8 @@ struct SwiftRepositoryRenderer {
 }
 
 /// Renders `<Model>Records.swift`: what every database's code shares, the `StrataRecord`
-/// conformance of each entity (its table, columns and key, how its columns are read and bound) and the `StrataEnumColumnValue`
+/// conformance of each entity (its table, columns and key, how its columns are read and bound),
+/// the `StrataRawColumnValue` conformance of each value type, and the `StrataEnumColumnValue`
 /// conformance of each enum (its `unknown` case).
 struct SwiftRecordsRenderer {
     let schema: Schema
@@ -83,6 +84,12 @@ struct SwiftRecordsRenderer {
                 w.line("public static var strataUnknownCase: \(type)? { .\(SwiftNames.identifier(unknown)) }")
             }
         }
+        for decl in schema.valueTypes {
+            writer.line()
+            for protocols in Self.valueProtocols(storedAs: decl.storage) {
+                writer.line("extension \(SwiftNames.identifier(decl.name)): \(protocols.joined(separator: ", ")) {}")
+            }
+        }
         for entity in schema.entities {
             writer.line()
             SwiftRecordRenderer(rendering: EntityRendering(schema: schema, entity: entity, names: names))
@@ -94,5 +101,19 @@ struct SwiftRecordsRenderer {
         writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
         writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
         return writer.text
+    }
+
+    /// What a value type stored as `storage` conforms to, in the extensions that declare it: it
+    /// is read and bound as its raw value (and can be a key when the stored values can), then
+    /// compared and sorted when the stored values are.
+    static func valueProtocols(storedAs storage: ScalarType) -> [[String]] {
+        let ordered = ["StrataComparableColumnValue", "StrataSortableColumnValue"]
+        switch storage {
+        case .string, .int, .int64, .int32, .int16: return [["StrataRawColumnValue", "StrataKeyReferenceValue"], ordered]
+        case .double, .float, .date: return [["StrataRawColumnValue"], ordered]
+        case .uuid, .url: return [["StrataRawColumnValue", "StrataKeyReferenceValue"], ["StrataSortableColumnValue"]]
+        case .bool, .data: return [["StrataRawColumnValue"], ["StrataSortableColumnValue"]]
+        case .decimal: return [["StrataRawColumnValue"]]
+        }
     }
 }
