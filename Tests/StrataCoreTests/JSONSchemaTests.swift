@@ -49,6 +49,7 @@ import Testing
             (["definitions", "entity", "properties", "hasMany", "additionalProperties"], SchemaKeys.hasMany),
             (["definitions", "migration"], SchemaKeys.migration),
             (["definitions", "dialectSQLMapping"], SchemaKeys.dialectSQL),
+            (["definitions", "valueType"], SchemaKeys.valueType),
         ]
         for (path, keys) in expected {
             #expect(Self.keys(schema, path) == keys.sorted(), "keys of \(path.joined(separator: "/"))")

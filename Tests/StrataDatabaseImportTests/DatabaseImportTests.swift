@@ -247,11 +247,11 @@ import Testing
             dialect == .sqlite
             ? [
                 "String", "Int64", "Int64", "Int64", "Int64", "Double", "Double", "Int64", "Data", "Double", "Data",
-                "String",
+                "String", "String",
             ]
             : [
                 "String", "Int64", "Int64", "Int32", "Int16", "Double", "Float", "Bool", "UUID", "Date", "Data",
-                "Decimal",
+                "Decimal", "String",
             ]
         #expect(fields.map(\.type) == widest)
     }
