@@ -40,17 +40,17 @@ extension PostgresStore where Record.Key: Hashable {
     /// with the records that reference it, in two kinds of statement (never one per record):
     /// `try await db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
     @inlinable
-    public func fetchAll<Child: PostgresRecord>(
+    public func fetchAll<Child, Shape>(
         where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
-        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
-    ) async throws -> [StrataWithChildren<Record, Child>] {
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child, Shape>
+    ) async throws -> [StrataWithChildren<Record, Child>] where Shape.Row: Sendable {
         let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
-        let plans = included.plans(for: records)
-        let children = try await read { connection in
-            var children: [Child] = []
-            for plan in plans { children += try await connection.strataRun(plan) }
-            return children
+        let queries = included.queries(for: records)
+        let rows = try await read { connection in
+            var rows: [Shape.Row] = []
+            for query in queries { rows += try await connection.strataRows(query) }
+            return rows
         }
-        return included.attach(children, to: records)
+        return included.attach(rows, to: records)
     }
 }

@@ -68,14 +68,14 @@ extension SQLiteStore where Record.Key: Hashable {
     /// with the records that reference it, in one read and two kinds of statement (never one per
     /// record): `db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
     @inlinable
-    public func fetchAll<Child: SQLiteRecord>(
+    public func fetchAll<Child, Shape>(
         where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
-        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child, Shape>
     ) throws -> [StrataWithChildren<Record, Child>] {
         try read { db in
             let records = try SQLiteExecutor.run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset), in: db)
-            let children = try included.plans(for: records).flatMap { try SQLiteExecutor.run($0, in: db) }
-            return included.attach(children, to: records)
+            let rows = try included.queries(for: records).flatMap { try SQLiteExecutor.rows($0, in: db) }
+            return included.attach(rows, to: records)
         }
     }
 }

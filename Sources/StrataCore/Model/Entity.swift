@@ -44,7 +44,8 @@ public struct HasMany: Hashable, Sendable {
     public var name: String
     /// The entity holding the reference.
     public var entity: String
-    /// The field of `entity` that references this entity.
+    /// The field of `entity` (or of the `through` entity) that references this entity; empty
+    /// when a `through` entity has one such field, found by the validator.
     public var via: String
     /// Where it is declared.
     public var location: SourceLocation
@@ -52,6 +53,11 @@ public struct HasMany: Hashable, Sendable {
     public var entityLocation: SourceLocation
     /// Where `via` is written.
     public var viaLocation: SourceLocation
+    /// The join entity of a many-to-many relation: its rows link this entity's records (through
+    /// `via`) to `entity`'s (through its one reference to `entity`). Nil for a one-to-many.
+    public var through: String? = nil
+    /// Where `through` is written.
+    public var throughLocation: SourceLocation? = nil
 }
 
 /// An entity: one Swift struct and one table.
@@ -182,5 +188,21 @@ public struct Entity: Hashable, Sendable {
     /// The autoincremented field, if any.
     public var autoincrementField: Field? {
         fields.first { $0.isAutoincrement }
+    }
+}
+
+extension Schema {
+    /// The fields of a many-to-many's `through` entity that reference `entity` (`from`) and the
+    /// relation's target (`to`): `via` when given, else the join entity's one reference to
+    /// `entity`; for the target, its one other reference to the target. Nil when the relation is
+    /// not a many-to-many or they are not found (the validator says why).
+    func link(of relation: HasMany, from entity: Entity) -> (join: Entity, from: Field, to: Field)? {
+        guard let name = relation.through, let join = self.entity(named: name) else { return nil }
+        let references = { (target: String) in join.fields.filter { $0.referencedEntity == target } }
+        let from = relation.via.isEmpty ? references(entity.name).first : join.field(named: relation.via)
+        guard let from, relation.via.isEmpty ? references(entity.name).count == 1 : true else { return nil }
+        let targets = references(relation.entity).filter { $0.name != from.name }
+        guard targets.count == 1, let to = targets.first else { return nil }
+        return (join, from, to)
     }
 }

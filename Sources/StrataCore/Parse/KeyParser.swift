@@ -96,9 +96,13 @@ extension SchemaParser {
             }
             reader.checkKeys(options, allowed: SchemaKeys.hasMany, in: what)
             let target = options.first { $0.key == "entity" }.flatMap { reader.nonEmptyString($0.value, "'entity'") }
-            let via = options.first { $0.key == "via" }.flatMap { reader.nonEmptyString($0.value, "'via'") }
+            let throughOption = options.first { $0.key == "through" }
+            let through = throughOption.flatMap { reader.nonEmptyString($0.value, "'through'") }
+            var via = options.first { $0.key == "via" }.flatMap { reader.nonEmptyString($0.value, "'via'") }
+            if through != nil, via == nil { via = "" }
             guard let target, let via else {
-                reader.diagnostics.error("\(what) needs 'entity' and 'via'", at: entry.keyLocation)
+                reader.diagnostics.error(
+                    "\(what) needs 'entity' and 'via' (or 'through', a join entity, for a many-to-many)", at: entry.keyLocation)
                 continue
             }
             let viaLocation = options.first { $0.key == "via" }.map { reader.location($0.value) } ?? entry.keyLocation
@@ -108,7 +112,8 @@ extension SchemaParser {
             result.append(
                 HasMany(
                     name: entry.key, entity: target, via: via, location: entry.keyLocation,
-                    entityLocation: entityLocation, viaLocation: viaLocation))
+                    entityLocation: entityLocation, viaLocation: viaLocation, through: through,
+                    throughLocation: throughOption.map { reader.location($0.value) }))
         }
         return result
     }

@@ -19,7 +19,7 @@ public enum SchemaKeys {
     /// An index in its mapping form.
     public static let index = ["fields", "unique", "name", "concurrently", "where"]
     /// One entry of an entity's `hasMany`.
-    public static let hasMany = ["entity", "via"]
+    public static let hasMany = ["entity", "via", "through"]
     /// The `migration` block.
     public static let migration = ["allowDataLoss", "allowLocks", "rolling", "before", "after"]
     /// SQL given per dialect (`transform`, `before`, `after`).

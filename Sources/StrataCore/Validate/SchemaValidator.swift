@@ -316,6 +316,24 @@ enum SchemaValidator {
                     + Suggestion.didYouMean(item.entity, in: schema.entities.map(\.name)), at: item.entityLocation)
             return
         }
+        if let through = item.through {
+            let at = item.throughLocation ?? item.location
+            guard let join = schema.entity(named: through) else {
+                bag.error(
+                    "hasMany '\(item.name)' goes through unknown entity '\(through)'"
+                        + Suggestion.didYouMean(through, in: schema.entities.map(\.name)), at: at)
+                return
+            }
+            if entity.singlePrimaryKey == nil || schema.entities[target].singlePrimaryKey == nil {
+                bag.error("hasMany '\(item.name)': a many-to-many needs '\(entity.name)' and '\(item.entity)' to have a single key field", at: item.location)
+            } else if schema.link(of: item, from: entity) == nil {
+                let from = item.via.isEmpty ? "one field referencing '\(entity.name)'" : "'\(item.via)' referencing '\(entity.name)'"
+                bag.error(
+                    "hasMany '\(item.name)': '\(join.name)' needs \(from) and one other field referencing '\(item.entity)'"
+                        + (item.via.isEmpty ? "; name the first with 'via'" : ""), at: at)
+            }
+            return
+        }
         guard let via = schema.entities[target].field(named: item.via) else {
             bag.error(
                 "hasMany '\(item.name)': '\(item.entity)' has no field '\(item.via)'"

@@ -1,46 +1,45 @@
-/// The records of another table that reference each fetched record, loaded with them: customers
-/// with their orders, `db.customers.fetchAll(including: .all(Order.self, via: \.customer))`. Two
+/// The records related to each fetched record, loaded with them: customers with their orders,
+/// `db.customers.fetchAll(including: .all(Order.self, via: \.customer))`, or books with their tags
+/// through a join entity, `.all(Tag.self, through: BookTags.self, from: \.book, to: \.tag)`. Two
 /// kinds of statement whatever the number of records: the records, then their children (one
 /// statement per thousand records), never one query per record.
-public struct StrataIncludedChildren<Record: StrataRecord, Child: StrataRecord> where Record.Key: Hashable {
-    /// The key of the record a child references.
-    @usableFromInline let parentKey: @Sendable (Child) -> Record.Key?
-    /// The plan reading the children of records with these keys.
-    @usableFromInline let children: ([Record.Key]) -> StrataPlan<Child, [Child]>
+public struct StrataIncludedChildren<Record: StrataRecord, Child, Shape: StrataRowShape> where Record.Key: Hashable {
+    /// The query reading the children of records with these keys.
+    @usableFromInline let query: ([Record.Key]) -> StrataRowQuery<Shape>
+    /// The record a row belongs to, and the child it holds.
+    @usableFromInline let split: @Sendable (Shape.Row) -> (parent: Record.Key?, child: Child)
 
     /// Records per children statement: its keys are bound, and a thousand stays far below every
     /// database's limit of parameters.
     public static var keysPerStatement: Int { 1000 }
 
-    /// The `Child` records whose `reference` holds the record's key, among those matching
-    /// `filter` (all when nil), sorted by `order` for each record.
-    public static func all<Reference: StrataReferenceValue>(
-        _ child: Child.Type, via reference: KeyPath<Child, Reference> & Sendable, where filter: StrataFilter<Child>? = nil,
-        orderBy order: StrataSort<Child>? = nil
-    ) -> Self where Reference.ReferencedKey == Record.Key {
-        StrataIncludedChildren(
-            parentKey: { $0[keyPath: reference].referencedKey },
-            children: { keys in
-                .fetchAll(where: { ($0[dynamicMember: reference].in(keys.map(Reference.init(referencing:)))).and(filter?($0)) }, orderBy: order)
-            })
+    /// Children read by `query`, each split by `split`.
+    @usableFromInline
+    init(
+        query: @escaping ([Record.Key]) -> StrataRowQuery<Shape>,
+        split: @escaping @Sendable (Shape.Row) -> (parent: Record.Key?, child: Child)
+    ) {
+        self.query = query
+        self.split = split
     }
 
-    /// The plans reading the children of `records`.
+    /// The queries reading the children of `records`.
     @inlinable
-    public func plans(for records: [Record]) -> [StrataPlan<Child, [Child]>] {
+    public func queries(for records: [Record]) -> [StrataRowQuery<Shape>] {
         var seen = Set<Record.Key>()
         let keys = records.compactMap { record in record.strataKey.flatMap { seen.insert($0).inserted ? $0 : nil } }
         return stride(from: 0, to: keys.count, by: Self.keysPerStatement).map { start in
-            children(Array(keys[start..<min(start + Self.keysPerStatement, keys.count)]))
+            query(Array(keys[start..<min(start + Self.keysPerStatement, keys.count)]))
         }
     }
 
     /// `records`, in their order, each with its children in the order they were read.
     @inlinable
-    public func attach(_ children: [Child], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
+    public func attach(_ rows: [Shape.Row], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
         var byParent: [Record.Key: [Child]] = [:]
-        for child in children {
-            if let key = parentKey(child) { byParent[key, default: []].append(child) }
+        for row in rows {
+            let (parent, child) = split(row)
+            if let parent { byParent[parent, default: []].append(child) }
         }
         return records.map { record in
             StrataWithChildren(record: record, children: record.strataKey.flatMap { byParent[$0] } ?? [])
@@ -48,12 +47,74 @@ public struct StrataIncludedChildren<Record: StrataRecord, Child: StrataRecord> 
     }
 }
 
-/// A record with the records of another table that reference it: `customer.record` and its
-/// orders, `customer.children`.
+extension StrataIncludedChildren where Child: StrataRecord, Shape == StrataDecodedRow<Child> {
+    /// The `Child` records whose `reference` holds the record's key, among those matching
+    /// `filter` (all when nil), sorted by `order` for each record.
+    public static func all<Reference: StrataReferenceValue>(
+        _ child: Child.Type, via reference: KeyPath<Child, Reference> & Sendable, where filter: StrataFilter<Child>? = nil,
+        orderBy order: StrataSort<Child>? = nil
+    ) -> Self where Reference.ReferencedKey == Record.Key {
+        StrataIncludedChildren(
+            query: { keys in
+                let column = Child.Columns()[dynamicMember: reference]
+                let select = StrataSQL.select(
+                    Child.self, where: { column.in(keys.map(Reference.init(referencing:))).and(filter?($0)) }, orderBy: order)
+                return StrataRowQuery(select, StrataDecodedRow())
+            },
+            split: { child in (child[keyPath: reference].referencedKey, child) })
+    }
+}
+
+extension StrataIncludedChildren where Child: StrataRecord, Record.Key: StrataColumnValue {
+    /// The `Child` records that rows of the join entity `Join` link to the record: those whose
+    /// `from` holds the record's key, their `to` holding the child's. Among the children matching
+    /// `filter`, sorted by `order` for each record: books with their tags,
+    /// `.all(Tag.self, through: BookTags.self, from: \.book, to: \.tag)`.
+    public static func all<Join: StrataRecord, From: StrataReferenceValue, To: StrataReferenceValue>(
+        _ child: Child.Type, through join: Join.Type, from: KeyPath<Join, From> & Sendable, to: KeyPath<Join, To> & Sendable,
+        where filter: StrataFilter<Child>? = nil, orderBy order: StrataSort<Child>? = nil
+    ) -> Self
+    where Shape == StrataLinkedRow<Record.Key, Child>, From.ReferencedKey == Record.Key, To.ReferencedKey == Child.Key {
+        StrataIncludedChildren(
+            query: { keys in
+                let links = Join.strataTable, children = Child.strataTable
+                let fromColumn = links.column(from), toColumn = links.column(to)
+                let link = StrataSQL.identifier("strata_link")
+                let childKey = children.primaryKey.first.map(StrataSQL.identifier) ?? "NULL"
+                let keyList = StrataSQL.joined(keys.map { StrataSQL.value(From(referencing: $0).strataSQLValue) })
+                // The links are a subquery with columns of their own names, so that the filter's
+                // and the sort's unqualified columns can only be the children's.
+                let linked: StrataSQL =
+                    "\(children.sql) JOIN (SELECT \(fromColumn) AS \(identifier: "strata_from"), \(toColumn) AS \(identifier: "strata_to") FROM \(links.sql) WHERE \(fromColumn) IN (\(keyList))) AS \(link) ON \(link).\(identifier: "strata_to") = \(children.sql).\(childKey)"
+                let columns = Child.Columns()
+                let childColumns = StrataSQL.joined(children.columns.map { StrataSQL.column($0, of: children.name) })
+                let selection: StrataSQL = "\(link).\(identifier: "strata_from"), \(childColumns)"
+                return StrataRowQuery(
+                    .select(selection, from: linked, where: filter?(columns), orderBy: order?(columns) ?? []),
+                    StrataLinkedRow())
+            },
+            split: { row in (row.0, row.1) })
+    }
+}
+
+/// A row of a many-to-many query: the key of the record a link starts from, then the linked record.
+public struct StrataLinkedRow<Key: StrataColumnValue, Linked: StrataRowDecodable>: StrataRowShape {
+    /// The shape.
+    @inlinable
+    public init() {}
+
+    @inlinable
+    public func read(from row: inout some StrataRowReader) throws -> (Key, Linked) {
+        (try Key.read(from: &row), try Linked(row: &row))
+    }
+}
+
+/// A record with the records related to it: `customer.record` and its orders,
+/// `customer.children`.
 public struct StrataWithChildren<Record, Child> {
     /// The record.
     public let record: Record
-    /// The records that reference it.
+    /// The records related to it.
     public let children: [Child]
 
     /// A record with its children.
@@ -66,3 +127,19 @@ public struct StrataWithChildren<Record, Child> {
 
 extension StrataWithChildren: Sendable where Record: Sendable, Child: Sendable {}
 extension StrataWithChildren: Equatable where Record: Equatable, Child: Equatable {}
+
+extension StrataPredicate where Root: StrataRecord {
+    /// Records that rows of the join entity `Join` link to the record with `key`: those whose
+    /// key a `Join` row's `to` holds, that row's `from` holding `key` (a book's tags,
+    /// `.linked(through: BookTags.self, from: \.book, key, to: \.tag)`).
+    public static func linked<Join: StrataRecord, From: StrataReferenceValue, To: StrataReferenceValue>(
+        through join: Join.Type, from: KeyPath<Join, From> & Sendable, _ key: From.ReferencedKey,
+        to: KeyPath<Join, To> & Sendable
+    ) -> StrataPredicate where To.ReferencedKey == Root.Key {
+        let links = Join.strataTable
+        let rootKey = Root.strataTable.primaryKey.first.map(StrataSQL.identifier) ?? "NULL"
+        let value = StrataSQL.value(From(referencing: key).strataSQLValue)
+        return StrataPredicate(
+            "\(rootKey) IN (SELECT \(links.column(to)) FROM \(links.sql) WHERE \(links.column(from)) = \(value))")
+    }
+}

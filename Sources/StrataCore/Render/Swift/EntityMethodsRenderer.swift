@@ -9,7 +9,7 @@ struct EntityMethodsRenderer {
     let runtime: SwiftRuntime
 
     func render(into writer: inout SwiftWriter) {
-        let methods = fieldUpdates() + keyLabeled() + references() + toMany()
+        let methods = fieldUpdates() + keyLabeled() + references() + toMany() + manyToMany()
         let r = rendering
         for (extended, onRepository) in [(runtime.store, false), (runtime.repository, true)] {
             let selected = methods.filter { $0.repositoryOnly == onRepository }
@@ -129,6 +129,37 @@ struct EntityMethodsRenderer {
             body.line(")")
             return EntityMethod(
                 doc: ["The `\(target.name)` records whose `\(via.name)` refers to `record`, matching `filter`, sorted by `order`."],
+                attributes: RepositoryNames.lintExemptions(member: relation.name),
+                name: SwiftNames.identifier(relation.name),
+                parameters: [
+                    "of record: \(r.record)",
+                    "where filter: \(r.filterType(target)) = nil",
+                    "orderBy order: \(r.orderType(target)) = nil",
+                ],
+                returns: "[\(other)]",
+                body: body
+            )
+        }
+    }
+}
+
+extension EntityMethodsRenderer {
+    /// `tags(of:where:orderBy:)`: the records a `hasMany … through:` links to a record.
+    fileprivate func manyToMany() -> [EntityMethod] {
+        let r = rendering
+        return r.manyToMany.map { relation, target, join, from, to in
+            let other = r.names.record(target)
+            let link =
+                "StrataPredicate.linked(through: \(r.names.record(join)).self, from: \\.\(SwiftNames.identifier(from.name)), key, to: \\.\(SwiftNames.identifier(to.name)))"
+            var body = SwiftWriter()
+            body.line("guard let key = record.strataKey else { return [] }")
+            body.line("return \(runtime.call) fetchAll(")
+            body.line("    \(other).self,")
+            body.line("    where: { \(link).and(filter?($0)) },")
+            body.line("    orderBy: order")
+            body.line(")")
+            return EntityMethod(
+                doc: ["The `\(target.name)` records that `\(join.name)` links to `record`, matching `filter`, sorted by `order`."],
                 attributes: RepositoryNames.lintExemptions(member: relation.name),
                 name: SwiftNames.identifier(relation.name),
                 parameters: [

@@ -90,13 +90,23 @@ struct EntityRendering {
         }
     }
 
-    /// `hasMany` accessors whose entity and `via` field exist, with the via field.
+    /// `hasMany` accessors whose entity and `via` field exist, with the via field (one-to-many).
     var toMany: [(relation: HasMany, target: Entity, via: Field)] {
         entity.hasMany.compactMap { relation in
-            guard let target = schema.entity(named: relation.entity), let via = target.field(named: relation.via),
-                entity.singlePrimaryKey != nil
+            guard relation.through == nil, let target = schema.entity(named: relation.entity),
+                let via = target.field(named: relation.via), entity.singlePrimaryKey != nil
             else { return nil }
             return (relation, target, via)
+        }
+    }
+
+    /// `hasMany … through:` accessors whose entities and link fields exist (many-to-many).
+    var manyToMany: [(relation: HasMany, target: Entity, join: Entity, from: Field, to: Field)] {
+        entity.hasMany.compactMap { relation in
+            guard let target = schema.entity(named: relation.entity), entity.singlePrimaryKey != nil,
+                let (join, from, to) = schema.link(of: relation, from: entity)
+            else { return nil }
+            return (relation, target, join, from, to)
         }
     }
 

@@ -92,8 +92,9 @@ struct SwiftRecordsRenderer {
         }
         for entity in schema.entities {
             writer.line()
-            SwiftRecordRenderer(rendering: EntityRendering(schema: schema, entity: entity, names: names))
-                .renderRecord(into: &writer)
+            let rendering = EntityRendering(schema: schema, entity: entity, names: names)
+            SwiftRecordRenderer(rendering: rendering).renderRecord(into: &writer)
+            Self.renderInclusions(of: rendering, into: &writer)
         }
         writer.line()
         let api = StrataVersion.runtimeAPI
@@ -114,6 +115,32 @@ struct SwiftRecordsRenderer {
         case .uuid, .url: return [["StrataRawColumnValue", "StrataKeyReferenceValue"], ["StrataSortableColumnValue"]]
         case .bool, .data: return [["StrataRawColumnValue"], ["StrataSortableColumnValue"]]
         case .decimal: return [["StrataRawColumnValue"]]
+        }
+    }
+
+    /// `.orders`, `.tags`: each `hasMany` as what `fetchAll(including:)` takes, so that
+    /// `db.customers.fetchAll(including: .orders)` reads each customer with its orders.
+    static func renderInclusions(of r: EntityRendering, into writer: inout SwiftWriter) {
+        guard r.entity.singlePrimaryKey != nil else { return }
+        for (relation, target, via) in r.toMany {
+            let child = r.names.record(target)
+            writer.line()
+            writer.block("extension StrataIncludedChildren where Record == \(r.record), Child == \(child), Shape == StrataDecodedRow<\(child)>") { w in
+                w.line("/// Each `\(r.entity.name)` with its `\(relation.name)`: the `\(target.name)` records whose `\(via.name)` refers to it.")
+                w.line("public static var \(SwiftNames.identifier(relation.name)): Self { .all(\(child).self, via: \\.\(SwiftNames.identifier(via.name))) }")
+            }
+        }
+        for (relation, target, join, from, to) in r.manyToMany {
+            let child = r.names.record(target)
+            writer.line()
+            writer.block(
+                "extension StrataIncludedChildren where Record == \(r.record), Child == \(child), Shape == StrataLinkedRow<\(r.record).Key, \(child)>"
+            ) { w in
+                w.line("/// Each `\(r.entity.name)` with its `\(relation.name)`: the `\(target.name)` records `\(join.name)` links to it.")
+                w.block("public static var \(SwiftNames.identifier(relation.name)): Self") { w in
+                    w.line(".all(\(child).self, through: \(r.names.record(join)).self, from: \\.\(SwiftNames.identifier(from.name)), to: \\.\(SwiftNames.identifier(to.name)))")
+                }
+            }
         }
     }
 }

@@ -45,6 +45,11 @@ extension Writer: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == Writer, Child == Post, Shape == StrataDecodedRow<Post> {
+    /// Each `Writer` with its `posts`: the `Post` records whose `author` refers to it.
+    public static var posts: Self { .all(Post.self, via: \.author) }
+}
+
 /// `Post` records are rows of `post`, read and bound in field order.
 extension Post: StrataRecord {
     public static let strataTable = StrataTable<Post>(

@@ -102,6 +102,11 @@ extension Order: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == Order, Child == OrderLine, Shape == StrataDecodedRow<OrderLine> {
+    /// Each `Order` with its `lines`: the `OrderLine` records whose `order` refers to it.
+    public static var lines: Self { .all(OrderLine.self, via: \.order) }
+}
+
 /// `OrderLine` records are rows of `order_line`, read and bound in field order.
 extension OrderLine: StrataRecord {
     public static let strataTable = StrataTable<OrderLine>(

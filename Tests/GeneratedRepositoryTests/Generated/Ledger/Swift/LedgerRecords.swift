@@ -44,6 +44,11 @@ extension BankAccount: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == BankAccount, Child == Transfer, Shape == StrataDecodedRow<Transfer> {
+    /// Each `BankAccount` with its `transfers`: the `Transfer` records whose `account` refers to it.
+    public static var transfers: Self { .all(Transfer.self, via: \.account) }
+}
+
 /// `Transfer` records are rows of `transfer`, read and bound in field order.
 extension Transfer: StrataRecord {
     public static let strataTable = StrataTable<Transfer>(

@@ -33,6 +33,11 @@ extension Site: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == Site, Child == Bookmark, Shape == StrataDecodedRow<Bookmark> {
+    /// Each `Site` with its `bookmarks`: the `Bookmark` records whose `site` refers to it.
+    public static var bookmarks: Self { .all(Bookmark.self, via: \.site) }
+}
+
 /// `Bookmark` records are rows of `bookmark`, read and bound in field order.
 extension Bookmark: StrataRecord {
     public static let strataTable = StrataTable<Bookmark>(

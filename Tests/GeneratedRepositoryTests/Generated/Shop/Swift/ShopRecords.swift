@@ -54,6 +54,11 @@ extension Customer: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == Customer, Child == Order, Shape == StrataDecodedRow<Order> {
+    /// Each `Customer` with its `orders`: the `Order` records whose `customer` refers to it.
+    public static var orders: Self { .all(Order.self, via: \.customer) }
+}
+
 /// `Order` records are rows of `order`, read and bound in field order.
 extension Order: StrataRecord {
     public static let strataTable = StrataTable<Order>(
@@ -94,6 +99,11 @@ extension Order: StrataRecord {
     public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
         try key.bind(to: &binder)
     }
+}
+
+extension StrataIncludedChildren where Record == Order, Child == OrderLine, Shape == StrataDecodedRow<OrderLine> {
+    /// Each `Order` with its `lines`: the `OrderLine` records whose `order` refers to it.
+    public static var lines: Self { .all(OrderLine.self, via: \.order) }
 }
 
 /// `OrderLine` records are rows of `order_line`, read and bound in field order.

@@ -47,6 +47,16 @@ extension Author: StrataRecord {
     }
 }
 
+extension StrataIncludedChildren where Record == Author, Child == Book, Shape == StrataDecodedRow<Book> {
+    /// Each `Author` with its `books`: the `Book` records whose `author` refers to it.
+    public static var books: Self { .all(Book.self, via: \.author) }
+}
+
+extension StrataIncludedChildren where Record == Author, Child == Loan, Shape == StrataDecodedRow<Loan> {
+    /// Each `Author` with its `loans`: the `Loan` records whose `borrower` refers to it.
+    public static var loans: Self { .all(Loan.self, via: \.borrower) }
+}
+
 /// `Book` records are rows of `book`, read and bound in field order.
 extension Book: StrataRecord {
     public static let strataTable = StrataTable<Book>(
@@ -111,6 +121,21 @@ extension Book: StrataRecord {
     public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {
         try key.bind(to: &binder)
     }
+}
+
+extension StrataIncludedChildren where Record == Book, Child == Loan, Shape == StrataDecodedRow<Loan> {
+    /// Each `Book` with its `loans`: the `Loan` records whose `book` refers to it.
+    public static var loans: Self { .all(Loan.self, via: \.book) }
+}
+
+extension StrataIncludedChildren where Record == Book, Child == BookRelated, Shape == StrataDecodedRow<BookRelated> {
+    /// Each `Book` with its `related`: the `BookRelated` records whose `book` refers to it.
+    public static var related: Self { .all(BookRelated.self, via: \.book) }
+}
+
+extension StrataIncludedChildren where Record == Book, Child == Review, Shape == StrataDecodedRow<Review> {
+    /// Each `Book` with its `reviews`: the `Review` records whose `book` refers to it.
+    public static var reviews: Self { .all(Review.self, via: \.book) }
 }
 
 /// `Loan` records are rows of `loan`, read and bound in field order.
@@ -228,6 +253,11 @@ extension Shelf: StrataRecord {
     public static func bind(key: Int16, to binder: inout some StrataValueBinder) throws {
         try key.bind(to: &binder)
     }
+}
+
+extension StrataIncludedChildren where Record == Shelf, Child == Book, Shape == StrataDecodedRow<Book> {
+    /// Each `Shelf` with its `books`: the `Book` records whose `shelf` refers to it.
+    public static var books: Self { .all(Book.self, via: \.shelf) }
 }
 
 /// `BookRelated` records are rows of `book_related`, read and bound in field order.
