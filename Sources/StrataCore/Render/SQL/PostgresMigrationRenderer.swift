@@ -52,6 +52,12 @@ struct PostgresMigrationRenderer {
             plan.previous(of: entity).map { ContinuedTable(entity, old: $0, stableEnums: stable) }
         }
 
+        // Full-text search columns that change go first: a column they are computed from may go.
+        // In a rolling version, one over a renamed column too: the contract drops the old column.
+        let searches = plan.recreatedSearches { entity, old in rolling != nil && plan.renamesSearchedColumn(entity, old: old) }
+        for (_, old) in searches where old.search != nil {
+            statements += renderer.rules.dropSearch(of: old)
+        }
         // 1. Indexes and constraints that go away or will be recreated, under their old names.
         for table in tables {
             let (entity, old) = (table.entity, table.old)
@@ -115,6 +121,9 @@ struct PostgresMigrationRenderer {
                     statements.append(renderer.createIndex(index, of: table.entity))
                 }
             }
+        }
+        for (entity, _) in searches {
+            if let search = entity.search { statements += renderer.rules.createSearch(search, of: entity, fill: true) }
         }
         let transaction = statements + values.custom(to.migration.after, "after")
         let backfills = tables.flatMap(backfills(of:))

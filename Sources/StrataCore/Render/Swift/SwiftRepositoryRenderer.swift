@@ -90,8 +90,9 @@ struct SwiftRecordsRenderer {
         }
         for entity in schema.entities {
             writer.line()
-            SwiftRecordRenderer(rendering: EntityRendering(schema: schema, entity: entity, names: names))
-                .renderRecord(into: &writer)
+            let rendering = EntityRendering(schema: schema, entity: entity, names: names)
+            SwiftRecordRenderer(rendering: rendering).renderRecord(into: &writer)
+            SwiftSearchRenderer(rendering: rendering).render(into: &writer)
         }
         writer.line()
         let api = StrataVersion.runtimeAPI

@@ -1,0 +1,94 @@
+extension SQLiteRules {
+    /// An external-content FTS5 table `<table>_search` over the searched columns (its rowid the
+    /// row's), kept in step by an AFTER INSERT, an AFTER UPDATE (of the searched columns and the
+    /// key) and an AFTER DELETE trigger, as sqlite.org's FTS5 documentation shows; with `fill`,
+    /// then built from the rows already there (`'rebuild'`).
+    public func createSearch(_ search: FullTextSearch, of entity: Entity, fill: Bool) -> [SQLStatement] {
+        let dialect = SQLDialect.sqlite
+        let name = FullTextSearch.name(table: entity.table)
+        let index = dialect.quoted(name)
+        let table = dialect.quoted(entity.table)
+        let columns = search.fields.compactMap { entity.field(named: $0)?.column }
+        let list = columns.map(dialect.quoted).joined(separator: ", ")
+        func values(_ row: String) -> String { columns.map { "\(row).\(dialect.quoted($0))" }.joined(separator: ", ") }
+        let insert = "INSERT INTO \(index)(rowid, \(list)) VALUES (new.rowid, \(values("new")));"
+        let delete = "INSERT INTO \(index)(\(index), rowid, \(list)) VALUES ('delete', old.rowid, \(values("old")));"
+        let options = [
+            "content = \(dialect.literal(.text(entity.table)))", "content_rowid = 'rowid'",
+            "tokenize = \(dialect.literal(.text(search.language.sqliteTokenizer)))",
+        ]
+        var statements = [
+            SQLStatement(
+                kind: .createTable(table: name),
+                comments: dialect.comment(
+                    "Full-text search of \(entity.name) (\(search.fields.joined(separator: ", ")); \(search.language.rawValue)): FTS5 over the rows of \(entity.table), kept in step by its triggers."),
+                sql: "CREATE VIRTUAL TABLE \(index) USING fts5(\(list), \(options.joined(separator: ", ")))")
+        ]
+        let updated = (columns + entity.primaryKeyFields.map(\.column)).map(dialect.quoted).joined(separator: ", ")
+        for (event, timing, body) in [
+            ("insert", "AFTER INSERT", [insert]), ("update", "AFTER UPDATE OF \(updated)", [delete, insert]),
+            ("delete", "AFTER DELETE", [delete]),
+        ] {
+            let trigger = FullTextSearch.triggerName(table: entity.table, event: event)
+            statements.append(
+                SQLStatement(
+                    kind: .createTrigger(name: trigger, table: entity.table),
+                    sql: "CREATE TRIGGER \(dialect.quoted(trigger)) \(timing) ON \(table) BEGIN\n"
+                        + body.map { "    " + $0 }.joined(separator: "\n") + "\nEND"))
+        }
+        if fill {
+            statements.append(
+                SQLStatement(kind: .update(table: name, column: name), sql: "INSERT INTO \(index)(\(index)) VALUES ('rebuild')"))
+        }
+        return statements
+    }
+
+    /// Drops the triggers and the FTS5 table of `entity`'s search (as version N-1 declared it).
+    public func dropSearch(of entity: Entity) -> [SQLStatement] {
+        let dialect = SQLDialect.sqlite
+        let name = FullTextSearch.name(table: entity.table)
+        return ["insert", "update", "delete"].map { event in
+            let trigger = FullTextSearch.triggerName(table: entity.table, event: event)
+            return SQLStatement(
+                kind: .dropTrigger(name: trigger, table: entity.table), sql: "DROP TRIGGER IF EXISTS \(dialect.quoted(trigger))")
+        } + [SQLStatement(kind: .dropTable(table: name), sql: "DROP TABLE IF EXISTS \(dialect.quoted(name))")]
+    }
+}
+
+extension PostgresRules {
+    /// A stored generated `tsvector` column `<table>_search` over the searched columns (each
+    /// `coalesce`d to `''`, joined by a space) in the search's configuration, and a GIN index
+    /// `<table>_search_idx` over it. Adding the column computes it for every row: a rewrite of
+    /// the table under ACCESS EXCLUSIVE (``LockWarnings`` warns of it for an existing table).
+    public func createSearch(_ search: FullTextSearch, of entity: Entity, fill: Bool) -> [SQLStatement] {
+        let dialect = SQLDialect.postgres
+        let name = FullTextSearch.name(table: entity.table)
+        let index = FullTextSearch.indexName(table: entity.table)
+        let table = dialect.quoted(entity.table)
+        let text = search.fields.compactMap { entity.field(named: $0) }.map { field in
+            field.isOptional ? "coalesce(\(dialect.quoted(field.column)), '')" : dialect.quoted(field.column)
+        }.joined(separator: " || ' ' || ")
+        let configuration = dialect.literal(.text(search.language.postgresConfiguration)) + "::regconfig"
+        return [
+            SQLStatement(
+                kind: .addColumn(table: entity.table, column: name),
+                comments: dialect.comment(
+                    "Full-text search of \(entity.name) (\(search.fields.joined(separator: ", ")); \(search.language.rawValue))."),
+                sql: "ALTER TABLE \(table) ADD COLUMN \(dialect.quoted(name)) tsvector GENERATED ALWAYS AS (to_tsvector(\(configuration), \(text))) STORED"),
+            SQLStatement(
+                kind: .createIndex(name: index, table: entity.table),
+                sql: "CREATE INDEX \(dialect.quoted(index)) ON \(table) USING GIN (\(dialect.quoted(name)))"),
+        ]
+    }
+
+    /// Drops the `tsvector` column of `entity`'s search, and with it its index.
+    public func dropSearch(of entity: Entity) -> [SQLStatement] {
+        let dialect = SQLDialect.postgres
+        let name = FullTextSearch.name(table: entity.table)
+        return [
+            SQLStatement(
+                kind: .dropColumn(table: entity.table, column: name),
+                sql: "ALTER TABLE \(dialect.quoted(entity.table)) DROP COLUMN \(dialect.quoted(name))")
+        ]
+    }
+}
