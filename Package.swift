@@ -309,7 +309,7 @@ let package = Package(
                 "Schemas", "Generated/Shop/sqlite", "Generated/Shop/postgres", "Generated/Blog/sqlite",
                 "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
-                "Generated/Rolling/postgres",
+                "Generated/Rolling/postgres", "Generated/Notes/sqlite", "Generated/Notes/postgres",
             ]
         ),
         // The Rolling model as its v1 app shipped (PostgreSQL only): code of v1 running beside code
