@@ -45,7 +45,7 @@ extension SchemaParser {
                 reader.diagnostics.error("field '\(name)' appears twice in the search of '\(entity.name)'", at: location)
             } else if field.type != .scalar(.string) {
                 reader.diagnostics.error(
-                    "search field '\(name)' of '\(entity.name)' is a \(field.type)\(field.isOptional ? "?" : ""); only String fields can be searched",
+                    "search field '\(name)' of '\(entity.name)' has type \(field.type)\(field.isOptional ? "?" : ""); only String fields can be searched",
                     at: location)
             } else {
                 search.fields.append(name)
@@ -73,6 +73,6 @@ extension SchemaParser {
                 : "full-text search needs a single integer primary key (SQLite's FTS5 index follows the rowid); '\(entity.name)' has the key (\(entity.primaryKey.joined(separator: ", ")))"
         }
         if case .scalar(let type) = key.type, type.isInteger, key.sqlType == nil, !key.isOptional { return nil }
-        return "full-text search needs a single integer primary key (SQLite's FTS5 index follows the rowid, which VACUUM renumbers for other keys); '\(entity.name).\(key.name)' is a \(key.type)"
+        return "full-text search needs a single integer primary key (SQLite's FTS5 index follows the rowid, which VACUUM renumbers for other keys); '\(entity.name).\(key.name)' has type \(key.type)"
     }
 }
