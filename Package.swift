@@ -356,7 +356,7 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: [
                 "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
-                "Generated/BenchJoin/postgres",
+                "Generated/BenchJoin/postgres", "Generated/BenchSearch/sqlite", "Generated/BenchSearch/postgres",
             ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
