@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StrataCore
 import StrataPostgres
 import StrataSQLite
 import StrataTestSupport
@@ -161,6 +162,17 @@ struct NotesSearchTests {
             groceries.heading = "Errands"
             try await db.notes.update(groceries)
             #expect(try await db.notes.search("errands").map(\.id) == [groceries.id])
+        }
+    }
+
+    @Test("PostgreSQL: every language search: accepts is a text search configuration of the server")
+    func languagesArePostgresConfigurations() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let names = try await server.withDatabase { session in
+            try await session.textRows(sql: "SELECT cfgname::text FROM pg_catalog.pg_ts_config").compactMap { $0.first ?? nil }
+        }
+        for language in SearchLanguage.allCases {
+            #expect(names.contains(language.postgresConfiguration), "\(language)")
         }
     }
 }
