@@ -123,12 +123,16 @@ final class RawQueries {
         }
     }
 
-    private func rows<Row>(_ sql: String, _ read: (OpaquePointer) -> Row) throws -> [Row] {
+    /// The rows of `sql`, each read by `read`; `text`, when given, bound to its first parameter.
+    func rows<Row>(_ sql: String, binding text: String? = nil, _ read: (OpaquePointer) -> Row) throws -> [Row] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw Failure(description: connection.flatMap { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error")
         }
         defer { sqlite3_finalize(statement) }
+        if let text, sqlite3_bind_text(statement, 1, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) != SQLITE_OK {
+            throw Failure(description: "bind failed")
+        }
         var rows: [Row] = []
         while true {
             let code = sqlite3_step(statement)
@@ -138,7 +142,7 @@ final class RawQueries {
         }
     }
 
-    private static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
+    static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)

@@ -29,7 +29,7 @@ public enum SearchBenchmark {
         try db.documents.insert(contentsOf: (0..<documents).map { _ in
             Document(title: words.text(5), body: words.text(30))
         })
-        let raw = try RawSearch(path: path)
+        let raw = try RawQueries(path: path)
         var generatedTimes: [Double] = []
         var rawTimes: [Double] = []
         var rows = 0
@@ -46,7 +46,7 @@ public enum SearchBenchmark {
                 g = try generated()
             }
             guard found.0 == found.1 else {
-                throw RawSearch.Failure(description: "search: generated found \(found.0.count) documents, raw \(found.1.count), or in another order")
+                throw RawQueries.Failure(description: "search: generated found \(found.0.count) documents, raw \(found.1.count), or in another order")
             }
             rows = found.0.count
             if repetition > 0 {
@@ -89,51 +89,16 @@ public enum SearchBenchmark {
 }
 
 /// The same search by hand on the SQLite C API: the FTS5 query, then the documents read into structs.
-final class RawSearch {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private var connection: OpaquePointer?
-
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
-        else { throw Failure(description: "cannot open \(path)") }
-    }
-
-    deinit {
-        sqlite3_close_v2(connection)
-    }
-
+extension RawQueries {
     /// Every word of `text` required, each a quoted FTS5 string, best match first.
     func search(_ text: String) throws -> [Document] {
         let query = text.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " ")
-        var statement: OpaquePointer?
         let sql = """
             SELECT d.id, d.title, d.body FROM document_search JOIN document AS d ON d.id = document_search.rowid \
             WHERE document_search MATCH ?1 ORDER BY bm25(document_search), d.id
             """
-        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw Failure(description: connection.flatMap { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error")
+        return try rows(sql, binding: query) { statement in
+            Document(id: sqlite3_column_int64(statement, 0), title: Self.text(statement, 1), body: Self.text(statement, 2))
         }
-        defer { sqlite3_finalize(statement) }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        guard sqlite3_bind_text(statement, 1, query, -1, transient) == SQLITE_OK else {
-            throw Failure(description: "bind failed")
-        }
-        var documents: [Document] = []
-        while true {
-            let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { return documents }
-            guard code == SQLITE_ROW else { throw Failure(description: "step failed: \(code)") }
-            documents.append(
-                Document(id: sqlite3_column_int64(statement, 0), title: Self.text(statement, 1), body: Self.text(statement, 2)))
-        }
-    }
-
-    private static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 }
