@@ -19,7 +19,7 @@ extension SQLiteRules {
         ]
         var statements = [
             SQLStatement(
-                kind: .createTable(table: name),
+                kind: .createSearchTable(name: name, table: entity.table),
                 comments: dialect.comment(
                     "Full-text search of \(entity.name) (\(search.fields.joined(separator: ", ")); \(search.language.rawValue)): FTS5 over the rows of \(entity.table), kept in step by its triggers."),
                 sql: "CREATE VIRTUAL TABLE \(index) USING fts5(\(list), \(options.joined(separator: ", ")))")
@@ -51,6 +51,6 @@ extension SQLiteRules {
             let trigger = FullTextSearch.triggerName(table: entity.table, event: event)
             return SQLStatement(
                 kind: .dropTrigger(name: trigger, table: entity.table), sql: "DROP TRIGGER IF EXISTS \(dialect.quoted(trigger))")
-        } + [SQLStatement(kind: .dropTable(table: name), sql: "DROP TABLE IF EXISTS \(dialect.quoted(name))")]
+        } + [SQLStatement(kind: .dropSearchTable(name: name, table: entity.table), sql: "DROP TABLE IF EXISTS \(dialect.quoted(name))")]
     }
 }

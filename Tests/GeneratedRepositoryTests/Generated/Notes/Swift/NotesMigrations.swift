@@ -70,15 +70,6 @@ public enum NotesMigrations {
                 --
                 -- Steps:
                 -- - change full-text search of Note from (title; simple) to (title, body; english)
-                --
-                -- Foreign keys must be off while this migration runs: it drops and rebuilds tables.
-                -- It starts with PRAGMA foreign_keys = OFF, which SQLite ignores inside a transaction:
-                -- apply it outside one (sqlite3 app.db < v3.sql), or switch foreign keys off
-                -- before BEGIN. Afterwards run PRAGMA foreign_key_check (it must return no rows), then
-                -- PRAGMA foreign_keys = ON where you use them. SQLiteMigrator and `strata migrate` do
-                -- all of this, one transaction per version.
-
-                PRAGMA foreign_keys = OFF;
 
                 DROP TRIGGER IF EXISTS "strata_search_note_insert";
 
@@ -120,15 +111,6 @@ public enum NotesMigrations {
                 --
                 -- Steps:
                 -- - rename field Note.title to heading (column title -> heading)
-                --
-                -- Foreign keys must be off while this migration runs: it drops and rebuilds tables.
-                -- It starts with PRAGMA foreign_keys = OFF, which SQLite ignores inside a transaction:
-                -- apply it outside one (sqlite3 app.db < v4.sql), or switch foreign keys off
-                -- before BEGIN. Afterwards run PRAGMA foreign_key_check (it must return no rows), then
-                -- PRAGMA foreign_keys = ON where you use them. SQLiteMigrator and `strata migrate` do
-                -- all of this, one transaction per version.
-
-                PRAGMA foreign_keys = OFF;
 
                 DROP TRIGGER IF EXISTS "strata_search_note_insert";
 
