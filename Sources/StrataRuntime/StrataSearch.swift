@@ -22,7 +22,7 @@ public struct StrataSearch: Hashable, Sendable {
     public var name: String { table + "_search" }
 
     /// The search query of a user's text, bound as one value: each word of `text` (split at
-    /// white space, keeping those with a letter or digit) as a double-quoted string with its `"`
+    /// white space and control characters, keeping those with a letter or digit) as a double-quoted string with its `"`
     /// doubled, all required (`"swift" "nio"`); nil when `text` has no word.
     ///
     /// Never FTS5 or `tsquery` syntax: `AND`, `NEAR(`, `*`, `-`, `:` and quotes in the text are
@@ -31,7 +31,11 @@ public struct StrataSearch: Hashable, Sendable {
     /// quotes and requires every word.
     public static func query(_ text: String) -> String? {
         var query = ""
-        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+        // Control characters separate words too: a NUL is no text to PostgreSQL.
+        let separates = { (character: Character) in
+            character.isWhitespace || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+        for word in text.split(whereSeparator: separates) {
             guard word.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
             if !query.isEmpty { query += " " }
             query += "\""

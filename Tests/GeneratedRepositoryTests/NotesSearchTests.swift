@@ -26,7 +26,7 @@ struct NotesSearchTests {
     static let hostile: [(text: String, found: [Int])] = [
         ("", []), ("   ", []), ("\"", []), ("*", []), ("-", []), ("AND", []), ("NEAR(", []), ("(", []),
         ("swift\" OR \"kotlin", []), ("title:swift", []), ("swift*", [0, 1, 2]), ("-swift", [0, 1, 2]),
-        ("NEAR(swift nio)", []), ("^swift", [0, 1, 2]), ("'; DROP TABLE note; --", []),
+        ("NEAR(swift nio)", []), ("^swift", [0, 1, 2]), ("'; DROP TABLE note; --", []), ("swift\u{0}nio", [2]),
     ]
 
     @Test("SQLite: ranked, filtered, limited; matches in any filter; hostile text; updates and deletes kept in step")

@@ -105,4 +105,58 @@ import Testing
             #expect(left.map { $0.first.flatMap { $0 } ?? "" } == ["id", "title"])
         }
     }
+
+    /// v1's Note, searched, becomes Memo (table memo): the search is made again under the new name.
+    static let renamed = [
+        versions[0],
+        """
+        model: Notes
+        version: 2
+        entities:
+          Memo:
+            renamedFrom: Note
+            fields:
+              id: { type: Int64, autoincrement: true }
+              title: String
+              body: String?
+            search: [title, body]
+        migration:
+          allowLocks: [Memo]
+        """,
+    ]
+
+    @Test func aRenamedEntityKeepsItsSearchOnBothDatabases() async throws {
+        let history = try Models.temporary("Notes", versions: Self.renamed).history
+        try Self.renamedOnSQLite(history)
+        let migrator = PostgresMigrator(
+            model: history.model, migrations: MigrationSources.postgres(for: history).map(StrataMigration.init))
+        let server = try await TestPostgresServer.forTest()
+        try await server.withDatabase { session in
+            try await migrator.migrate(session.connection, to: 1)
+            for row in Self.rows { try await session.execute(row) }
+            try await migrator.migrate(session.connection)
+            let found = try await session.textRows(
+                sql: "SELECT id::text FROM memo WHERE memo_search @@ plainto_tsquery('simple', 'rain') ORDER BY id")
+            #expect(found.map { $0.first.flatMap { $0 } ?? "" } == ["1", "2"])
+            let indexes = try await session.textRows(sql: "SELECT indexname::text FROM pg_indexes WHERE tablename = 'memo' ORDER BY 1")
+            #expect(indexes.map { $0.first.flatMap { $0 } ?? "" }.contains("memo_search_idx"))
+        }
+    }
+
+    static func renamedOnSQLite(_ history: SchemaHistory) throws {
+        let queue = try DatabaseQueue()
+        try Models.migrator(history).migrate(queue, to: 1)
+        try queue.write { db in for row in Self.rows { try db.execute(sql: row) } }
+        try Models.migrator(history).migrate(queue)
+        let found = try queue.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM memo_search WHERE memo_search MATCH 'rain' ORDER BY rowid")
+        }
+        #expect(found == [1, 2])
+        let names = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%note%' ORDER BY name")
+        }
+        #expect(names.isEmpty, "\(names)")
+        try queue.write { db in try db.execute(sql: "INSERT INTO memo (title) VALUES ('rain again')") }
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memo_search WHERE memo_search MATCH 'rain'") } == 3)
+    }
 }

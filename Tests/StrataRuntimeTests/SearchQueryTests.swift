@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: [
         ("swift nio", "\"swift\" \"nio\""), ("  Swift\tNIO\n", "\"Swift\" \"NIO\""),
         ("say \"hi\"", "\"say\" \"\"\"hi\"\"\""), ("a AND b", "\"a\" \"AND\" \"b\""), ("NEAR(x", "\"NEAR(x\""),
-        ("-x *", "\"-x\""), ("café", "\"café\""), ("1984", "\"1984\""),
+        ("-x *", "\"-x\""), ("café", "\"café\""), ("1984", "\"1984\""), ("a\u{0}b\u{7}c", "\"a\" \"b\" \"c\""),
     ])
     func wordsAreQuoted(text: String, query: String) {
         #expect(StrataSearch.query(text) == query)

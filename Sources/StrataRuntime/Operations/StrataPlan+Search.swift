@@ -19,7 +19,7 @@ extension StrataPlan where Record: StrataSearchable, Output == [Record] {
             sql.append(", ")
             sql.append(StrataSQL.column(column, of: table.name))
         }
-        if let limit { sql.append(" LIMIT \(value: .integer(Int64(limit)))") }
+        if let limit { sql.append(" LIMIT \(value: .integer(Int64(max(limit, 0))))") }
         return .records(StrataCommand(.query(sql), writes: false)) { $0 }
     }
 }
