@@ -5,7 +5,7 @@ extension PostgresDialect {
     /// matched (`@@`) against `plainto_tsquery` of the bound query in the search's configuration,
     /// ranked by `ts_rank` (higher is better).
     public static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String {
-        let column = quoted(search.table) + "." + quoted(search.name)
+        let column = quoted(search.rows) + "." + quoted(search.name)
         let configuration = "'" + search.language.replacingOccurrences(of: "'", with: "''") + "'::regconfig"
         let alias = quoted("strata_query")
         switch part {

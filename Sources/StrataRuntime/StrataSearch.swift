@@ -10,12 +10,24 @@ public struct StrataSearch: Hashable, Sendable {
     public let columns: [String]
     /// The language (PostgreSQL's text search configuration: `simple`, `english`, …).
     public let language: String
+    /// What the query calls the searched table's rows: the table, or its alias in a join.
+    public let rows: String
 
     /// Describes the search of `table` over `columns` in `language`.
     public init(table: String, columns: [String], language: String = "simple") {
+        self.init(table: table, columns: columns, language: language, rows: table)
+    }
+
+    private init(table: String, columns: [String], language: String, rows: String) {
         self.table = table
         self.columns = columns
         self.language = language
+        self.rows = rows
+    }
+
+    /// The same search of the table's rows under `alias` (a join's).
+    public func aliased(_ alias: String) -> StrataSearch {
+        StrataSearch(table: table, columns: columns, language: language, rows: alias)
     }
 
     /// The SQLite FTS5 table, or PostgreSQL `tsvector` column, that indexes the words: `<table>_search`.

@@ -4,7 +4,7 @@ extension SQLiteDialect {
     /// Full-text search on SQLite: the external-content FTS5 table `<table>_search`, whose rowid
     /// is the row's, queried with `MATCH` and ranked by `bm25` (lower is better).
     public static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String {
-        let table = quoted(search.table)
+        let table = quoted(search.rows)
         let index = quoted(search.name)
         switch part {
         case .filter:

@@ -175,4 +175,34 @@ struct NotesSearchTests {
             #expect(names.contains(language.postgresConfiguration), "\(language)")
         }
     }
+
+    @Test("SQLite and PostgreSQL: matches in a join's filter, on the searched table's alias")
+    func matchesInAJoin() async throws {
+        let db = try NotesDatabase.inMemory()
+        let work = try db.folders.insert(Folder(name: "work"))
+        let home = try db.folders.insert(Folder(name: "home"))
+        var notes = Self.notes
+        for index in notes.indices { notes[index].folder = index == 1 ? home.id : work.id }
+        let stored = try db.notes.insert(contentsOf: notes)
+        let joined = try db.notes.fetchAll(
+            joining: Folder.self, on: \.folder, where: { note, folder in note.matches("swift") && folder.name == "work" },
+            orderBy: { note, _ in [note.id.ascending] })
+        #expect(joined.map(\.record.id) == [stored[0].id, stored[2].id])
+
+        let server = try await TestPostgresServer.forTest()
+        try await server.withDatabase { session in
+            try await NotesPostgresDatabase.migrator.migrate(session.connection)
+            let db = NotesPostgresAccess(session.connection)
+            let work = try await db.folders.insert(Folder(name: "work"))
+            let home = try await db.folders.insert(Folder(name: "home"))
+            var notes = Self.notes
+            for index in notes.indices { notes[index].folder = index == 1 ? home.id : work.id }
+            let stored = try await db.notes.insert(contentsOf: notes)
+            let joined = try await db.notes.fetchAll(
+                joining: Folder.self, on: \.folder, where: { note, folder in note.matches("swift") && folder.name == "work" },
+                orderBy: { note, _ in [note.id.ascending] })
+            #expect(joined.map(\.record.id) == [stored[0].id, stored[2].id])
+        }
+    }
 }
+

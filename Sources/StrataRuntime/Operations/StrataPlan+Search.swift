@@ -33,3 +33,12 @@ extension StrataColumns where Record: StrataSearchable {
         return StrataPredicate(StrataSQL(segments: [.fullText(.filter, Record.strataSearch, query: .text(query))]))
     }
 }
+
+extension StrataJoinColumns where Record: StrataSearchable {
+    /// The rows of this table of the join whose searched fields contain every word of `text`
+    /// (`{ post, writer in post.matches("swift") }`), unranked; none for a text without a word.
+    public func matches(_ text: String) -> StrataPredicate<Root> {
+        guard let query = StrataSearch.query(text) else { return StrataPredicate("FALSE") }
+        return StrataPredicate(StrataSQL(segments: [.fullText(.filter, Record.strataSearch.aliased(alias), query: .text(query))]))
+    }
+}

@@ -33,6 +33,11 @@ public struct NotesDatabase: Sendable {
         try Self(writer: GRDB.DatabaseQueue(configuration: configuration))
     }
 
+    /// The `Folder` records.
+    public var folders: SQLiteRepository<Folder> {
+        SQLiteRepository(writer: writer)
+    }
+
     /// The `Note` records.
     public var notes: SQLiteRepository<Note> {
         SQLiteRepository(writer: writer)
@@ -95,6 +100,11 @@ public struct NotesAccess {
     /// The entities on `db`.
     public init(_ db: GRDB.Database) {
         self.db = db
+    }
+
+    /// The `Folder` records.
+    public var folders: SQLiteAccess<Folder> {
+        SQLiteAccess(db)
     }
 
     /// The `Note` records.

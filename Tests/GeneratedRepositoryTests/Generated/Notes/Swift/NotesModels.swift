@@ -4,6 +4,27 @@
 import Foundation
 
 // swift-format-ignore: UseShorthandTypeNames
+public struct Folder: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    /// Assigned by the database when the record is inserted; `nil` until then.
+    public var id: Optional<Int64>
+    public var name: String
+
+    /// The primary key's type: what a reference to `Folder` holds.
+    public typealias Key = Int64
+
+    /// Memberwise initializer; parameters with a schema default can be left out.
+    public init(
+        id: Int64? = nil,
+        name: String
+    ) {
+        self.id = id
+        self.name = name
+    }
+}
+
+// swift-format-ignore: UseShorthandTypeNames
 public struct Note: Identifiable, Hashable, Sendable, Codable {
     // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
     // (reading a row included) one more copy of the whole struct.
@@ -12,6 +33,7 @@ public struct Note: Identifiable, Hashable, Sendable, Codable {
     public var heading: String
     public var body: Optional<String>
     public var isArchived: Bool
+    public var folder: Optional<Folder.Key>
 
     /// The primary key's type: what a reference to `Note` holds.
     public typealias Key = Int64
@@ -21,11 +43,13 @@ public struct Note: Identifiable, Hashable, Sendable, Codable {
         id: Int64? = nil,
         heading: String,
         body: String? = nil,
-        isArchived: Bool = false
+        isArchived: Bool = false,
+        folder: Folder.Key? = nil
     ) {
         self.id = id
         self.heading = heading
         self.body = body
         self.isArchived = isArchived
+        self.folder = folder
     }
 }

@@ -25,6 +25,11 @@ public struct NotesPostgresDatabase: Sendable {
         self.client = client
     }
 
+    /// The `Folder` records.
+    public var folders: PostgresRepository<Folder> {
+        PostgresRepository(client: client)
+    }
+
     /// The `Note` records.
     public var notes: PostgresRepository<Note> {
         PostgresRepository(client: client)
@@ -51,6 +56,11 @@ public struct NotesPostgresAccess: Sendable {
     /// The entities on `connection`.
     public init(_ connection: PostgresConnection) {
         self.connection = connection
+    }
+
+    /// The `Folder` records.
+    public var folders: PostgresAccess<Folder> {
+        PostgresAccess(connection)
     }
 
     /// The `Note` records.

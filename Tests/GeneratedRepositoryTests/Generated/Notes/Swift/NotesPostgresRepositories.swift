@@ -5,11 +5,40 @@ import Foundation
 import PostgresNIO
 import StrataPostgres
 
+// MARK: - Folder
+
+extension Folder: PostgresRecord {
+    public init(row: inout StrataPostgresRow) throws {
+        try self.init(id: row.next(), name: row.next())
+    }
+
+    public func bind(to bindings: inout PostgresBindings) throws {
+        try id.bind(to: &bindings)
+        try name.bind(to: &bindings)
+    }
+
+    public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
+        try key.bind(to: &bindings)
+    }
+}
+
+extension PostgresStore where Record == Folder {
+    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
+    /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
+    /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
+    @discardableResult
+    public func update(_ record: Folder, name newName: String? = nil) async throws -> Folder? {
+        try await update(record, changing: [.set("name", ifGiven: newName)])
+    }
+}
+
 // MARK: - Note
 
 extension Note: PostgresRecord {
     public init(row: inout StrataPostgresRow) throws {
-        try self.init(id: row.next(), heading: row.next(), body: row.next(), isArchived: row.next())
+        try self.init(id: row.next(), heading: row.next(), body: row.next(), isArchived: row.next(), folder: row.next())
     }
 
     public func bind(to bindings: inout PostgresBindings) throws {
@@ -17,6 +46,7 @@ extension Note: PostgresRecord {
         try heading.bind(to: &bindings)
         try body.bind(to: &bindings)
         try isArchived.bind(to: &bindings)
+        try folder.bind(to: &bindings)
     }
 
     public static func bind(key: Int64, to bindings: inout PostgresBindings) throws {
@@ -35,7 +65,8 @@ extension PostgresStore where Record == Note {
         _ record: Note,
         heading newHeading: String? = nil,
         body newBody: String?? = nil,
-        isArchived newIsArchived: Bool? = nil
+        isArchived newIsArchived: Bool? = nil,
+        folder newFolder: Folder.Key?? = nil
     ) async throws -> Note? {
         try await update(
             record,
@@ -43,7 +74,14 @@ extension PostgresStore where Record == Note {
                 .set("heading", ifGiven: newHeading),
                 .set("body", ifGiven: newBody),
                 .set("is_archived", ifGiven: newIsArchived),
+                .set("folder", ifGiven: newFolder),
             ]
         )
+    }
+
+    /// The `Folder` that `folder` refers to (nil when there is none).
+    public func folder(of record: Note) async throws -> Folder? {
+        guard let key = record.folder else { return nil }
+        return try await find(Folder.self, id: key)
     }
 }

@@ -4,6 +4,21 @@
 import Foundation
 import StrataRuntime
 
+/// `Folder` records are rows of `folder`, bound and read by index in field order.
+extension Folder: StrataRecord {
+    public static let strataTable = StrataTable<Folder>(
+        "folder",
+        columns: [
+            (\.id, "id"),
+            (\.name, "name"),
+        ],
+        primaryKey: ["id"],
+        assignsKey: true
+    )
+
+    public var strataKey: Int64? { id }
+}
+
 /// `Note` records are rows of `note`, bound and read by index in field order.
 extension Note: StrataRecord {
     public static let strataTable = StrataTable<Note>(
@@ -13,6 +28,7 @@ extension Note: StrataRecord {
             (\.heading, "heading"),
             (\.body, "body"),
             (\.isArchived, "is_archived"),
+            (\.folder, "folder"),
         ],
         primaryKey: ["id"],
         assignsKey: true

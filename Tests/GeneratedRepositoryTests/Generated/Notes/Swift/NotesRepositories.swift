@@ -4,15 +4,43 @@
 import Foundation
 import StrataSQLite
 
+// MARK: - Folder
+
+extension Folder: SQLiteRecord {
+    public init(row: StrataSQLiteRow) throws {
+        try self.init(id: row[0], name: row[1])
+    }
+
+    public func bind(to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(id, name)
+    }
+
+    public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
+        try arguments.bind(key)
+    }
+}
+
+extension SQLiteStore where Record == Folder {
+    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
+    /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
+    /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
+    @discardableResult
+    public func update(_ record: Folder, name newName: String? = nil) throws -> Folder? {
+        try update(record, changing: [.set("name", ifGiven: newName)])
+    }
+}
+
 // MARK: - Note
 
 extension Note: SQLiteRecord {
     public init(row: StrataSQLiteRow) throws {
-        try self.init(id: row[0], heading: row[1], body: row[2], isArchived: row[3])
+        try self.init(id: row[0], heading: row[1], body: row[2], isArchived: row[3], folder: row[4])
     }
 
     public func bind(to arguments: inout StrataSQLiteArguments) throws {
-        try arguments.bind(id, heading, body, isArchived)
+        try arguments.bind(id, heading, body, isArchived, folder)
     }
 
     public static func bind(key: Int64, to arguments: inout StrataSQLiteArguments) throws {
@@ -31,7 +59,8 @@ extension SQLiteStore where Record == Note {
         _ record: Note,
         heading newHeading: String? = nil,
         body newBody: String?? = nil,
-        isArchived newIsArchived: Bool? = nil
+        isArchived newIsArchived: Bool? = nil,
+        folder newFolder: Folder.Key?? = nil
     ) throws -> Note? {
         try update(
             record,
@@ -39,7 +68,14 @@ extension SQLiteStore where Record == Note {
                 .set("heading", ifGiven: newHeading),
                 .set("body", ifGiven: newBody),
                 .set("is_archived", ifGiven: newIsArchived),
+                .set("folder", ifGiven: newFolder),
             ]
         )
+    }
+
+    /// The `Folder` that `folder` refers to (nil when there is none).
+    public func folder(of record: Note) throws -> Folder? {
+        guard let key = record.folder else { return nil }
+        return try find(Folder.self, id: key)
     }
 }

@@ -2,13 +2,21 @@
 -- Change the schema and run `strata generate`.
 -- SQLite schema of Notes version 4, created from empty.
 
+-- Folder
+CREATE TABLE "folder" (
+    "id" INTEGER NOT NULL CONSTRAINT "folder_pkey" PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL
+);
+
 -- Note
 CREATE TABLE "note" (
     "id" INTEGER NOT NULL CONSTRAINT "note_pkey" PRIMARY KEY AUTOINCREMENT,
     "heading" TEXT NOT NULL,
     "body" TEXT,
     "is_archived" INTEGER NOT NULL DEFAULT 0,
-    CONSTRAINT "note_is_archived_check" CHECK ("is_archived" IN (0, 1))
+    "folder" INTEGER,
+    CONSTRAINT "note_is_archived_check" CHECK ("is_archived" IN (0, 1)),
+    CONSTRAINT "note_folder_fkey" FOREIGN KEY ("folder") REFERENCES "folder" ("id") ON DELETE NO ACTION
 );
 
 -- Full-text search of Note (heading, body; english): FTS5 over the rows of note, kept in step by its triggers.

@@ -4,7 +4,18 @@
 -- Compatible with code of version 3: no (renames Note.title to heading (column title -> heading))
 --
 -- Steps:
+-- - add entity Folder (table folder)
 -- - rename field Note.title to heading (column title -> heading)
+-- - add field Note.folder
+--
+-- Foreign keys must be off while this migration runs: it drops and rebuilds tables.
+-- It starts with PRAGMA foreign_keys = OFF, which SQLite ignores inside a transaction:
+-- apply it outside one (sqlite3 app.db < v4.sql), or switch foreign keys off
+-- before BEGIN. Afterwards run PRAGMA foreign_key_check (it must return no rows), then
+-- PRAGMA foreign_keys = ON where you use them. SQLiteMigrator and `strata migrate` do
+-- all of this, one transaction per version.
+
+PRAGMA foreign_keys = OFF;
 
 DROP TRIGGER IF EXISTS "strata_search_note_insert";
 
@@ -14,7 +25,34 @@ DROP TRIGGER IF EXISTS "strata_search_note_delete";
 
 DROP TABLE IF EXISTS "note_search";
 
-ALTER TABLE "note" RENAME COLUMN "title" TO "heading";
+-- Note
+CREATE TABLE "strata_new_note" (
+    "id" INTEGER NOT NULL CONSTRAINT "note_pkey" PRIMARY KEY AUTOINCREMENT,
+    "heading" TEXT NOT NULL,
+    "body" TEXT,
+    "is_archived" INTEGER NOT NULL DEFAULT 0,
+    "folder" INTEGER,
+    CONSTRAINT "note_is_archived_check" CHECK ("is_archived" IN (0, 1)),
+    CONSTRAINT "note_folder_fkey" FOREIGN KEY ("folder") REFERENCES "folder" ("id") ON DELETE NO ACTION
+);
+
+INSERT INTO "strata_new_note" ("id", "heading", "body", "is_archived", "folder")
+SELECT "id",
+       "title",
+       "body",
+       "is_archived",
+       NULL
+FROM "note";
+
+DROP TABLE "note";
+
+ALTER TABLE "strata_new_note" RENAME TO "note";
+
+-- Folder
+CREATE TABLE "folder" (
+    "id" INTEGER NOT NULL CONSTRAINT "folder_pkey" PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL
+);
 
 -- Full-text search of Note (heading, body; english): FTS5 over the rows of note, kept in step by its triggers.
 CREATE VIRTUAL TABLE "note_search" USING fts5("heading", "body", content = 'note', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2');
