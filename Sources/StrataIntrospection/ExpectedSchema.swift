@@ -67,12 +67,12 @@ public enum ExpectedSchema {
             }
         }
         if entity.search != nil, dialect == .postgres {
-            // The stored generated tsvector of the entity's full-text search, last, and its GIN index.
+            // The tsvector of the entity's full-text search (set by its trigger), last, and its GIN index.
             let name = FullTextSearch.name(table: entity.table)
             columns.append(
                 DatabaseSchema.Column(
                     name: name, type: SQLCanonicalForm.typeName("tsvector", dialect: dialect), isNullable: true,
-                    defaultValue: nil, isAutoincrement: false, generated: "STORED"))
+                    defaultValue: nil, isAutoincrement: false))
             indexes.append(
                 DatabaseSchema.Index(name: FullTextSearch.indexName(table: entity.table), columns: [name], isUnique: false))
         }

@@ -68,8 +68,7 @@ public enum PostgresIntrospector {
                 DatabaseSchema.Column(
                     name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
                     isNullable: row[3] != "true",
-                    // A generated column's expression is not a default (pg_attrdef holds both).
-                    defaultValue: isSerial || row[7] == "s" ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
+                    defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
                     isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false),
                     generated: row[7] == "s" ? "STORED" : nil))
         }

@@ -1,7 +1,7 @@
 import StrataRuntime
 
 extension PostgresDialect {
-    /// Full-text search on PostgreSQL: the stored generated `tsvector` column `<table>_search`,
+    /// Full-text search on PostgreSQL: the `tsvector` column `<table>_search` (set by a trigger),
     /// matched (`@@`) against `plainto_tsquery` of the bound query in the search's configuration,
     /// ranked by `ts_rank` (higher is better).
     public static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String {

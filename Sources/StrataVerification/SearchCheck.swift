@@ -2,8 +2,8 @@ import StrataCore
 
 /// The proof that each full-text search of a version agrees with the rows the chain of migrations
 /// left: SQLite's FTS5 `integrity-check` of the external-content table against its rows
-/// (`rank = 1`), PostgreSQL's generated column equal, row by row, to the `tsvector` the
-/// version declares (fields and language).
+/// (`rank = 1`), PostgreSQL's search column equal, row by row, to the `tsvector` the version
+/// declares (fields and language).
 enum SearchCheck {
     static func check(_ schema: Schema, on database: some VerificationDatabase, report: inout VerificationReport) async {
         let dialect = database.dialect

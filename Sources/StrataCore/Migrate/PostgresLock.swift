@@ -270,8 +270,8 @@ public struct PostgresLock: Hashable, Sendable {
             if let dropped = column.dropsForeignKeyTo, dropped != entity { referenced[dropped] = .accessExclusive }
             return PostgresLock(mode: mode, work: work, referenced: referenced)
         case .searchChanged(_, _, let to):
-            // A stored generated column is computed for every row: the table is rewritten.
-            return PostgresLock(mode: .accessExclusive, work: to == nil ? .catalogOnly : .rewrite)
+            // The column is added (catalog only), then computed for every row by an UPDATE.
+            return PostgresLock(mode: .accessExclusive, work: to == nil ? .catalogOnly : .updatesRows)
         case .indexAdded(_, let index):
             return index.isConcurrent || preparedBeforehand
                 ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)

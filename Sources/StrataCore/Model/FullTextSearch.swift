@@ -2,7 +2,7 @@
 /// their words are reduced in.
 ///
 /// SQLite keeps an external-content FTS5 table `<table>_search` in step with the table by
-/// triggers; PostgreSQL a stored generated `tsvector` column `<table>_search` with a GIN index.
+/// triggers; PostgreSQL a `tsvector` column `<table>_search`, set by a trigger, with a GIN index.
 public struct FullTextSearch: Hashable, Sendable {
     /// The searched fields (names), in declaration order: all `String` or `String?`.
     public var fields: [String]
@@ -32,7 +32,11 @@ public struct FullTextSearch: Hashable, Sendable {
     /// aside the triggers of an adopted database, but not these: Strata's migrations manage them.
     public static func triggerName(table: String, event: String) -> String { "\(triggerPrefix)\(table)_\(event)" }
 
-    /// The prefix of the names of the SQLite triggers Strata's search creates.
+    /// The name of PostgreSQL's trigger, and of its function, that computes the search column of
+    /// `table`: `strata_search_<table>`.
+    public static func functionName(table: String) -> String { triggerPrefix + table }
+
+    /// The prefix of the names of the triggers Strata's search creates.
     public static let triggerPrefix = "strata_search_"
 }
 

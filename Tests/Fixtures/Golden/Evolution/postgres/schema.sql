@@ -12,8 +12,17 @@ CREATE TABLE "writer" (
     CONSTRAINT "writer_pkey" PRIMARY KEY ("id")
 );
 
--- Full-text search of Writer (displayName, bio; english).
-ALTER TABLE "writer" ADD COLUMN "writer_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "display_name" || ' ' || "bio")) STORED;
+-- Full-text search of Writer (displayName, bio; english): a tsvector kept by its trigger.
+ALTER TABLE "writer" ADD COLUMN "writer_search" tsvector;
+
+CREATE OR REPLACE FUNCTION "strata_search_writer"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."writer_search" := to_tsvector('english'::regconfig, NEW."display_name" || ' ' || NEW."bio");
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "strata_search_writer" BEFORE INSERT OR UPDATE OF "display_name", "bio" ON "writer" FOR EACH ROW EXECUTE FUNCTION "strata_search_writer"();
 
 CREATE INDEX "writer_search_idx" ON "writer" USING GIN ("writer_search");
 

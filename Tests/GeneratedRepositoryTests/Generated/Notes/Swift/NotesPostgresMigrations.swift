@@ -38,13 +38,29 @@ public enum NotesPostgresMigrations {
                 -- Steps:
                 -- - add full-text search of Note (title; simple)
 
-                -- Full-text search of Note (title; simple).
-                ALTER TABLE "note" ADD COLUMN "note_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, "title")) STORED;
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "note" IN ACCESS EXCLUSIVE MODE;
+
+                -- Full-text search of Note (title; simple): a tsvector kept by its trigger.
+                ALTER TABLE "note" ADD COLUMN "note_search" tsvector;
+
+                CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  NEW."note_search" := to_tsvector('simple'::regconfig, NEW."title");
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "strata_search_note" BEFORE INSERT OR UPDATE OF "title" ON "note" FOR EACH ROW EXECUTE FUNCTION "strata_search_note"();
+
+                UPDATE "note" SET "note_search" = to_tsvector('simple'::regconfig, "title");
 
                 CREATE INDEX "note_search_idx" ON "note" USING GIN ("note_search");
 
                 """#,
-            checksum: "9169e5257e01532664f28e14ed6c6de7ed8be3243d35ef420c209a4020c75d72",
+            checksum: "c292fb4f437d16aba4d314e785fd84183d530e97cfd93f050951f56c493f7ae9",
+            legacyChecksum: "0f2924e0792424b22b289a8c708b03a1608452e04bb64a5eb1c73416a53f7856",
             compatibleFrom: 1
         ),
         StrataMigration(
@@ -58,15 +74,35 @@ public enum NotesPostgresMigrations {
                 -- Steps:
                 -- - change full-text search of Note from (title; simple) to (title, body; english)
 
+                -- Taken first: this version writes rows before it alters their table, and an application's
+                -- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+                LOCK TABLE "note" IN ACCESS EXCLUSIVE MODE;
+
+                DROP TRIGGER IF EXISTS "strata_search_note" ON "note";
+
+                DROP FUNCTION IF EXISTS "strata_search_note"();
+
                 ALTER TABLE "note" DROP COLUMN "note_search";
 
-                -- Full-text search of Note (title, body; english).
-                ALTER TABLE "note" ADD COLUMN "note_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "title" || ' ' || coalesce("body", ''))) STORED;
+                -- Full-text search of Note (title, body; english): a tsvector kept by its trigger.
+                ALTER TABLE "note" ADD COLUMN "note_search" tsvector;
+
+                CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  NEW."note_search" := to_tsvector('english'::regconfig, NEW."title" || ' ' || coalesce(NEW."body", ''));
+                  RETURN NEW;
+                END
+                $strata$;
+
+                CREATE TRIGGER "strata_search_note" BEFORE INSERT OR UPDATE OF "title", "body" ON "note" FOR EACH ROW EXECUTE FUNCTION "strata_search_note"();
+
+                UPDATE "note" SET "note_search" = to_tsvector('english'::regconfig, "title" || ' ' || coalesce("body", ''));
 
                 CREATE INDEX "note_search_idx" ON "note" USING GIN ("note_search");
 
                 """#,
-            checksum: "7b227e7546b706fa62379d5d076ab28a7331c0b0c9c4917f4361bd8d57e76ffd",
+            checksum: "0e59e3523dabaa5a1f8d659eaba9d6d91294c71d59cbb4792a8b845490f0f8b3",
+            legacyChecksum: "04ffb25155404b2d973bda286e2e2c48a1c4b00acc20182d0ced6e2b5e3a3708",
             compatibleFrom: 1
         ),
         StrataMigration(
@@ -95,8 +131,15 @@ public enum NotesPostgresMigrations {
 
                 ALTER TABLE "note" ADD CONSTRAINT "note_folder_fkey" FOREIGN KEY ("folder") REFERENCES "folder" ("id") ON DELETE NO ACTION;
 
+                CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  NEW."note_search" := to_tsvector('english'::regconfig, NEW."heading" || ' ' || coalesce(NEW."body", ''));
+                  RETURN NEW;
+                END
+                $strata$;
+
                 """#,
-            checksum: "03a369edbb51fc6b93c38cc0bf81448b8bfff850c8a674a80cf87b0b96b1e8f1",
+            checksum: "01e8868b650ca2b146bf25753746157742f9abda7f2932d770ded2ce0a3f7f2e",
             incompatibility: "renames Note.title to heading (column title -> heading)"
         ),
     ]

@@ -20,7 +20,16 @@ CREATE TABLE "note" (
     CONSTRAINT "note_folder_fkey" FOREIGN KEY ("folder") REFERENCES "folder" ("id") ON DELETE NO ACTION
 );
 
--- Full-text search of Note (heading, body; english).
-ALTER TABLE "note" ADD COLUMN "note_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "heading" || ' ' || coalesce("body", ''))) STORED;
+-- Full-text search of Note (heading, body; english): a tsvector kept by its trigger.
+ALTER TABLE "note" ADD COLUMN "note_search" tsvector;
+
+CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."note_search" := to_tsvector('english'::regconfig, NEW."heading" || ' ' || coalesce(NEW."body", ''));
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "strata_search_note" BEFORE INSERT OR UPDATE OF "heading", "body" ON "note" FOR EACH ROW EXECUTE FUNCTION "strata_search_note"();
 
 CREATE INDEX "note_search_idx" ON "note" USING GIN ("note_search");

@@ -10,7 +10,16 @@ CREATE TABLE "document" (
     CONSTRAINT "document_pkey" PRIMARY KEY ("id")
 );
 
--- Full-text search of Document (title, body; english).
-ALTER TABLE "document" ADD COLUMN "document_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "title" || ' ' || "body")) STORED;
+-- Full-text search of Document (title, body; english): a tsvector kept by its trigger.
+ALTER TABLE "document" ADD COLUMN "document_search" tsvector;
+
+CREATE OR REPLACE FUNCTION "strata_search_document"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."document_search" := to_tsvector('english'::regconfig, NEW."title" || ' ' || NEW."body");
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "strata_search_document" BEFORE INSERT OR UPDATE OF "title", "body" ON "document" FOR EACH ROW EXECUTE FUNCTION "strata_search_document"();
 
 CREATE INDEX "document_search_idx" ON "document" USING GIN ("document_search");

@@ -6,7 +6,22 @@
 -- Steps:
 -- - add full-text search of Note (title; simple)
 
--- Full-text search of Note (title; simple).
-ALTER TABLE "note" ADD COLUMN "note_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, "title")) STORED;
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "note" IN ACCESS EXCLUSIVE MODE;
+
+-- Full-text search of Note (title; simple): a tsvector kept by its trigger.
+ALTER TABLE "note" ADD COLUMN "note_search" tsvector;
+
+CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."note_search" := to_tsvector('simple'::regconfig, NEW."title");
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "strata_search_note" BEFORE INSERT OR UPDATE OF "title" ON "note" FOR EACH ROW EXECUTE FUNCTION "strata_search_note"();
+
+UPDATE "note" SET "note_search" = to_tsvector('simple'::regconfig, "title");
 
 CREATE INDEX "note_search_idx" ON "note" USING GIN ("note_search");

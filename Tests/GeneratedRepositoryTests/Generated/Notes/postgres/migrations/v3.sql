@@ -6,9 +6,28 @@
 -- Steps:
 -- - change full-text search of Note from (title; simple) to (title, body; english)
 
+-- Taken first: this version writes rows before it alters their table, and an application's
+-- write waiting for one of those rows would otherwise hold the lock the ALTER needs.
+LOCK TABLE "note" IN ACCESS EXCLUSIVE MODE;
+
+DROP TRIGGER IF EXISTS "strata_search_note" ON "note";
+
+DROP FUNCTION IF EXISTS "strata_search_note"();
+
 ALTER TABLE "note" DROP COLUMN "note_search";
 
--- Full-text search of Note (title, body; english).
-ALTER TABLE "note" ADD COLUMN "note_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "title" || ' ' || coalesce("body", ''))) STORED;
+-- Full-text search of Note (title, body; english): a tsvector kept by its trigger.
+ALTER TABLE "note" ADD COLUMN "note_search" tsvector;
+
+CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."note_search" := to_tsvector('english'::regconfig, NEW."title" || ' ' || coalesce(NEW."body", ''));
+  RETURN NEW;
+END
+$strata$;
+
+CREATE TRIGGER "strata_search_note" BEFORE INSERT OR UPDATE OF "title", "body" ON "note" FOR EACH ROW EXECUTE FUNCTION "strata_search_note"();
+
+UPDATE "note" SET "note_search" = to_tsvector('english'::regconfig, "title" || ' ' || coalesce("body", ''));
 
 CREATE INDEX "note_search_idx" ON "note" USING GIN ("note_search");

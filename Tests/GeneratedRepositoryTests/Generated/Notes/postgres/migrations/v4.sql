@@ -20,3 +20,10 @@ CREATE TABLE "folder" (
 );
 
 ALTER TABLE "note" ADD CONSTRAINT "note_folder_fkey" FOREIGN KEY ("folder") REFERENCES "folder" ("id") ON DELETE NO ACTION;
+
+CREATE OR REPLACE FUNCTION "strata_search_note"() RETURNS trigger LANGUAGE plpgsql AS $strata$
+BEGIN
+  NEW."note_search" := to_tsvector('english'::regconfig, NEW."heading" || ' ' || coalesce(NEW."body", ''));
+  RETURN NEW;
+END
+$strata$;
