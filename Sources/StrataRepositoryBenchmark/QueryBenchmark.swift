@@ -41,24 +41,16 @@ public enum QueryBenchmark {
         for operation in Operation.allCases {
             for repetition in 0...repetitions {
                 var counts = (0, 0)
-                let generated = {
-                    try time {
+                let (g, r) = try TimedTurns.run(
+                    repetition: repetition,
+                    generated: {
                         counts.0 = try operation == .join
                             ? db.articles.fetchAll(joining: Author.self, on: \.author).count
                             : db.articles.count(groupedBy: { $0.author }, where: { $0.published == true }).count
-                    }
-                }
-                let handWritten = {
-                    try time { counts.1 = try operation == .join ? raw.articlesWithAuthor().count : raw.publishedPerAuthor().count }
-                }
-                var g = 0.0, r = 0.0
-                if repetition.isMultiple(of: 2) {
-                    g = try generated()
-                    r = try handWritten()
-                } else {
-                    r = try handWritten()
-                    g = try generated()
-                }
+                    },
+                    handWritten: {
+                        counts.1 = try operation == .join ? raw.articlesWithAuthor().count : raw.publishedPerAuthor().count
+                    })
                 guard counts.0 == counts.1 else {
                     throw RawQueries.Failure(description: "\(operation.rawValue): generated read \(counts.0) rows, raw \(counts.1)")
                 }
@@ -74,13 +66,6 @@ public enum QueryBenchmark {
                 operation: operation, generated: times[operation]?.generated.min() ?? 0,
                 raw: times[operation]?.raw.min() ?? 0, rows: rows[operation] ?? 0)
         }
-    }
-
-    private static func time(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 

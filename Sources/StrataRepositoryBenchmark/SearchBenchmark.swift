@@ -35,16 +35,9 @@ public enum SearchBenchmark {
         var rows = 0
         for repetition in 0...repetitions {
             var found: ([Int64?], [Int64?]) = ([], [])
-            let generated = { try time { found.0 = try db.documents.search(query).map(\.id) } }
-            let handWritten = { try time { found.1 = try raw.search(query).map(\.id) } }
-            var g = 0.0, r = 0.0
-            if repetition.isMultiple(of: 2) {
-                g = try generated()
-                r = try handWritten()
-            } else {
-                r = try handWritten()
-                g = try generated()
-            }
+            let (g, r) = try TimedTurns.run(
+                repetition: repetition, generated: { found.0 = try db.documents.search(query).map(\.id) },
+                handWritten: { found.1 = try raw.search(query).map(\.id) })
             guard found.0 == found.1 else {
                 throw RawQueries.Failure(description: "search: generated found \(found.0.count) documents, raw \(found.1.count), or in another order")
             }
@@ -55,13 +48,6 @@ public enum SearchBenchmark {
             }
         }
         return Result(generated: generatedTimes.min() ?? 0, raw: rawTimes.min() ?? 0, rows: rows)
-    }
-
-    private static func time(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Words drawn from a fixed vocabulary by a fixed linear congruential sequence: the same text every run.
