@@ -311,6 +311,7 @@ let package = Package(
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
                 "Generated/Rolling/postgres", "Generated/Links/sqlite", "Generated/Links/postgres",
                 "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres",
+                "Generated/Notes/sqlite", "Generated/Notes/postgres",
             ]
         ),
         // The Rolling model as its v1 app shipped (PostgreSQL only): code of v1 running beside code
@@ -357,7 +358,7 @@ let package = Package(
             dependencies: ["StrataSQLite", "StrataStorage", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             exclude: [
                 "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
-                "Generated/BenchJoin/postgres",
+                "Generated/BenchJoin/postgres", "Generated/BenchSearch/sqlite", "Generated/BenchSearch/postgres",
             ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.

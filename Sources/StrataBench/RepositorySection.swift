@@ -3,8 +3,9 @@ import StrataRepositoryBenchmark
 /// The repository benchmark (`StrataRepositoryBenchmark`, also `strata-repository-bench`) as
 /// figures of the suite: generated against raw SQLite (target at most 1.10x), and GRDB Codable
 /// against generated; then the query benchmark (``QueryBenchmark``: a join, a grouped count and
-/// authors with their articles by eager loading
-/// against the same SQL on the C API, target at most 1.10x).
+/// authors with their articles by eager loading, against the same SQL on the C API, target at
+/// most 1.10x) and the full-text search benchmark (``SearchBenchmark``: a ranked FTS5 search
+/// against the same query on the C API, target at most 1.10x).
 public enum RepositorySection {
     /// Target: generated / raw at most this.
     public static let target = 1.10
@@ -35,6 +36,13 @@ public enum RepositorySection {
                     unit: .seconds, target: .ratioAtMost(target),
                     detail: "\(Format.count(rows)) articles by \(Format.count(max(1, rows / 100))) authors; \(Format.count(result.rows)) rows read"))
         }
+        let search = try SearchBenchmark.run(documents: rows, repetitions: repetitions)
+        figures.append(
+            Figure(
+                section: .repository, name: "full-text search of two words (ranked), generated repository",
+                value: search.generated, baselineName: "the same FTS5 query on the raw SQLite C API", baseline: search.raw,
+                unit: .seconds, target: .ratioAtMost(target),
+                detail: "\(Format.count(rows)) documents (FTS5, porter); \(Format.count(search.rows)) found"))
         return figures
     }
 }

@@ -16,7 +16,7 @@ public enum ExpectedSchema {
     /// The expected table of one entity.
     public static func table(of entity: Entity, in schema: Schema, dialect: SQLDialect) -> DatabaseSchema.Table {
         let renderer = DDLRenderer(dialect: dialect)
-        let columns = entity.fields.map { field in
+        var columns = entity.fields.map { field in
             DatabaseSchema.Column(
                 name: field.column,
                 type: SQLCanonicalForm.typeName(dialect.columnType(of: field, in: schema), dialect: dialect),
@@ -33,7 +33,7 @@ public enum ExpectedSchema {
             DatabaseSchema.Key(
                 name: SQLConstraintName.unique(table: entity.table, column: field.column), columns: [field.column])
         }
-        let indexes = entity.indexes.map { index in
+        var indexes = entity.indexes.map { index in
             DatabaseSchema.Index(
                 name: index.name, columns: index.fields.compactMap { entity.field(named: $0)?.column },
                 isUnique: index.isUnique,
@@ -65,6 +65,16 @@ public enum ExpectedSchema {
             dialect.rules.sql(check.condition).map {
                 DatabaseSchema.Check(name: check.name, rule: SQLCanonicalForm.checkRule($0, dialect: dialect))
             }
+        }
+        if entity.search != nil, dialect == .postgres {
+            // The tsvector of the entity's full-text search (set by its trigger), last, and its GIN index.
+            let name = FullTextSearch.name(table: entity.table)
+            columns.append(
+                DatabaseSchema.Column(
+                    name: name, type: SQLCanonicalForm.typeName("tsvector", dialect: dialect), isNullable: true,
+                    defaultValue: nil, isAutoincrement: false))
+            indexes.append(
+                DatabaseSchema.Index(name: FullTextSearch.indexName(table: entity.table), columns: [name], isUnique: false))
         }
         return DatabaseSchema.Table(
             name: entity.table, columns: columns,

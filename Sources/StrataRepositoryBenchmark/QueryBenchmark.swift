@@ -43,8 +43,9 @@ public enum QueryBenchmark {
         for operation in Operation.allCases {
             for repetition in 0...repetitions {
                 var counts = (0, 0)
-                let generated = {
-                    try time {
+                let (g, r) = try TimedTurns.run(
+                    repetition: repetition,
+                    generated: {
                         switch operation {
                         case .join: counts.0 = try db.articles.fetchAll(joining: Author.self, on: \.author).count
                         case .groupedCount:
@@ -53,25 +54,14 @@ public enum QueryBenchmark {
                             counts.0 = try db.authors.fetchAll(including: .all(Article.self, via: \.author))
                                 .reduce(0) { $0 + $1.children.count }
                         }
-                    }
-                }
-                let handWritten = {
-                    try time {
+                    },
+                    handWritten: {
                         switch operation {
                         case .join: counts.1 = try raw.articlesWithAuthor().count
                         case .groupedCount: counts.1 = try raw.publishedPerAuthor().count
                         case .eagerLoading: counts.1 = try raw.authorsWithArticles().reduce(0) { $0 + $1.1.count }
                         }
-                    }
-                }
-                var g = 0.0, r = 0.0
-                if repetition.isMultiple(of: 2) {
-                    g = try generated()
-                    r = try handWritten()
-                } else {
-                    r = try handWritten()
-                    g = try generated()
-                }
+                    })
                 guard counts.0 == counts.1 else {
                     throw RawQueries.Failure(description: "\(operation.rawValue): generated read \(counts.0) rows, raw \(counts.1)")
                 }
@@ -87,13 +77,6 @@ public enum QueryBenchmark {
                 operation: operation, generated: times[operation]?.generated.min() ?? 0,
                 raw: times[operation]?.raw.min() ?? 0, rows: rows[operation] ?? 0)
         }
-    }
-
-    private static func time(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 
@@ -158,13 +141,19 @@ final class RawQueries {
         return authors.map { ($0, byAuthor[$0.id ?? 0] ?? []) }
     }
 
-    private func rows<Row>(_ sql: String, binding keys: [Int64] = [], _ read: (OpaquePointer) -> Row) throws -> [Row] {
+    /// The rows of `sql`, each read by `read`; `keys`, or `text`, bound to its parameters from the first.
+    func rows<Row>(_ sql: String, binding keys: [Int64] = [], text: String? = nil, _ read: (OpaquePointer) -> Row) throws
+        -> [Row]
+    {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw Failure(description: connection.flatMap { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error")
         }
         defer { sqlite3_finalize(statement) }
         for (index, key) in keys.enumerated() { sqlite3_bind_int64(statement, Int32(index + 1), key) }
+        if let text, sqlite3_bind_text(statement, 1, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) != SQLITE_OK {
+            throw Failure(description: "bind failed")
+        }
         var rows: [Row] = []
         while true {
             let code = sqlite3_step(statement)
@@ -174,7 +163,7 @@ final class RawQueries {
         }
     }
 
-    private static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
+    static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)

@@ -7,7 +7,9 @@ import StrataRuntime
 /// set aside before a version's statements run and put back, as written, after them, inside the
 /// version's transaction; one that no longer works on the migrated tables is an error naming
 /// it, and the version is rolled back, never a silent drop. (A view is read once to tell; a
-/// trigger's body is checked by SQLite only when it fires.)
+/// trigger's body is checked by SQLite only when it fires.) The triggers of Strata's own
+/// full-text search (`strata_search_…`) stay: the migrations drop and create them, and they keep
+/// the search in step with the rows a migration changes in place.
 struct SQLiteDependentObjects {
     /// A view or trigger as `sqlite_master` holds it.
     struct Object {
@@ -25,7 +27,9 @@ struct SQLiteDependentObjects {
             db,
             sql: """
                 SELECT type, name, sql FROM sqlite_master
-                WHERE type IN ('view', 'trigger') AND sql IS NOT NULL ORDER BY rowid
+                WHERE type IN ('view', 'trigger') AND sql IS NOT NULL
+                AND NOT (type = 'trigger' AND name LIKE 'strata\\_search\\_%' ESCAPE '\\')
+                ORDER BY rowid
                 """
         ).map { row in
             Object(

@@ -79,6 +79,7 @@ public struct MigrationVerifier: Sendable {
             try await step(plan, on: chain, report: &report)
         }
         progress("\(prefix): comparing the migrated schema with the fresh one…")
+        await SearchCheck.check(latest, on: chain, report: &report)
 
         let comparison = SchemaComparison(comparesColumnOrder: false)
         let chained = try await chain.schema()

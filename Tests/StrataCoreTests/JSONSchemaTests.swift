@@ -46,6 +46,7 @@ import Testing
             (["definitions", "entity"], SchemaKeys.entity),
             (["definitions", "field"], SchemaKeys.field),
             (["definitions", "index"], SchemaKeys.index),
+            (["definitions", "search"], SchemaKeys.search),
             (["definitions", "entity", "properties", "hasMany", "additionalProperties"], SchemaKeys.hasMany),
             (["definitions", "migration"], SchemaKeys.migration),
             (["definitions", "dialectSQLMapping"], SchemaKeys.dialectSQL),

@@ -48,7 +48,12 @@ import Testing
     }
 
     static func diagnostics(_ v2: String) throws -> [String] {
-        let schemas = try TeamReviewTests.model(["v1.yaml": v1, "v2.yaml": v2])
+        try diagnosticsOf(["v1.yaml": v1, "v2.yaml": v2])
+    }
+
+    /// The diagnostics of a model of these files, as `severity line: message`.
+    static func diagnosticsOf(_ files: [String: String]) throws -> [String] {
+        let schemas = try TeamReviewTests.model(files)
         let plan = Workspace.plan(schemas: schemas, output: "", render: false)
         return plan.diagnostics.map { "\($0.severity) \($0.location.line): \($0.message)" }
     }

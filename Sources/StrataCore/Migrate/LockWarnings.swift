@@ -103,6 +103,12 @@ enum LockWarnings {
             return table(name).map {
                 Subject(action: "adding index '\(index.name)'", entity: name, tables: $0, location: index.location)
             }
+        case .searchChanged(let name, _, let search?):
+            return table(name).map {
+                Subject(
+                    action: "adding the full-text search column of '\(name)'", entity: name, tables: $0,
+                    location: search.location)
+            }
         case .enumCasesAdded(let name, _): return enumeration("adding cases to", name)
         case .enumCasesRemoved(let name, _): return enumeration("removing cases from", name)
         case .enumRawValueChanged(let name, _, _, _): return enumeration("changing raw values of", name)

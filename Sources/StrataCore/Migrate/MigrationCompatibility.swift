@@ -122,6 +122,9 @@ public struct MigrationCompatibility: Hashable, Sendable {
         switch change {
         case .entityAdded, .defaultChanged, .uniqueRemoved, .indexRemoved:
             return nil
+        case .searchChanged:
+            // Kept in step by the database (SQLite's triggers, PostgreSQL's generated column).
+            return nil
         case .entityRemoved(let entity):
             return "removes \(entity.name) (table \(entity.table))"
         case .entityRenamed(let from, let to):

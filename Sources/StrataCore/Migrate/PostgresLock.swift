@@ -269,6 +269,9 @@ public struct PostgresLock: Hashable, Sendable {
             var referenced = column.addsForeignKey ? referencedEntities([to], besides: entity) : [:]
             if let dropped = column.dropsForeignKeyTo, dropped != entity { referenced[dropped] = .accessExclusive }
             return PostgresLock(mode: mode, work: work, referenced: referenced)
+        case .searchChanged(_, _, let to):
+            // The column is added (catalog only), then computed for every row by an UPDATE.
+            return PostgresLock(mode: .accessExclusive, work: to == nil ? .catalogOnly : .updatesRows)
         case .indexAdded(_, let index):
             return index.isConcurrent || preparedBeforehand
                 ? PostgresLock(mode: .shareUpdateExclusive, work: .scan, outsideTransaction: true)

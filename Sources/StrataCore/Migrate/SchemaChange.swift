@@ -23,6 +23,9 @@ public enum SchemaChange: Hashable, Sendable {
     case primaryKeyChanged(entity: String, from: [String], to: [String])
     case indexAdded(entity: String, Index)
     case indexRemoved(entity: String, Index)
+    /// The full-text search (`search:`) was added, removed, or changed its fields, language or
+    /// table: the old one (nil when added) is dropped and the new one (nil when removed) created.
+    case searchChanged(entity: String, from: FullTextSearch?, to: FullTextSearch?)
     case enumCasesAdded(enum: String, [EnumDecl.Case])
     case enumCasesRemoved(enum: String, [EnumDecl.Case])
     case enumRawValueChanged(enum: String, case: String, from: Literal, to: Literal)
@@ -36,7 +39,7 @@ public enum SchemaChange: Hashable, Sendable {
             .typeChanged(let entity, _, _), .becameRequired(let entity, _), .becameOptional(let entity, _),
             .defaultChanged(let entity, _, _), .uniqueAdded(let entity, _), .uniqueRemoved(let entity, _),
             .referenceChanged(let entity, _, _), .primaryKeyChanged(let entity, _, _), .indexAdded(let entity, _),
-            .indexRemoved(let entity, _):
+            .indexRemoved(let entity, _), .searchChanged(let entity, _, _):
             return entity
         case .enumCasesAdded, .enumCasesRemoved, .enumRawValueChanged: return nil
         }
@@ -71,6 +74,16 @@ public enum SchemaChange: Hashable, Sendable {
             return "change the primary key of \(entity) from (\(from.joined(separator: ", "))) to (\(to.joined(separator: ", ")))"
         case .indexAdded(let entity, let index): return "add \(index.isUnique ? "unique " : "")index \(index.name) on \(entity)(\(index.fields.joined(separator: ", ")))"
         case .indexRemoved(let entity, let index): return "drop index \(index.name) of \(entity)"
+        case .searchChanged(let entity, let from, let to):
+            func spelled(_ search: FullTextSearch) -> String {
+                "(\(search.fields.joined(separator: ", ")); \(search.language.rawValue))"
+            }
+            switch (from, to) {
+            case (nil, let to?): return "add full-text search of \(entity) \(spelled(to))"
+            case (let from?, nil): return "drop full-text search of \(entity) \(spelled(from))"
+            case (let from?, let to?): return "change full-text search of \(entity) from \(spelled(from)) to \(spelled(to))"
+            case (nil, nil): return "full-text search of \(entity)"
+            }
         case .enumCasesAdded(let name, let cases): return "add case\(cases.count == 1 ? "" : "s") \(cases.map(\.name).joined(separator: ", ")) to enum \(name)"
         case .enumCasesRemoved(let name, let cases): return "remove case\(cases.count == 1 ? "" : "s") \(cases.map(\.name).joined(separator: ", ")) from enum \(name)"
         case .enumRawValueChanged(let name, let item, let from, let to): return "change the raw value of \(name).\(item) from \(from) to \(to)"

@@ -126,6 +126,13 @@ public struct SchemaDiff: Sendable {
         for index in new.indexes where !oldIndexes.contains(signature(index, mapped: false)) {
             changes.append(.indexAdded(entity: name, index))
         }
+        // Search over the same fields (old names mapped through renames) in the same language and
+        // table stays; anything else is dropped and created again.
+        let oldSearch = old.search.map { ($0.fields.map { renamed[$0] ?? $0 }, $0.language, old.table) }
+        let newSearch = new.search.map { ($0.fields, $0.language, new.table) }
+        if oldSearch?.0 != newSearch?.0 || oldSearch?.1 != newSearch?.1 || (oldSearch != nil && oldSearch?.2 != newSearch?.2) {
+            changes.append(.searchChanged(entity: name, from: old.search, to: new.search))
+        }
         return changes
     }
 }

@@ -111,6 +111,11 @@ public struct Entity: Hashable, Sendable {
         get { box.values.checks }
         _modify { makeUnique(); yield &box.values.checks }
     }
+    /// Full-text search over text fields (`search:`), if declared.
+    public var search: FullTextSearch? {
+        get { box.values.search }
+        _modify { makeUnique(); yield &box.values.search }
+    }
     /// Where the entity is declared.
     public var location: SourceLocation {
         get { box.values.location }
@@ -156,6 +161,7 @@ public struct Entity: Hashable, Sendable {
         var doc: String?
         var location: SourceLocation
         var checks: [TableCheck] = []
+        var search: FullTextSearch?
     }
 
     /// The box: changed only through ``makeUnique()``, by a copy that owns it alone, so sharing

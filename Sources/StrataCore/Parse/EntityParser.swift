@@ -72,6 +72,7 @@ extension SchemaParser {
         var keyNode: YAMLNode?
         var indexesNode: YAMLNode?
         var hasManyNode: YAMLNode?
+        var searchNode: YAMLNode?
         var hasFields = false
         for entry in entries {
             switch entry.key {
@@ -93,6 +94,7 @@ extension SchemaParser {
             case "primaryKey": keyNode = entry.value
             case "indexes": indexesNode = entry.value
             case "hasMany": hasManyNode = entry.value
+            case "search": searchNode = entry.value
             case "checks":
                 for check in reader.mapping(entry.value, "'checks' of \(what()) (constraint names and their conditions)") ?? [] {
                     if let condition = reader.dialectSQL(check.value, "check '\(check.key)'") {
@@ -110,6 +112,7 @@ extension SchemaParser {
         entity.primaryKey = resolvePrimaryKey(of: entity, keyNode)
         if let indexesNode { entity.indexes = parseIndexes(indexesNode, of: entity) }
         if let hasManyNode { entity.hasMany = parseHasMany(hasManyNode, of: entity) }
+        if let searchNode { entity.search = parseSearch(searchNode, of: entity) }
         return entity
     }
 

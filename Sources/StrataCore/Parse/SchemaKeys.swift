@@ -10,7 +10,9 @@ public enum SchemaKeys {
     /// An enum.
     public static let enumeration = ["type", "cases", "unknown", "doc"]
     /// An entity.
-    public static let entity = ["fields", "table", "primaryKey", "indexes", "hasMany", "checks", "renamedFrom", "doc"]
+    public static let entity = [
+        "fields", "table", "primaryKey", "indexes", "hasMany", "checks", "search", "renamedFrom", "doc",
+    ]
     /// A field in its mapping form.
     public static let field = [
         "type", "default", "primaryKey", "autoincrement", "unique", "column", "onDelete", "renamedFrom",
@@ -18,6 +20,8 @@ public enum SchemaKeys {
     ]
     /// An index in its mapping form.
     public static let index = ["fields", "unique", "name", "concurrently", "where"]
+    /// An entity's `search` in its mapping form.
+    public static let search = ["fields", "language"]
     /// One entry of an entity's `hasMany`.
     public static let hasMany = ["entity", "via", "through"]
     /// The `migration` block.

@@ -118,6 +118,7 @@ extension VersionNode {
                 }
                 if let keys = entity["primaryKey"] { entity["primaryKey"] = renameFieldNames(keys, of: name) }
                 if let indexes = entity["indexes"] { entity["indexes"] = renameFieldNames(indexes, of: name) }
+                if let search = entity["search"] { entity["search"] = renameFieldNames(search, of: name) }
                 if let hasMany = entity["hasMany"], case .mapping(let manyPairs, let manyOrigin) = hasMany {
                     entity["hasMany"] = .mapping(
                         manyPairs.map { many in

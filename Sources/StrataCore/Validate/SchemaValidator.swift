@@ -75,6 +75,7 @@ enum SchemaValidator {
             }
             loweredIndexNames.append(lowered)
         }
+        checkSearchNames(of: schema, tables: tables, indexNames: indexNames, &bag)
         for (entity, lowered) in zip(schema.entities, loweredIndexNames) {
             for (index, name) in zip(entity.indexes, lowered) {
                 if let owner = tables[name] {

@@ -19,6 +19,9 @@ public struct StrataSQL: Hashable, Sendable {
         case parameter(Int)
         /// A type name, for casts: the same meaning on every database, spelled its own way.
         case type(StrataSQLType)
+        /// Full-text search SQL over a table, written by each database its own way, with the
+        /// search query it binds (``StrataFullTextPart/rank`` binds none).
+        case fullText(StrataFullTextPart, StrataSearch, query: StrataSQLValue?)
     }
 
     /// The segments, in order.
@@ -61,7 +64,12 @@ public struct StrataSQL: Hashable, Sendable {
 
     /// The values bound to the fragment's placeholders, in order.
     public var arguments: [StrataSQLValue] {
-        segments.compactMap { if case .value(let value) = $0 { value } else { nil } }
+        segments.compactMap {
+            switch $0 {
+            case .value(let value), .fullText(_, _, query: let value?): value
+            default: nil
+            }
+        }
     }
 
     /// Appends a segment (text after text joins it).
@@ -112,6 +120,9 @@ public struct StrataSQL: Hashable, Sendable {
                 sql += Dialect.placeholder(number)
             case .parameter(let number): sql += Dialect.placeholder(number)
             case .type(let type): sql += Dialect.name(of: type)
+            case .fullText(let part, let search, let query):
+                if query != nil { number += 1 }
+                sql += Dialect.fullText(part, of: search, query: Dialect.placeholder(number))
             }
         }
         return sql

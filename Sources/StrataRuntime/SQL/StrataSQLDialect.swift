@@ -13,6 +13,9 @@ public protocol StrataSQLDialect: Sendable {
     /// What an insert stores in the key column the database assigns (`column` of `table`), from
     /// the parameter that holds the record's key: NULL until the database assigned one.
     static func assignedKey(_ parameter: StrataSQL, table: String, column: String) -> StrataSQL
+    /// Full-text search SQL: `part` of a search over `search`, where `query` is the placeholder
+    /// of the bound search query (``StrataSearch/query(_:)``; unused by ``StrataFullTextPart/rank``).
+    static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String
 }
 
 extension StrataSQLDialect {

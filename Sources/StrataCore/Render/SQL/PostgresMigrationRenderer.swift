@@ -52,6 +52,13 @@ struct PostgresMigrationRenderer {
             plan.previous(of: entity).map { ContinuedTable(entity, old: $0, stableEnums: stable) }
         }
 
+        // Full-text search columns (and their triggers) that change go first: a column they are
+        // computed from may go.
+        // In a rolling version, one over a renamed column too: the contract drops the old column.
+        let searches = plan.recreatedSearches { entity, old in rolling != nil && plan.renamesSearchedColumn(entity, old: old) }
+        for (_, old) in searches where old.search != nil {
+            statements += renderer.rules.dropSearch(of: old)
+        }
         // 1. Indexes and constraints that go away or will be recreated, under their old names.
         for table in tables {
             let (entity, old) = (table.entity, table.old)
@@ -114,6 +121,15 @@ struct PostgresMigrationRenderer {
                 } else {
                     statements.append(renderer.createIndex(index, of: table.entity))
                 }
+            }
+        }
+        for (entity, _) in searches {
+            if let search = entity.search { statements += renderer.rules.createSearch(search, of: entity, fill: true) }
+        }
+        // A searched column renamed: the trigger function names it.
+        for table in tables where !searches.contains(where: { $0.entity.name == table.entity.name }) {
+            if let search = table.entity.search, table.old.search != nil, plan.renamesSearchedColumn(table.entity, old: table.old) {
+                statements.append(PostgresRules().searchFunction(search, of: table.entity))
             }
         }
         let transaction = statements + values.custom(to.migration.after, "after")

@@ -74,6 +74,11 @@ public protocol SQLDialectRules: Sendable {
     func sql(_ fragment: DialectSQL) -> String?
     /// The statements of the migration into `plan.to`, in execution order.
     func migrationStatements(_ plan: MigrationPlan) -> [SQLStatement]
+    /// The statements that create `entity`'s full-text search over its existing table; with
+    /// `fill`, the rows already there are indexed too.
+    func createSearch(_ search: FullTextSearch, of entity: Entity, fill: Bool) -> [SQLStatement]
+    /// The statements that drop `entity`'s full-text search (the entity as the search was created for).
+    func dropSearch(of entity: Entity) -> [SQLStatement]
 }
 
 /// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL (seconds since 2001 in

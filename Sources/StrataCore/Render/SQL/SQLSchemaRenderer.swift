@@ -48,6 +48,7 @@ public enum SQLSchemaRenderer {
             }
             statements.append(renderer.createTable(entity, in: schema, deferredForeignKeys: later))
             statements += entity.indexes.map { renderer.createIndex($0, of: entity) }
+            if let search = entity.search { statements += renderer.rules.createSearch(search, of: entity, fill: false) }
             created.insert(entity.name)
         }
         statements += deferred.compactMap { renderer.addForeignKey($0.field, of: $0.entity, in: schema) }

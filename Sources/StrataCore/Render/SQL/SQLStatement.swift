@@ -44,6 +44,10 @@ public struct SQLStatement: Hashable, Sendable {
         case createTrigger(name: String, table: String)
         case dropTrigger(name: String, table: String)
         case dropFunction(name: String)
+        /// The full-text search table `name` of `table` (SQLite FTS5): created, or dropped. Not a
+        /// table of the model: dropping it needs no foreign keys off.
+        case createSearchTable(name: String, table: String)
+        case dropSearchTable(name: String, table: String)
     }
 
     /// What the statement does.

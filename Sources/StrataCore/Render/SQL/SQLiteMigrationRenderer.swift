@@ -26,6 +26,13 @@ struct SQLiteMigrationRenderer {
         let rebuilt = continued.filter { needsRebuild($0.0, previous: $0.1) }
         let rebuiltNames = Set(rebuilt.map(\.0.name))
         let inPlace = continued.filter { !rebuiltNames.contains($0.0.name) }
+        let searches = plan.recreatedSearches { entity, old in
+            rebuiltNames.contains(entity.name) || plan.renamesSearchedColumn(entity, old: old)
+        }
+        // Full-text searches that change go first: their triggers name the columns and tables.
+        for (_, old) in searches where old.search != nil {
+            statements += renderer.rules.dropSearch(of: old)
+        }
 
         // Indexes that go away (those of rebuilt tables go with the old table).
         for (entity, _) in inPlace {
@@ -71,12 +78,16 @@ struct SQLiteMigrationRenderer {
         for entity in values.addedEntities {
             statements.append(renderer.createTable(entity, in: to))
             statements += entity.indexes.map { renderer.createIndex($0, of: entity) }
+            if let search = entity.search { statements += renderer.rules.createSearch(search, of: entity, fill: false) }
         }
         for (entity, _) in rebuilt { statements += entity.indexes.map { renderer.createIndex($0, of: entity) } }
         for (entity, _) in inPlace {
             for change in plan.changes(of: entity) {
                 if case .indexAdded(_, let index) = change { statements.append(renderer.createIndex(index, of: entity)) }
             }
+        }
+        for (entity, _) in searches {
+            if let search = entity.search { statements += renderer.rules.createSearch(search, of: entity, fill: true) }
         }
         return statements + values.custom(to.migration.after, "after")
     }

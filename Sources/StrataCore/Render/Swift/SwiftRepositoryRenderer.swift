@@ -94,6 +94,7 @@ struct SwiftRecordsRenderer {
             writer.line()
             let rendering = EntityRendering(schema: schema, entity: entity, names: names)
             SwiftRecordRenderer(rendering: rendering).renderRecord(into: &writer)
+            SwiftSearchRenderer(rendering: rendering).render(into: &writer)
             Self.renderInclusions(of: rendering, into: &writer)
         }
         writer.line()

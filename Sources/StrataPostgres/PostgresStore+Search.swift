@@ -1,0 +1,12 @@
+import StrataRuntime
+
+extension PostgresStore where Record: StrataSearchable {
+    /// The records whose searched fields contain every word of `text`, best match first, that
+    /// also match `filter` (all when nil), at most `limit`; none for a text without a word.
+    /// The text is never `tsquery` syntax: quotes, `&`, `!` or `:*` are words like any other.
+    public func search(_ text: String, where filter: StrataFilter<Record>? = nil, limit: Int? = nil) async throws
+        -> [Record]
+    {
+        try await run(.search(text, where: filter, limit: limit))
+    }
+}
