@@ -35,19 +35,19 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore where Record.Key: Hashable {
+extension PostgresStore where Record.Key: Hashable & StrataColumnValue {
     /// The records matching `filter`, sorted by `order`, skipping `offset`, at most `limit`, each
     /// with the records that reference it, in two kinds of statement (never one per record):
     /// `try await db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
     @inlinable
-    public func fetchAll<Child, Shape>(
+    public func fetchAll<Child>(
         where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
-        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child, Shape>
-    ) async throws -> [StrataWithChildren<Record, Child>] where Shape.Row: Sendable {
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
+    ) async throws -> [StrataWithChildren<Record, Child>] {
         let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
         let queries = included.queries(for: records)
         let rows = try await read { connection in
-            var rows: [Shape.Row] = []
+            var rows: [(Record.Key, Child)] = []
             for query in queries { rows += try await connection.strataRows(query) }
             return rows
         }

@@ -63,14 +63,14 @@ extension SQLiteRepository {
     }
 }
 
-extension SQLiteStore where Record.Key: Hashable {
+extension SQLiteStore where Record.Key: Hashable & StrataColumnValue {
     /// The records matching `filter`, sorted by `order`, skipping `offset`, at most `limit`, each
     /// with the records that reference it, in one read and two kinds of statement (never one per
     /// record): `db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
     @inlinable
-    public func fetchAll<Child, Shape>(
+    public func fetchAll<Child>(
         where filter: StrataFilter<Record>? = nil, orderBy order: StrataSort<Record>? = nil, limit: Int? = nil,
-        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child, Shape>
+        offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
     ) throws -> [StrataWithChildren<Record, Child>] {
         try read { db in
             let records = try SQLiteExecutor.run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset), in: db)

@@ -3,29 +3,25 @@
 /// through a join entity, `.all(Tag.self, through: BookTags.self, from: \.book, to: \.tag)`. Two
 /// kinds of statement whatever the number of records: the records, then their children (one
 /// statement per thousand records), never one query per record.
-public struct StrataIncludedChildren<Record: StrataRecord, Child, Shape: StrataRowShape> where Record.Key: Hashable {
-    /// The query reading the children of records with these keys.
-    @usableFromInline let query: ([Record.Key]) -> StrataRowQuery<Shape>
-    /// The record a row belongs to, and the child it holds.
-    @usableFromInline let split: @Sendable (Shape.Row) -> (parent: Record.Key?, child: Child)
+public struct StrataIncludedChildren<Record: StrataRecord, Child: StrataRecord>
+where Record.Key: Hashable & StrataColumnValue {
+    /// The query reading the children of records with these keys: each row the key of the record
+    /// it belongs to, then the child.
+    @usableFromInline let query: ([Record.Key]) -> StrataRowQuery<StrataLinkedRow<Record.Key, Child>>
 
     /// Records per children statement: its keys are bound, and a thousand stays far below every
     /// database's limit of parameters.
     public static var keysPerStatement: Int { 1000 }
 
-    /// Children read by `query`, each split by `split`.
+    /// Children read by `query`.
     @usableFromInline
-    init(
-        query: @escaping ([Record.Key]) -> StrataRowQuery<Shape>,
-        split: @escaping @Sendable (Shape.Row) -> (parent: Record.Key?, child: Child)
-    ) {
+    init(query: @escaping ([Record.Key]) -> StrataRowQuery<StrataLinkedRow<Record.Key, Child>>) {
         self.query = query
-        self.split = split
     }
 
     /// The queries reading the children of `records`.
     @inlinable
-    public func queries(for records: [Record]) -> [StrataRowQuery<Shape>] {
+    public func queries(for records: [Record]) -> [StrataRowQuery<StrataLinkedRow<Record.Key, Child>>] {
         var seen = Set<Record.Key>()
         let keys = records.compactMap { record in record.strataKey.flatMap { seen.insert($0).inserted ? $0 : nil } }
         return stride(from: 0, to: keys.count, by: Self.keysPerStatement).map { start in
@@ -35,69 +31,62 @@ public struct StrataIncludedChildren<Record: StrataRecord, Child, Shape: StrataR
 
     /// `records`, in their order, each with its children in the order they were read.
     @inlinable
-    public func attach(_ rows: [Shape.Row], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
+    public func attach(_ rows: [(Record.Key, Child)], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
         var byParent: [Record.Key: [Child]] = [:]
-        for row in rows {
-            let (parent, child) = split(row)
-            if let parent { byParent[parent, default: []].append(child) }
-        }
+        for (parent, child) in rows { byParent[parent, default: []].append(child) }
         return records.map { record in
             StrataWithChildren(record: record, children: record.strataKey.flatMap { byParent[$0] } ?? [])
         }
     }
-}
 
-extension StrataIncludedChildren where Child: StrataRecord, Shape == StrataDecodedRow<Child> {
     /// The `Child` records whose `reference` holds the record's key, among those matching
-    /// `filter` (all when nil), sorted by `order` for each record.
+    /// `filter` (all when nil), sorted by `order` for each record. The reference's column is read
+    /// first in each row, so that no key path is read per child.
     public static func all<Reference: StrataReferenceValue>(
         _ child: Child.Type, via reference: KeyPath<Child, Reference> & Sendable, where filter: StrataFilter<Child>? = nil,
         orderBy order: StrataSort<Child>? = nil
     ) -> Self where Reference.ReferencedKey == Record.Key {
-        StrataIncludedChildren(
-            query: { keys in
-                let column = Child.Columns()[dynamicMember: reference]
-                let select = StrataSQL.select(
-                    Child.self, where: { column.in(keys.map(Reference.init(referencing:))).and(filter?($0)) }, orderBy: order)
-                return StrataRowQuery(select, StrataDecodedRow())
-            },
-            split: { child in (child[keyPath: reference].referencedKey, child) })
+        StrataIncludedChildren(query: { keys in
+            let columns = Child.Columns()
+            let column = columns[dynamicMember: reference]
+            let table = Child.strataTable
+            let predicate = column.in(keys.map(Reference.init(referencing:))).and(filter?(columns))
+            let select = StrataSQL.select(
+                .joined([table.column(reference), table.selection]), from: table.sql, where: predicate,
+                orderBy: order?(columns) ?? [])
+            return StrataRowQuery(select, StrataLinkedRow())
+        })
     }
-}
 
-extension StrataIncludedChildren where Child: StrataRecord, Record.Key: StrataColumnValue {
     /// The `Child` records that rows of the join entity `Join` link to the record: those whose
-    /// `from` holds the record's key, their `to` holding the child's. Among the children matching
-    /// `filter`, sorted by `order` for each record: books with their tags,
+    /// key a `Join` row's `to` holds, that row's `from` holding the record's key. Among the
+    /// children matching `filter`, sorted by `order` for each record: books with their tags,
     /// `.all(Tag.self, through: BookTags.self, from: \.book, to: \.tag)`.
     public static func all<Join: StrataRecord, From: StrataReferenceValue, To: StrataReferenceValue>(
         _ child: Child.Type, through join: Join.Type, from: KeyPath<Join, From> & Sendable, to: KeyPath<Join, To> & Sendable,
         where filter: StrataFilter<Child>? = nil, orderBy order: StrataSort<Child>? = nil
-    ) -> Self
-    where Shape == StrataLinkedRow<Record.Key, Child>, From.ReferencedKey == Record.Key, To.ReferencedKey == Child.Key {
-        StrataIncludedChildren(
-            query: { keys in
-                let links = Join.strataTable, children = Child.strataTable
-                let fromColumn = links.column(from), toColumn = links.column(to)
-                let link = StrataSQL.identifier("strata_link")
-                let childKey = children.primaryKey.first.map(StrataSQL.identifier) ?? "NULL"
-                let keyList = StrataSQL.joined(keys.map { StrataSQL.value(From(referencing: $0).strataSQLValue) })
-                // The links are a subquery with columns of their own names, so that the filter's
-                // and the sort's unqualified columns can only be the children's.
-                let linked: StrataSQL =
-                    "\(children.sql) JOIN (SELECT \(fromColumn) AS \(identifier: "strata_from"), \(toColumn) AS \(identifier: "strata_to") FROM \(links.sql) WHERE \(fromColumn) IN (\(keyList))) AS \(link) ON \(link).\(identifier: "strata_to") = \(children.sql).\(childKey)"
-                let columns = Child.Columns()
-                let childColumns = StrataSQL.joined(children.columns.map { StrataSQL.column($0, of: children.name) })
-                let selection: StrataSQL = "\(link).\(identifier: "strata_from"), \(childColumns)"
-                return StrataRowQuery(
-                    .select(selection, from: linked, where: filter?(columns), orderBy: order?(columns) ?? []),
-                    StrataLinkedRow())
-            },
-            split: { row in (row.0, row.1) })
+    ) -> Self where From.ReferencedKey == Record.Key, To.ReferencedKey == Child.Key {
+        StrataIncludedChildren(query: { keys in
+            let links = Join.strataTable, children = Child.strataTable
+            let fromColumn = links.column(from), toColumn = links.column(to)
+            let link = StrataSQL.identifier("strata_link")
+            let childKey = children.primaryKey.first.map(StrataSQL.identifier) ?? "NULL"
+            let keyList = StrataSQL.joined(keys.map { StrataSQL.value(From(referencing: $0).strataSQLValue) })
+            // The links are a subquery with columns of their own names, so that the filter's
+            // and the sort's unqualified columns can only be the children's.
+            let linked: StrataSQL =
+                "\(children.sql) JOIN (SELECT \(fromColumn) AS \(identifier: "strata_from"), \(toColumn) AS \(identifier: "strata_to") FROM \(links.sql) WHERE \(fromColumn) IN (\(keyList))) AS \(link) ON \(link).\(identifier: "strata_to") = \(children.sql).\(childKey)"
+            let columns = Child.Columns()
+            let childColumns = StrataSQL.joined(children.columns.map { StrataSQL.column($0, of: children.name) })
+            let selection: StrataSQL = "\(link).\(identifier: "strata_from"), \(childColumns)"
+            return StrataRowQuery(
+                .select(selection, from: linked, where: filter?(columns), orderBy: order?(columns) ?? []),
+                StrataLinkedRow())
+        })
     }
 }
 
-/// A row of a many-to-many query: the key of the record a link starts from, then the linked record.
+/// A row of the children of records: the key of the record it belongs to, then the child.
 public struct StrataLinkedRow<Key: StrataColumnValue, Linked: StrataRowDecodable>: StrataRowShape {
     /// The shape.
     @inlinable

@@ -126,7 +126,7 @@ struct SwiftRecordsRenderer {
         for (relation, target, via) in r.toMany {
             let child = r.names.record(target)
             writer.line()
-            writer.block("extension StrataIncludedChildren where Record == \(r.record), Child == \(child), Shape == StrataDecodedRow<\(child)>") { w in
+            writer.block("extension StrataIncludedChildren where Record == \(r.record), Child == \(child)") { w in
                 w.line("/// Each `\(r.entity.name)` with its `\(relation.name)`: the `\(target.name)` records whose `\(via.name)` refers to it.")
                 w.line("public static var \(SwiftNames.identifier(relation.name)): Self { .all(\(child).self, via: \\.\(SwiftNames.identifier(via.name))) }")
             }
@@ -134,9 +134,7 @@ struct SwiftRecordsRenderer {
         for (relation, target, join, from, to) in r.manyToMany {
             let child = r.names.record(target)
             writer.line()
-            writer.block(
-                "extension StrataIncludedChildren where Record == \(r.record), Child == \(child), Shape == StrataLinkedRow<\(r.record).Key, \(child)>"
-            ) { w in
+            writer.block("extension StrataIncludedChildren where Record == \(r.record), Child == \(child)") { w in
                 w.line("/// Each `\(r.entity.name)` with its `\(relation.name)`: the `\(target.name)` records `\(join.name)` links to it.")
                 w.block("public static var \(SwiftNames.identifier(relation.name)): Self") { w in
                     w.line(".all(\(child).self, through: \(r.names.record(join)).self, from: \\.\(SwiftNames.identifier(from.name)), to: \\.\(SwiftNames.identifier(to.name)))")

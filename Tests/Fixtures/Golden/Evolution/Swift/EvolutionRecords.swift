@@ -50,7 +50,7 @@ extension Writer: StrataSearchable {
     public static let strataSearch = StrataSearch(table: "writer", columns: ["display_name", "bio"], language: "english")
 }
 
-extension StrataIncludedChildren where Record == Writer, Child == Post, Shape == StrataDecodedRow<Post> {
+extension StrataIncludedChildren where Record == Writer, Child == Post {
     /// Each `Writer` with its `posts`: the `Post` records whose `author` refers to it.
     public static var posts: Self { .all(Post.self, via: \.author) }
 }

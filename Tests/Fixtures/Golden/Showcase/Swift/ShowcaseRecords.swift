@@ -102,7 +102,7 @@ extension Order: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Order, Child == OrderLine, Shape == StrataDecodedRow<OrderLine> {
+extension StrataIncludedChildren where Record == Order, Child == OrderLine {
     /// Each `Order` with its `lines`: the `OrderLine` records whose `order` refers to it.
     public static var lines: Self { .all(OrderLine.self, via: \.order) }
 }

@@ -34,7 +34,7 @@ extension Writer: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Writer, Child == Post, Shape == StrataDecodedRow<Post> {
+extension StrataIncludedChildren where Record == Writer, Child == Post {
     /// Each `Writer` with its `posts`: the `Post` records whose `writer` refers to it.
     public static var posts: Self { .all(Post.self, via: \.writer) }
 }

@@ -44,7 +44,7 @@ extension BankAccount: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == BankAccount, Child == Transfer, Shape == StrataDecodedRow<Transfer> {
+extension StrataIncludedChildren where Record == BankAccount, Child == Transfer {
     /// Each `BankAccount` with its `transfers`: the `Transfer` records whose `account` refers to it.
     public static var transfers: Self { .all(Transfer.self, via: \.account) }
 }

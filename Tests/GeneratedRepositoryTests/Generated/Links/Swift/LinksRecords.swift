@@ -33,7 +33,7 @@ extension Site: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Site, Child == Bookmark, Shape == StrataDecodedRow<Bookmark> {
+extension StrataIncludedChildren where Record == Site, Child == Bookmark {
     /// Each `Site` with its `bookmarks`: the `Bookmark` records whose `site` refers to it.
     public static var bookmarks: Self { .all(Bookmark.self, via: \.site) }
 }

@@ -32,7 +32,7 @@ extension Book: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Book, Child == Topic, Shape == StrataLinkedRow<Book.Key, Topic> {
+extension StrataIncludedChildren where Record == Book, Child == Topic {
     /// Each `Book` with its `tags`: the `Topic` records `BookTopic` links to it.
     public static var tags: Self {
         .all(Topic.self, through: BookTopic.self, from: \.book, to: \.topic)
@@ -67,7 +67,7 @@ extension Topic: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Topic, Child == Book, Shape == StrataLinkedRow<Topic.Key, Book> {
+extension StrataIncludedChildren where Record == Topic, Child == Book {
     /// Each `Topic` with its `books`: the `Book` records `BookTopic` links to it.
     public static var books: Self {
         .all(Book.self, through: BookTopic.self, from: \.topic, to: \.book)

@@ -54,7 +54,7 @@ extension Customer: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Customer, Child == Order, Shape == StrataDecodedRow<Order> {
+extension StrataIncludedChildren where Record == Customer, Child == Order {
     /// Each `Customer` with its `orders`: the `Order` records whose `customer` refers to it.
     public static var orders: Self { .all(Order.self, via: \.customer) }
 }
@@ -101,7 +101,7 @@ extension Order: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Order, Child == OrderLine, Shape == StrataDecodedRow<OrderLine> {
+extension StrataIncludedChildren where Record == Order, Child == OrderLine {
     /// Each `Order` with its `lines`: the `OrderLine` records whose `order` refers to it.
     public static var lines: Self { .all(OrderLine.self, via: \.order) }
 }

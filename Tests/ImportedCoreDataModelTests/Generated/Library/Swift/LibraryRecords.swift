@@ -47,12 +47,12 @@ extension Author: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Author, Child == Book, Shape == StrataDecodedRow<Book> {
+extension StrataIncludedChildren where Record == Author, Child == Book {
     /// Each `Author` with its `books`: the `Book` records whose `author` refers to it.
     public static var books: Self { .all(Book.self, via: \.author) }
 }
 
-extension StrataIncludedChildren where Record == Author, Child == Loan, Shape == StrataDecodedRow<Loan> {
+extension StrataIncludedChildren where Record == Author, Child == Loan {
     /// Each `Author` with its `loans`: the `Loan` records whose `borrower` refers to it.
     public static var loans: Self { .all(Loan.self, via: \.borrower) }
 }
@@ -123,17 +123,17 @@ extension Book: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Book, Child == Loan, Shape == StrataDecodedRow<Loan> {
+extension StrataIncludedChildren where Record == Book, Child == Loan {
     /// Each `Book` with its `loans`: the `Loan` records whose `book` refers to it.
     public static var loans: Self { .all(Loan.self, via: \.book) }
 }
 
-extension StrataIncludedChildren where Record == Book, Child == BookRelated, Shape == StrataDecodedRow<BookRelated> {
+extension StrataIncludedChildren where Record == Book, Child == BookRelated {
     /// Each `Book` with its `related`: the `BookRelated` records whose `book` refers to it.
     public static var related: Self { .all(BookRelated.self, via: \.book) }
 }
 
-extension StrataIncludedChildren where Record == Book, Child == Review, Shape == StrataDecodedRow<Review> {
+extension StrataIncludedChildren where Record == Book, Child == Review {
     /// Each `Book` with its `reviews`: the `Review` records whose `book` refers to it.
     public static var reviews: Self { .all(Review.self, via: \.book) }
 }
@@ -255,7 +255,7 @@ extension Shelf: StrataRecord {
     }
 }
 
-extension StrataIncludedChildren where Record == Shelf, Child == Book, Shape == StrataDecodedRow<Book> {
+extension StrataIncludedChildren where Record == Shelf, Child == Book {
     /// Each `Shelf` with its `books`: the `Book` records whose `shelf` refers to it.
     public static var books: Self { .all(Book.self, via: \.shelf) }
 }
