@@ -56,9 +56,14 @@ struct RollingSideBySideTests {
             let v2 = try await v2App.value
             #expect(v1.failures.isEmpty, "v1: \(v1.failures.prefix(5))")
             #expect(v2.failures.isEmpty, "v2: \(v2.failures.prefix(5))")
-            // At least 80% of the rate over the time each ran (4 s and 3 s), on a shared machine.
-            #expect(v1.operations >= Self.rate * 4 * 8 / 10, "v1 ran \(v1.operations) operations in \(v1.elapsed)")
-            #expect(v2.operations >= Self.rate * 3 * 8 / 10, "v2 ran \(v2.operations) operations in \(v2.elapsed)")
+            // Neither app stalls: no operation waits a second (the migration's locks are held for
+            // milliseconds under a 300 ms lock timeout), and each keeps at least half its rate
+            // over the time it ran (4 s and 3 s) on a machine the other suites share (the
+            // stall itself is measured by `strata-bench --only stalls`, not here).
+            #expect(v1.longest < .seconds(1), "v1's longest operation took \(v1.longest)")
+            #expect(v2.longest < .seconds(1), "v2's longest operation took \(v2.longest)")
+            #expect(v1.operations >= Self.rate * 4 / 2, "v1 ran \(v1.operations) operations in \(v1.elapsed)")
+            #expect(v2.operations >= Self.rate * 3 / 2, "v2 ran \(v2.operations) operations in \(v2.elapsed)")
 
             // Each version reads what the other wrote.
             let old = RollingV1.RollingPostgresAccess(session.connection)
@@ -170,12 +175,14 @@ private final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
-/// Operations issued at a steady rate until a flag is set: how many ran, and the failures.
+/// Operations issued at a steady rate until a flag is set: how many ran, the failures, and the
+/// longest one.
 private enum Workload {
     struct Result: Sendable {
         var operations = 0
         var failures: [String] = []
         var elapsed = Duration.zero
+        var longest = Duration.zero
     }
 
     static func run(
@@ -187,11 +194,13 @@ private enum Workload {
         let interval = Duration.seconds(1) / rate
         var n = 0
         while !stop.isSet {
+            let began = clock.now
             do {
                 try await operation(n)
             } catch {
                 result.failures.append("operation \(n): \(String(reflecting: error))")
             }
+            result.longest = max(result.longest, clock.now - began)
             n += 1
             result.operations = n
             try await clock.sleep(until: start + interval * n)
