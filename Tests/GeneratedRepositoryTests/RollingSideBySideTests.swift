@@ -17,7 +17,7 @@ struct RollingSideBySideTests {
     /// Operations a second each app issues.
     static let rate = 200
 
-    @Test("v1 and v2 each keep 200 operations a second through the expand, with no failure until the contract")
+    @Test("v1 and v2 each keep running at 200 operations a second through the expand, with no stall and no failure until the contract")
     func sideBySide() async throws {
         let server = try await TestPostgresServer.forTest()
         try await server.withDatabase { session in
