@@ -29,6 +29,20 @@ import StrataRuntime
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// JSON text, parsed from the column's bytes without making a `String` of it first.
+    @inline(never)
+    @usableFromInline static func json(_ statement: SQLiteStatement, _ index: Int32) throws -> StrataJSON {
+        guard let text = sqlite3_column_text(statement, index) else {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        do {
+            return try StrataJSONParser.parse(UnsafeRawBufferPointer(start: text, count: count))
+        } catch let error as StrataJSONError {
+            throw StrataDecodingError.malformedJSON(column: columnName(statement, index), type: "JSON", reason: error.description)
+        }
+    }
+
     /// An integer.
     @inlinable
     static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {

@@ -39,6 +39,9 @@ public protocol StrataRowReader {
     mutating func read(_ type: Data.Type) throws -> Data
     /// The next column's Decimal.
     mutating func read(_ type: Decimal.Type) throws -> Decimal
+    /// The next column's JSON (text on SQLite, `JSONB` on PostgreSQL), parsed; text that is not
+    /// JSON is ``StrataDecodingError/malformedJSON(column:type:reason:)``.
+    mutating func readJSON() throws -> StrataJSON
     /// The name of the column read last, for error messages.
     var previousColumnName: String { get }
 }

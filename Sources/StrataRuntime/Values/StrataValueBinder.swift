@@ -34,6 +34,8 @@ public protocol StrataValueBinder {
     mutating func bind(_ value: Data) throws
     /// Binds a Decimal.
     mutating func bind(_ value: Decimal) throws
+    /// Binds JSON text (``StrataJSONWriter``): text on SQLite, `JSONB` on PostgreSQL.
+    mutating func bind(json text: String) throws
 }
 
 extension StrataValueBinder {
