@@ -264,7 +264,7 @@ extension SchemaParser {
     }
 
     /// Reads a default and checks that it fits the field's type.
-    private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
+    mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
         guard case .scalar(let scalar) = node else {
             reader.error(

@@ -22,6 +22,9 @@ public struct StrataSQL: Hashable, Sendable {
         /// Full-text search SQL over a table, written by each database its own way, with the
         /// search query it binds (``StrataFullTextPart/rank`` binds none).
         case fullText(StrataFullTextPart, StrataSearch, query: StrataSQLValue?)
+        /// The SQL around a JSON column that reads one of its members, written by each database
+        /// its own way (``StrataJSONMemberPart``).
+        case jsonMember(StrataJSONMemberPart)
     }
 
     /// The segments, in order.
@@ -123,6 +126,7 @@ public struct StrataSQL: Hashable, Sendable {
             case .fullText(let part, let search, let query):
                 if query != nil { number += 1 }
                 sql += Dialect.fullText(part, of: search, query: Dialect.placeholder(number))
+            case .jsonMember(let part): sql += Dialect.jsonMember(part)
             }
         }
         return sql

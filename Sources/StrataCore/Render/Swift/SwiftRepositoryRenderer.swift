@@ -86,6 +86,10 @@ struct SwiftRecordsRenderer {
         }
         for decl in schema.valueTypes {
             writer.line()
+            if decl.isJSON {
+                SwiftJSONTypeRenderer(schema: schema, decl: decl).renderConformance(into: &writer)
+                continue
+            }
             for protocols in Self.valueProtocols(storedAs: decl.storage) {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): \(protocols.joined(separator: ", ")) {}")
             }
@@ -115,7 +119,7 @@ struct SwiftRecordsRenderer {
         case .double, .float, .date: return [["StrataRawColumnValue"], ordered]
         case .uuid, .url: return [["StrataRawColumnValue", "StrataKeyReferenceValue"], ["StrataSortableColumnValue"]]
         case .bool, .data: return [["StrataRawColumnValue"], ["StrataSortableColumnValue"]]
-        case .decimal: return [["StrataRawColumnValue"]]
+        case .decimal, .json: return [["StrataRawColumnValue"]]
         }
     }
 

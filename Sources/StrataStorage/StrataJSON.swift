@@ -62,32 +62,6 @@ public struct StrataJSONObject: Hashable, Sendable {
         return nil
     }
 
-    /// The value of `key` as `Value`: a missing member or `null` reads as nil for an optional,
-    /// and is ``StrataJSONError/missingKey(_:)`` otherwise.
-    @inlinable
-    public func decode<Value: StrataJSONCodable>(_ key: String, as type: Value.Type = Value.self) throws -> Value {
-        let value = self[key] ?? .null
-        do {
-            return try Value(strataJSON: value)
-        } catch StrataJSONError.mismatch(_, _, let path) where value == .null && path.isEmpty {
-            throw StrataJSONError.missingKey([key])
-        } catch let error as StrataJSONError {
-            throw error.inside(key)
-        }
-    }
-
-    /// The value of `key` as `Value`, or `defaultValue` when the object has no such member or it
-    /// is `null`: a key the shape added with a default, read from a value written before.
-    @inlinable
-    public func decode<Value: StrataJSONCodable>(_ key: String, default defaultValue: @autoclosure () -> Value) throws -> Value {
-        guard let value = self[key], value != .null else { return defaultValue() }
-        do {
-            return try Value(strataJSON: value)
-        } catch let error as StrataJSONError {
-            throw error.inside(key)
-        }
-    }
-
     public static func == (lhs: StrataJSONObject, rhs: StrataJSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
