@@ -67,3 +67,13 @@ public struct JSONMember: Hashable, Sendable {
     }
 }
 
+
+extension Schema {
+    /// True when a member of a JSON value type holds the enum or value type `name` (so that it
+    /// is read from and written as JSON too).
+    func isHeldInJSON(_ name: String) -> Bool {
+        valueTypes.contains { decl in
+            decl.members?.contains { $0.type == .enumeration(name) || $0.type == .value(name) } ?? false
+        }
+    }
+}

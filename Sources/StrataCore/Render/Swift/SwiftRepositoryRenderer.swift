@@ -75,6 +75,9 @@ struct SwiftRecordsRenderer {
         for decl in schema.enums {
             writer.line()
             let type = SwiftNames.identifier(decl.name)
+            if schema.isHeldInJSON(decl.name) {
+                writer.line("extension \(type): StrataJSONCodable {}")
+            }
             guard let unknown = decl.unknownCase else {
                 writer.line("extension \(type): StrataEnumColumnValue {}")
                 continue
@@ -92,6 +95,9 @@ struct SwiftRecordsRenderer {
             }
             for protocols in Self.valueProtocols(storedAs: decl.storage) {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): \(protocols.joined(separator: ", ")) {}")
+            }
+            if schema.isHeldInJSON(decl.name) {
+                writer.line("extension \(SwiftNames.identifier(decl.name)): StrataJSONCodable {}")
             }
         }
         for entity in schema.entities {

@@ -56,10 +56,10 @@ public enum PrefsMigrations {
                 -- Steps:
                 -- - reshape the JSON of Profile.settings (Settings): compute zoom by its transform
 
-                UPDATE "profile" SET "settings" = json_set("settings", '$.zoom', (json_extract(settings, '$.textSize') / 12.0));
+                UPDATE "profile" SET "settings" = json_set("settings", '$.zoom', (json_extract(settings, '$.textSize') / 4.0));
 
                 """#,
-            checksum: "04d3bf86a3ac1dfbd6355ad5800234c5bcaf44e02a559f3a37da22a4a171ac43",
+            checksum: "b8e96629a14bc85b13bb290492075bced2f7b80b496e9f90b3e87a4f7c2a760a",
             incompatibility: "reshapes the JSON of Profile.settings (compute zoom by its transform)"
         ),
     ]

@@ -57,10 +57,10 @@ public enum PrefsPostgresMigrations {
                 -- Steps:
                 -- - reshape the JSON of Profile.settings (Settings): compute zoom by its transform
 
-                UPDATE "profile" SET "settings" = jsonb_set("settings", '{zoom}', to_jsonb(((settings ->> 'textSize')::double precision / 12.0)));
+                UPDATE "profile" SET "settings" = jsonb_set("settings", '{zoom}', to_jsonb(((settings ->> 'textSize')::double precision / 4.0)));
 
                 """#,
-            checksum: "6f9d2290d3119a02c72efa7c34aa425ecb4d860839e0f1562803bfc7c442659f",
+            checksum: "2344f6ede4cb14ab60e5d56191529787f353a72b09820508e8f6611078244488",
             incompatibility: "reshapes the JSON of Profile.settings (compute zoom by its transform)"
         ),
     ]

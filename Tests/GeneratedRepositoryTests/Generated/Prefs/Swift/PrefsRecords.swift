@@ -4,6 +4,7 @@
 import Foundation
 import StrataRuntime
 
+extension Theme: StrataJSONCodable {}
 extension Theme: StrataEnumColumnValue {}
 
 /// `Window` is stored as a JSON object of its members, read and written by hand.
@@ -18,7 +19,7 @@ extension Window: StrataJSONColumnValue {
     }
 
     public func write(to json: inout StrataJSONWriter) {
-        json.object { json in {
+        json.object { json in
             json.member("width", width)
             json.member("height", height)
             json.member("maximized", maximized)
@@ -56,7 +57,7 @@ extension Settings: StrataJSONColumnValue {
     }
 
     public func write(to json: inout StrataJSONWriter) {
-        json.object { json in {
+        json.object { json in
             json.member("theme", theme)
             json.member("textSize", textSize)
             json.member("zoom", zoom)

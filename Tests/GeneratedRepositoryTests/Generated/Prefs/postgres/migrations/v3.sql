@@ -6,4 +6,4 @@
 -- Steps:
 -- - reshape the JSON of Profile.settings (Settings): compute zoom by its transform
 
-UPDATE "profile" SET "settings" = jsonb_set("settings", '{zoom}', to_jsonb(((settings ->> 'textSize')::double precision / 12.0)));
+UPDATE "profile" SET "settings" = jsonb_set("settings", '{zoom}', to_jsonb(((settings ->> 'textSize')::double precision / 4.0)));

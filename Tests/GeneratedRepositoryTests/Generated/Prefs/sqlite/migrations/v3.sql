@@ -6,4 +6,4 @@
 -- Steps:
 -- - reshape the JSON of Profile.settings (Settings): compute zoom by its transform
 
-UPDATE "profile" SET "settings" = json_set("settings", '$.zoom', (json_extract(settings, '$.textSize') / 12.0));
+UPDATE "profile" SET "settings" = json_set("settings", '$.zoom', (json_extract(settings, '$.textSize') / 4.0));
