@@ -54,7 +54,7 @@ extension SchemaParser {
         for decl in decls where decl.isJSON {
             if let path = Self.containment(from: decl.name, to: decl.name, in: decls, visited: []) {
                 reader.diagnostics.error(
-                    "JSON value type '\(decl.name)' contains itself (\(([decl.name] + path).joined(separator: " -> "))); a Swift struct cannot: make the member an array",
+                    "JSON value type '\(decl.name)' contains itself through \(path.joined(separator: ", ")); a Swift struct cannot: make the member an array",
                     at: decl.location)
             }
         }
@@ -65,10 +65,10 @@ extension SchemaParser {
         guard let decl = decls.first(where: { $0.name == from }), let members = decl.members else { return nil }
         for member in members where !member.isArray {
             guard case .value(let name) = member.type else { continue }
-            if name == target { return ["\(name) (\(from).\(member.name))"] }
+            if name == target { return ["\(from).\(member.name)"] }
             if visited.contains(name) { continue }
             if let rest = containment(from: name, to: target, in: decls, visited: visited.union([from])) {
-                return ["\(name) (\(from).\(member.name))"] + rest
+                return ["\(from).\(member.name)"] + rest
             }
         }
         return nil
