@@ -359,6 +359,7 @@ let package = Package(
             exclude: [
                 "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
                 "Generated/BenchJoin/postgres", "Generated/BenchSearch/sqlite", "Generated/BenchSearch/postgres",
+                "Generated/BenchJSON/sqlite", "Generated/BenchJSON/postgres",
             ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.
