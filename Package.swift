@@ -310,7 +310,7 @@ let package = Package(
                 "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
                 "Generated/Rolling/postgres", "Generated/Links/sqlite", "Generated/Links/postgres",
-                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres", "Generated/Prefs/sqlite", "Generated/Prefs/postgres",
+                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres", "Generated/Prefs/sqlite", "Generated/Prefs/postgres", "Generated/Keyed/sqlite", "Generated/Keyed/postgres",
                 "Generated/Notes/sqlite", "Generated/Notes/postgres",
             ]
         ),

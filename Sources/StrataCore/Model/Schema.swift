@@ -55,6 +55,11 @@ public struct Schema: Hashable, Sendable {
     public var enums: [EnumDecl]
     /// Value types (`types:`) in declaration order.
     public var valueTypes: [ValueTypeDecl] = []
+    /// True when every entity's key is a type of its own in generated Swift (`typedKeys: true`):
+    /// see ``withTypedKeys()``.
+    public var typedKeys = false
+    /// Where `typedKeys` is written.
+    var typedKeysLocation: SourceLocation?
     /// Entities in declaration order.
     public var entities: [Entity] {
         didSet { entityPositions = Self.positions(of: entities) }

@@ -144,7 +144,9 @@ public enum Generator {
         outputs: GeneratedOutputs = .all, access: AccessLevel = .public,
         configuration: GeneratorConfiguration = .commandLine, into sink: inout Sink
     ) throws(Sink.Failure) {
-        guard let latest = history.latest else { return }
+        guard let sqlSchema = history.latest else { return }
+        // The Swift sees each key as a type of its own with `typedKeys: true`; the SQL is the same.
+        let latest = sqlSchema.withTypedKeys()
         let regeneration = configuration.regeneration
         let model = history.model
         let swiftFolder = OutputLayout.swiftFolder(model: model)
@@ -195,7 +197,7 @@ public enum Generator {
         for dialect in SQLDialect.allCases where writesSQL || wanted.contains(dialect) {
             var kept: [GeneratedFile] = []
             let jobs = sqlJobs(
-                for: history, latest: latest, plans: plans, dialect: dialect, schemaFile: writesSQL,
+                for: history, latest: sqlSchema, plans: plans, dialect: dialect, schemaFile: writesSQL,
                 configuration: configuration)
             try Parallel.forEach(jobs) { (file) throws(Sink.Failure) in
                 if file.path.contains("/migrations/") { kept.append(file) }

@@ -4,7 +4,7 @@
 /// against the very same lists.
 public enum SchemaKeys {
     /// The top level of a version file.
-    public static let topLevel = ["model", "version", "naming", "enums", "types", "entities", "migration"]
+    public static let topLevel = ["model", "version", "naming", "typedKeys", "enums", "types", "entities", "migration"]
     /// A value type in its mapping form.
     public static let valueType = ["type", "json", "external", "doc"]
     /// A member of a JSON value type in its mapping form.

@@ -65,6 +65,10 @@ struct SchemaParser {
                     at: entry.value)
             }
         }
+        if let entry = byKey["typedKeys"] {
+            schema.typedKeys = reader.bool(entry.value, "'typedKeys'") ?? false
+            schema.typedKeysLocation = entry.keyLocation
+        }
         if let entry = byKey["enums"] {
             schema.enums = parseEnums(entry.value)
         }
@@ -85,6 +89,13 @@ struct SchemaParser {
         }
         if let entry = byKey["migration"] {
             schema.migration = parseMigration(entry.value)
+        }
+        if schema.typedKeys, let location = schema.typedKeysLocation {
+            for (entity, name) in schema.typedKeyNames() where schema.declaresType(named: name) {
+                reader.diagnostics.error(
+                    "'typedKeys' names the key of '\(entity)' '\(name)', which the model already declares; rename it or key '\(entity)' otherwise",
+                    at: location)
+            }
         }
         return schema
     }

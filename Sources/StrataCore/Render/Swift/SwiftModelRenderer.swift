@@ -182,10 +182,12 @@ struct SwiftModelRenderer {
         }
         if field.isAutoincrement || field.isOptional { return "nil" }
         // `entity` holds `field`: asking it first spares a scan of the model for every key.
-        if field.type == .scalar(.uuid),
+        if schema.storageType(of: field) == .uuid, field.referencedEntity == nil,
             entity.primaryKey == [field.name]
                 || schema.entities.contains(where: { $0.primaryKey == [field.name] && $0.fields.contains(field) })
         {
+            // A typed key (`typedKeys: true`) wraps the new UUID.
+            if case .value(let name) = field.type { return "\(SwiftNames.identifier(name))(rawValue: UUID())" }
             return "UUID()"
         }
         return nil
