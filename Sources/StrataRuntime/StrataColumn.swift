@@ -69,3 +69,16 @@ extension StrataColumn where Value == String? {
         StrataPredicate("\(sql) LIKE \(value: .text(pattern))")
     }
 }
+
+extension StrataColumn where Value: StrataArrayColumnValue {
+    /// Rows whose array holds `element` (NULL never does): `$0.tags.contains("swift")`.
+    public func contains(_ element: Value.StrataElement) -> StrataPredicate<Root> {
+        let array = StrataSQLValue.array(Value.StrataElement.strataArray([element]))
+        return StrataPredicate(StrataSQL(segments: [.arrayTest(.contains, column: sql, array)]))
+    }
+
+    /// Rows whose array holds no element (NULL is not empty).
+    public var isEmpty: StrataPredicate<Root> {
+        StrataPredicate(StrataSQL(segments: [.arrayTest(.isEmpty, column: sql, nil)]))
+    }
+}

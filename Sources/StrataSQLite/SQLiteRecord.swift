@@ -59,6 +59,9 @@ public struct StrataSQLiteRow: StrataRowReader {
     @inlinable public mutating func read(_ type: Date.Type) throws -> Date { try advance(StrataRead.date) }
     @inlinable public mutating func read(_ type: Data.Type) throws -> Data { try advance(StrataRead.data) }
     @inlinable public mutating func read(_ type: Decimal.Type) throws -> Decimal { try advance(StrataRead.decimal) }
+    @inlinable public mutating func readArray(_ kind: StrataArray.Kind) throws -> StrataArray {
+        try advance { try StrataRead.array($0, $1, kind) }
+    }
 
     @inlinable
     public mutating func read(_ type: Date.Type, as format: SQLiteDateText) throws -> Date {
@@ -103,6 +106,9 @@ public struct StrataSQLiteArguments: StrataValueBinder {
     @inlinable public mutating func bind(_ value: Date) throws { try advance { try StrataBind.date($0, $1, value) } }
     @inlinable public mutating func bind(_ value: Data) throws { try advance { try StrataBind.data($0, $1, value) } }
     @inlinable public mutating func bind(_ value: Decimal) throws { try advance { try StrataBind.decimal($0, $1, value) } }
+    @inlinable public mutating func bindArray(_ array: StrataArray) throws {
+        try advance { try StrataBind.string($0, $1, StrataJSONArray.text(of: array)) }
+    }
 
     @inlinable
     public mutating func bind(_ value: Date, as format: SQLiteDateText) throws {

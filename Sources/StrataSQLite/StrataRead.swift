@@ -29,6 +29,19 @@ import StrataRuntime
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// An array field's elements, from the text of a JSON array.
+    @inline(never)
+    @usableFromInline static func array(_ statement: SQLiteStatement, _ index: Int32, _ kind: StrataArray.Kind) throws -> StrataArray {
+        guard let text = sqlite3_column_text(statement, index) else {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let array = StrataJSONArray.array(UnsafeBufferPointer(start: text, count: count), of: kind) else {
+            throw StrataDecodingError.malformed(column: columnName(statement, index), type: "array of \(kind)")
+        }
+        return array
+    }
+
     /// An integer.
     @inlinable
     static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {

@@ -168,7 +168,7 @@ public enum MigrationPlanner {
             case .enumeration(let name): cause = "the raw type of enum \(name) changes"
             case .value(let name): cause = "the storage of \(name) changes"
             case .reference(let name): cause = "the key of \(name) changes type"
-            case .scalar: cause = "its type changes"
+            case .scalar, .array: cause = "its type changes"
             }
             return "\(cause), so '\(field)' stores \(after.name) instead of \(before.name), and no lossless conversion is known: \(fix)"
         }

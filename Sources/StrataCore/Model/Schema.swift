@@ -123,6 +123,19 @@ public struct Schema: Hashable, Sendable {
         case .reference(let name):
             guard let target = entity(named: name)?.singlePrimaryKey, target.referencedEntity == nil else { return nil }
             return storageType(of: target)
+        case .array: return nil
+        }
+    }
+
+    /// The scalar type the elements of an array field are stored as (an enum's raw type, a value
+    /// type's storage); nil for other fields.
+    public func arrayElementStorage(of field: Field) -> ScalarType? {
+        guard let element = field.type.arrayElement else { return nil }
+        switch element {
+        case .scalar(let scalar): return scalar
+        case .enumeration(let name): return enumDecl(named: name)?.rawType.scalar
+        case .value(let name): return valueType(named: name)?.storage
+        case .reference, .array: return nil
         }
     }
 }

@@ -16,6 +16,18 @@ public protocol StrataSQLDialect: Sendable {
     /// Full-text search SQL: `part` of a search over `search`, where `query` is the placeholder
     /// of the bound search query (``StrataSearch/query(_:)``; unused by ``StrataFullTextPart/rank``).
     static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String
+    /// A test on an array column (`column`, its SQL), where `array` is the placeholder of the
+    /// bound array (``StrataArrayTest/contains``: a one-element array; unused by
+    /// ``StrataArrayTest/isEmpty``).
+    static func arrayTest(_ test: StrataArrayTest, column: String, array: String) -> String
+}
+
+/// A test on an array column that a filter makes (`$0.tags.contains("swift")`).
+public enum StrataArrayTest: Hashable, Sendable {
+    /// The column holds every element of the bound array (one element, for `contains`).
+    case contains
+    /// The column holds no element.
+    case isEmpty
 }
 
 extension StrataSQLDialect {
