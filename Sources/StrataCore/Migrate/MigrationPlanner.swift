@@ -39,8 +39,9 @@ public enum MigrationPlanner {
                 }
             case .fieldAdded(let entityName, let field):
                 if !field.isOptional && !field.isAutoincrement && field.defaultValue == nil && field.transform == nil {
+                    let hint = field.type.arrayElement != nil ? " ('default: []' for no element)" : ""
                     bag.error(
-                        "new field '\(entityName).\(field.name)' is required, so existing rows need a value: give it a 'default' or a 'transform' (or make it optional)",
+                        "new field '\(entityName).\(field.name)' is required, so existing rows need a value: give it a 'default'\(hint) or a 'transform' (or make it optional)",
                         at: field.location)
                 }
                 step.detail = field.transform != nil ? "computed by its transform" : field.defaultValue.map { "filled with its default \($0)" }
