@@ -37,6 +37,7 @@ extension PostgresRecord {
 /// | `Date` | `TIMESTAMPTZ` (microseconds: see ``PostgresStorage``), `DATE` for `format: date` |
 /// | `Data` | `BYTEA` |
 /// | `Decimal` | `NUMERIC` |
+/// | JSON value types | `JSONB` |
 public struct StrataPostgresRow: StrataRowReader {
     @usableFromInline let row: PostgresRow
     @usableFromInline var cells: PostgresRow.Iterator
@@ -119,6 +120,12 @@ public struct StrataPostgresRow: StrataRowReader {
         }
     }
 
+    /// A `JSONB` value, parsed.
+    @inline(never)
+    public mutating func readJSON() throws -> StrataJSON {
+        try nextCell().strataJSON()
+    }
+
     /// A `TIMESTAMPTZ` to the microsecond (``StrataPostgresTimestamp``), or a `DATE`.
     @inline(never)
     public mutating func read(_ type: Date.Type) throws -> Date {
@@ -152,6 +159,7 @@ extension PostgresBindings: StrataValueBinder {
     @inline(never) public mutating func bind(_ value: UUID) { append(value) }
     @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
     @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
+    @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
 
     /// Binds a native array of the element type's.
     @inline(never)

@@ -12,6 +12,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
     case outOfRange(column: String, type: String, value: Int64)
     /// A raw value that matches no case of an enum without an `unknown` case.
     case unknownEnumValue(column: String, type: String, rawValue: String)
+    /// JSON that is not valid, or not of the shape of the Swift type that reads it.
+    case malformedJSON(column: String, type: String, reason: String)
     /// A row with fewer columns than the record has fields (0-based position of the first missing one).
     case missingColumn(position: Int)
 
@@ -27,6 +29,8 @@ public enum StrataDecodingError: Error, Hashable, Sendable, CustomStringConverti
             return "column \(column) holds \(value), which does not fit \(type)"
         case .unknownEnumValue(let column, let type, let rawValue):
             return "column \(column) holds \(rawValue), which is no case of \(type) (and \(type) has no unknown case)"
+        case .malformedJSON(let column, let type, let reason):
+            return "column \(column) does not hold a \(type): \(reason)"
         case .missingColumn(let position):
             return "the row has no column \(position + 1): it was not selected with the record's columns"
         }

@@ -29,17 +29,18 @@ import StrataRuntime
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    /// An array field's elements, from the text of a JSON array.
+    /// JSON text, parsed from the column's bytes without making a `String` of it first.
     @inline(never)
-    @usableFromInline static func array(_ statement: SQLiteStatement, _ index: Int32, _ kind: StrataArray.Kind) throws -> StrataArray {
+    @usableFromInline static func json(_ statement: SQLiteStatement, _ index: Int32) throws -> StrataJSON {
         guard let text = sqlite3_column_text(statement, index) else {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
         }
         let count = Int(sqlite3_column_bytes(statement, index))
-        guard let array = StrataJSONArray.array(UnsafeBufferPointer(start: text, count: count), of: kind) else {
-            throw StrataDecodingError.malformed(column: columnName(statement, index), type: "array of \(kind)")
+        do {
+            return try StrataJSONParser.parse(UnsafeRawBufferPointer(start: text, count: count))
+        } catch let error as StrataJSONError {
+            throw StrataDecodingError.malformedJSON(column: columnName(statement, index), type: "JSON", reason: error.description)
         }
-        return array
     }
 
     /// An integer.
