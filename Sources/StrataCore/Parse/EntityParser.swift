@@ -131,6 +131,7 @@ extension SchemaParser {
             _ = parseType(node, into: &field, scope: scope)
             return field
         }
+        if reportsUnquotedArrayType(node, of: name) { return nil }
         guard let entries = reader.mapping(node, "\(what()) (a type name, or a mapping with 'type')") else {
             return nil
         }
@@ -228,12 +229,7 @@ extension SchemaParser {
     /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
     private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
-        if case .sequence(let list) = node, list.items.count == 1, case .scalar(let element) = list.items[0] {
-            reader.error(
-                "the type of field '\(field.name)' is a YAML list: write the array type in quotes, \"[\(Limits.shown(element.string))]\"",
-                at: node)
-            return false
-        }
+        if reportsUnquotedArrayType(node, of: field.name) { return false }
         guard let written = reader.string(node, "the type of field '\(field.name)'") else { return false }
         if let (type, isOptional) = scope.writtenTypes[written] {
             field.type = type
@@ -258,6 +254,18 @@ extension SchemaParser {
             reader.error("unknown type '\(text)'\(Suggestion.didYouMean(text, in: scope.allTypeNames))", at: node)
             return false
         }
+        return true
+    }
+
+    /// True, with an error, when a field's type is written `[String]` unquoted, which YAML reads
+    /// as a list.
+    private mutating func reportsUnquotedArrayType(_ node: YAMLNode, of fieldName: String) -> Bool {
+        guard case .sequence(let list) = node, list.items.count == 1, case .scalar(let element) = list.items[0] else {
+            return false
+        }
+        reader.error(
+            "the type of field '\(fieldName)' is a YAML list: write the array type in quotes, \"[\(Limits.shown(element.string))]\"",
+            at: node)
         return true
     }
 
