@@ -1,5 +1,3 @@
-import StrataStorage
-
 /// An element of an array value the generator writes itself (a seeded row of `strata verify`):
 /// the element as stored, whatever the database.
 public enum ArrayElementLiteral: Hashable, Sendable {
@@ -13,7 +11,7 @@ extension ArrayElementLiteral {
     /// The element in a JSON array (SQLite): text as a JSON string, numbers, `true`/`false`.
     var jsonText: String {
         switch self {
-        case .text(let text): return JSONText.quoted(text)
+        case .text(let text): return DiagnosticJSON.quoted(text)
         case .integer(let value): return String(value)
         case .real(let value): return value.isFinite ? "\(value)" : "null"
         case .bool(let value): return value ? "true" : "false"
