@@ -8,59 +8,46 @@ import Testing
 /// quoted text, enums, UUIDs) survive a scalar that becomes an array through a `transform`, an
 /// array of `Int32` that becomes one of `Int64`, and array fields added with `default: []`.
 @Suite struct ArrayVerifyTests {
+    /// Version `number` of the model, whose `Post` has `fields` besides its key and the ones
+    /// every version keeps.
+    static func version(_ number: Int, _ fields: String) -> String {
+        """
+        model: Arrays
+        version: \(number)
+        enums:
+          Mood: { type: String, cases: { calm: calm, odd: "it's \\"odd\\" \\\\ too" } }
+        entities:
+          Post:
+            fields:
+              id: UUID
+              moods: "[Mood]"
+              refs: "[UUID]?"
+              flags: { type: "[Bool]", default: [] }
+
+        """ + fields.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n") + "\n"
+    }
+
     static let versions = [
-        """
-        model: Arrays
-        version: 1
-        enums:
-          Mood: { type: String, cases: { calm: calm, odd: "it's \\"odd\\" \\\\ too" } }
-        entities:
-          Post:
-            fields:
-              id: UUID
-              tag: String
-              scores: "[Int32]"
-              moods: "[Mood]"
-              refs: "[UUID]?"
-              flags: { type: "[Bool]", default: [] }
-        """,
-        """
-        model: Arrays
-        version: 2
-        enums:
-          Mood: { type: String, cases: { calm: calm, odd: "it's \\"odd\\" \\\\ too" } }
-        entities:
-          Post:
-            fields:
-              id: UUID
-              tag:
-                type: "[String]"
-                transform: { sqlite: "json_array(tag)", postgres: "ARRAY[tag]" }
-              scores: "[Int32]"
-              moods: "[Mood]"
-              refs: "[UUID]?"
-              flags: { type: "[Bool]", default: [] }
-              labels: { type: "[String]", default: [] }
-        """,
-        """
-        model: Arrays
-        version: 3
-        enums:
-          Mood: { type: String, cases: { calm: calm, odd: "it's \\"odd\\" \\\\ too" } }
-        entities:
-          Post:
-            fields:
-              id: UUID
-              tag: "[String]"
-              scores:
-                type: "[Int64]"
-                transform: { sqlite: "scores", postgres: "scores::BIGINT[]" }
-              moods: "[Mood]"
-              refs: "[UUID]?"
-              flags: { type: "[Bool]", default: [] }
-              labels: { type: "[String]", default: [] }
-              extra: "[Double]?"
-        """,
+        version(1, "tag: String\nscores: \"[Int32]\""),
+        version(
+            2,
+            """
+            tag:
+              type: "[String]"
+              transform: { sqlite: "json_array(tag)", postgres: "ARRAY[tag]" }
+            scores: "[Int32]"
+            labels: { type: "[String]", default: [] }
+            """),
+        version(
+            3,
+            """
+            tag: "[String]"
+            scores:
+              type: "[Int64]"
+              transform: { sqlite: "scores", postgres: "scores::BIGINT[]" }
+            labels: { type: "[String]", default: [] }
+            extra: "[Double]?"
+            """),
     ]
 
     @Test func arrayMigrationsVerifyOnSQLite() async throws {
