@@ -87,7 +87,8 @@ public enum MigrationPlanner {
                         at: decl?.location ?? fileStart)
                 } else if let decl, decl.unknownCase == nil {
                     for entity in to.entities {
-                        for field in entity.fields where field.type == .enumeration(name) && field.transform == nil {
+                        for field in entity.fields
+                        where (field.type == .enumeration(name) || field.type == .array(.enumeration(name))) && field.transform == nil {
                             bag.error(
                                 "rows of '\(entity.name).\(field.name)' may hold a removed case of \(name), which has no 'unknown' case to read them as: add 'unknown' to \(name) or a 'transform' to this field",
                                 at: field.location)
@@ -95,6 +96,15 @@ public enum MigrationPlanner {
                     }
                 } else if let unknown = decl?.unknownCase {
                     step.detail = "stored values become \(unknown)"
+                }
+            case .enumRawValueChanged(let name, let item, _, _):
+                // Raw values are remapped in enum columns, not inside arrays.
+                for entity in to.entities {
+                    for field in entity.fields where field.type == .array(.enumeration(name)) && field.transform == nil {
+                        bag.error(
+                            "the raw value of \(name).\(item) changes, but the arrays of '\(entity.name).\(field.name)' keep the old one: give this field a 'transform' that rewrites them",
+                            at: field.location)
+                    }
                 }
             case .uniqueAdded(let entityName, let field):
                 bag.warning(
