@@ -9,7 +9,9 @@ public enum StrataJSONArray {
     public struct NotRepresentable: Error, CustomStringConvertible {
         /// The value.
         public var value: String
-        public var description: String { "\(value) has no JSON form: arrays of numbers stored on SQLite hold finite numbers" }
+        public var description: String {
+            "\(value) has no JSON form: arrays of numbers stored on SQLite hold finite numbers"
+        }
     }
 
     /// The JSON text of the elements.

@@ -60,7 +60,9 @@ struct ArrayValueTests {
 
     @Test func enumElementsReadTheirUnknownCaseOrThrow() throws {
         #expect(try Mood.strataElements(of: .strings(["curious", "gone"]), column: "c") == [.curious, .calm])
-        #expect(throws: StrataDecodingError.self) { try Strict.strataElements(of: .int16s([1, 2]), column: "c") }
+        #expect(throws: StrataDecodingError.unknownEnumValue(column: "c", type: "Strict", rawValue: "2")) {
+            try Strict.strataElements(of: .int16s([1, 2]), column: "c")
+        }
         #expect(throws: StrataDecodingError.self) { try Strict.strataElements(of: .strings(["1"]), column: "c") }
         #expect(Strict.strataArray([.one]) == .int16s([1]))
     }

@@ -203,7 +203,9 @@ extension UUID: StrataArrayElement {
 extension URL: StrataArrayElement {
     public static var strataArrayKind: StrataArray.Kind { .string }
     /// The URLs' `absoluteString`s.
-    @inlinable public static func strataArray(_ elements: [URL]) -> StrataArray { .strings(elements.map(\.absoluteString)) }
+    @inlinable public static func strataArray(_ elements: [URL]) -> StrataArray {
+        .strings(elements.map(\.absoluteString))
+    }
     @inlinable
     public static func strataElements(of array: StrataArray, column: String) throws -> [URL] {
         guard case .strings(let values) = array else { throw malformed(column) }
@@ -224,16 +226,19 @@ extension StrataArrayElement where Self: RawRepresentable, RawValue: StrataArray
     @inlinable
     public static func strataArray(_ elements: [Self]) -> StrataArray { RawValue.strataArray(elements.map(\.rawValue)) }
 
-    /// The values of the stored raw values; a raw value the type refuses is
-    /// ``StrataDecodingError/malformed(column:type:)`` (an enum's `unknown` case reads for it).
+    /// The values of the stored raw values. A raw value an enum has no case for reads as its
+    /// `unknown` case, or is ``StrataDecodingError/unknownEnumValue(column:type:rawValue:)``
+    /// without one; one a value type refuses is ``StrataDecodingError/malformed(column:type:)``.
     @inlinable
     public static func strataElements(of array: StrataArray, column: String) throws -> [Self] {
         try RawValue.strataElements(of: array, column: column).map { raw in
             if let value = Self(rawValue: raw) { return value }
-            if let enumType = Self.self as? any StrataEnumColumnValue.Type, let unknown = enumType.unknownCase(as: Self.self) {
-                return unknown
+            let type = String(describing: Self.self)
+            guard let enumType = Self.self as? any StrataEnumColumnValue.Type else {
+                throw StrataDecodingError.malformed(column: column, type: type)
             }
-            throw StrataDecodingError.malformed(column: column, type: String(describing: Self.self))
+            if let unknown = enumType.unknownCase(as: Self.self) { return unknown }
+            throw StrataDecodingError.unknownEnumValue(column: column, type: type, rawValue: String(describing: raw))
         }
     }
 }
