@@ -310,7 +310,7 @@ let package = Package(
                 "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
                 "Generated/Rolling/postgres", "Generated/Links/sqlite", "Generated/Links/postgres",
-                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres",
+                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres", "Generated/Prefs/sqlite", "Generated/Prefs/postgres",
                 "Generated/Notes/sqlite", "Generated/Notes/postgres", "Generated/Tagboard/sqlite",
                 "Generated/Tagboard/postgres",
             ]
@@ -360,6 +360,7 @@ let package = Package(
             exclude: [
                 "Generated/Bench/sqlite", "Generated/Bench/postgres", "Generated/BenchJoin/sqlite",
                 "Generated/BenchJoin/postgres", "Generated/BenchSearch/sqlite", "Generated/BenchSearch/postgres",
+                "Generated/BenchJSON/sqlite", "Generated/BenchJSON/postgres",
             ]
         ),
         // `swift run -c release strata-repository-bench [rows] [repetitions]`.

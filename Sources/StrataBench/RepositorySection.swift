@@ -5,7 +5,8 @@ import StrataRepositoryBenchmark
 /// against generated; then the query benchmark (``QueryBenchmark``: a join, a grouped count and
 /// authors with their articles by eager loading, against the same SQL on the C API, target at
 /// most 1.10x) and the full-text search benchmark (``SearchBenchmark``: a ranked FTS5 search
-/// against the same query on the C API, target at most 1.10x).
+/// against the same query on the C API, target at most 1.10x) and the JSON benchmark
+/// (``JSONBenchmark``: records with a JSON value against the C API and `JSONDecoder`).
 public enum RepositorySection {
     /// Target: generated / raw at most this.
     public static let target = 1.10
@@ -43,6 +44,13 @@ public enum RepositorySection {
                 value: search.generated, baselineName: "the same FTS5 query on the raw SQLite C API", baseline: search.raw,
                 unit: .seconds, target: .ratioAtMost(target),
                 detail: "\(Format.count(rows)) documents (FTS5, porter); \(Format.count(search.rows)) found"))
+        let json = try JSONBenchmark.run(accounts: rows, repetitions: repetitions)
+        figures.append(
+            Figure(
+                section: .repository, name: "fetch all records with a JSON value, generated repository",
+                value: json.generated, baselineName: "the C API decoding with JSONDecoder", baseline: json.raw,
+                unit: .seconds, target: .ratioAtMost(target),
+                detail: "\(Format.count(json.rows)) records; a JSON object of 6 members and an array"))
         return figures
     }
 }

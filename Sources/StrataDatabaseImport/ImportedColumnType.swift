@@ -67,7 +67,7 @@ struct ImportedColumnType: Equatable {
         }
         let families: [String: ScalarType] = [
             "character varying": .string, "character": .string, "bpchar": .string, "citext": .string,
-            "json": .string, "jsonb": .string, "xml": .string, "name": .string, "inet": .string, "cidr": .string,
+            "json": .string, "xml": .string, "name": .string, "inet": .string, "cidr": .string,
             "macaddr": .string, "interval": .string, "time without time zone": .string,
             "time with time zone": .string, "timestamp without time zone": .date, "date": .date, "money": .decimal,
             "oid": .int64, "serial": .int32, "bigserial": .int64, "smallserial": .int16,

@@ -82,3 +82,17 @@ extension StrataColumn where Value: StrataArrayColumnValue {
         StrataPredicate(StrataSQL(segments: [.arrayTest(.isEmpty, column: sql, nil)]))
     }
 }
+
+extension StrataColumn where Value: StrataJSONCodable {
+    /// The member `key` of the JSON value this column holds, as a column of its own for filters
+    /// and sorts: `$0.settings.theme == "dark"`. Generated JSON value types declare one property
+    /// per member that databases can compare. A row whose value lacks the member reads NULL there.
+    @inlinable
+    public func member<Member: StrataColumnValue>(_ key: String, _ type: StrataJSONMemberType, as member: Member.Type = Member.self)
+        -> StrataColumn<Root, Member>
+    {
+        StrataColumn<Root, Member>(
+            sql: StrataSQL(segments: [.jsonMember(.open(type))]) + sql + StrataSQL(segments: [.jsonMember(.close(key, type))]),
+            dateText: type == .date ? .timestamp : nil)
+    }
+}

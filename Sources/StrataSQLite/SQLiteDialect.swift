@@ -14,4 +14,13 @@ public enum SQLiteDialect: StrataSQLDialect {
     }
 
     public static func assignedKey(_ parameter: StrataSQL, table: String, column: String) -> StrataSQL { parameter }
+
+    /// `json_extract(column, '$."key"')`: a JSON member as the SQL value it holds (`true` as 1,
+    /// an object as its JSON text, whose members are read by another `json_extract`).
+    public static func jsonMember(_ part: StrataJSONMemberPart) -> String {
+        switch part {
+        case .open: "json_extract("
+        case .close(let key, _): ", '$.\(SQLIdentifier.quoted(key).replacingOccurrences(of: "'", with: "''"))')"
+        }
+    }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// SQLite: UUID is a 16-byte BLOB (RFC 4122 byte order), Date is a REAL of seconds since
 /// 2001-01-01T00:00:00Z (``SQLiteDateFormat/current``: the `Double` a `Date` holds, so it reads back
 /// `==`), Decimal is TEXT in its canonical `description`, Bool is INTEGER 0/1, URL is TEXT (its
-/// `absoluteString`, on both databases).
+/// `absoluteString`, on both databases), JSON is TEXT holding JSON (`JSONB` on PostgreSQL).
 /// PostgreSQL uses its native types; a Date is a TIMESTAMPTZ of whole microseconds (``PostgresStorage``).
 public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     case string = "String"
@@ -23,11 +23,12 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
     case data = "Data"
     case decimal = "Decimal"
     case url = "URL"
+    case json = "JSON"
 
     /// The column type in SQLite.
     public var sqliteType: String {
         switch self {
-        case .string, .decimal, .url: return "TEXT"
+        case .string, .decimal, .url, .json: return "TEXT"
         case .int, .int64, .int32, .int16, .bool: return "INTEGER"
         case .double, .float, .date: return "REAL"
         case .uuid, .data: return "BLOB"
@@ -48,15 +49,16 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
         case .date: return "TIMESTAMPTZ"
         case .data: return "BYTEA"
         case .decimal: return "NUMERIC"
+        case .json: return "JSONB"
         }
     }
 
     /// True when an array field can hold elements of this type (`[String]`): text, integers,
-    /// floating-point numbers, Bools, UUIDs and URLs. Dates, bytes and decimals cannot.
+    /// floating-point numbers, Bools, UUIDs and URLs. Dates, bytes, decimals and JSON cannot.
     public var isArrayElement: Bool {
         switch self {
         case .string, .int, .int64, .int32, .int16, .double, .float, .bool, .uuid, .url: return true
-        case .date, .data, .decimal: return false
+        case .date, .data, .decimal, .json: return false
         }
     }
 

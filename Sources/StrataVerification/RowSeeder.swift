@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataStorage
 
 /// Deterministic rows for every table of a version: a few hundred per table, fitting each column's
 /// type, keys, uniqueness, enum checks and references (referenced tables are filled first).
@@ -92,6 +93,9 @@ public struct RowSeeder: Sendable {
         case .enumeration(let name):
             guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return .null }
             return stored(decl.cases[(row + Int(generator.next() % 3)) % decl.cases.count].rawValue)
+        case .value(let name) where schema.valueType(named: name)?.isJSON == true:
+            guard let decl = schema.valueType(named: name) else { return .null }
+            return .text(StrataJSONWriter.text(of: json(of: decl, row: row, schema: schema, depth: 0, generator: &generator)))
         case .scalar, .value:
             guard let type = schema.storageType(of: field) else { return .null }
             switch type {
@@ -120,6 +124,51 @@ public struct RowSeeder: Sendable {
                 return stored(.string("\(row).\(generator.next() % 100)"))
             case .url:
                 return .text("https://example.com/\(field.name)/\(row)?q=\(generator.next() % 100)#top")
+            case .json:
+                return .text(#"{"row": \#(row), "note": "it's \"quoted\" – ünïcode", "list": [1, 2.5, true, null]}"#)
+            }
+        }
+    }
+
+    /// A stored object of a JSON value type, as the runtime writes one: every member, an optional
+    /// one left out on some rows, arrays of two elements, nested types to a few levels.
+    private func json(of decl: ValueTypeDecl, row: Int, schema: Schema, depth: Int, generator: inout SplitMix64) -> StrataJSON {
+        var members: [(key: String, value: StrataJSON)] = []
+        for member in decl.members ?? [] {
+            if member.isOptional && (row + member.name.count) % 3 == 0 { continue }
+            func element(_ offset: Int) -> StrataJSON {
+                json(of: member, row: row + offset, schema: schema, depth: depth, generator: &generator)
+            }
+            members.append((member.name, member.isArray ? .array([element(0), element(1)]) : element(0)))
+        }
+        return .object(StrataJSONObject(members))
+    }
+
+    private func json(of member: JSONMember, row: Int, schema: Schema, depth: Int, generator: inout SplitMix64) -> StrataJSON {
+        switch member.type {
+        case .enumeration(let name):
+            guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return .null }
+            switch decl.cases[(row + Int(generator.next() % 3)) % decl.cases.count].rawValue {
+            case .string(let text): return .string(text)
+            case .integer(let value): return .integer(value)
+            default: return .null
+            }
+        case .value(let name) where schema.valueType(named: name)?.isJSON == true:
+            guard depth < 3, let decl = schema.valueType(named: name) else { return .object(StrataJSONObject()) }
+            return json(of: decl, row: row, schema: schema, depth: depth + 1, generator: &generator)
+        default:
+            switch schema.storageType(of: member.asField) ?? .string {
+            case .string, .decimal, .data, .json: return .string("\(member.name) \(row) – it's “quoted” \\ \"")
+            case .int, .int64: return .integer(Int64(row) * 1_000_003 - 7)
+            case .int32: return .integer(Int64(row) * 1_009 - 100_000)
+            case .int16: return .integer(Int64(row) - 100)
+            case .double, .float: return .double(Double(row) + 0.25 + Double(generator.next() % 4) / 2)
+            case .bool: return .bool(row % 2 == 0)
+            case .uuid: return .string(UUID(uuid: generator.uuidBytes(row: row)).uuidString)
+            case .date:
+                let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(row) * 3_600 + Double(generator.next() % 60))
+                return .string(SQLiteDateText.timestamp.text(of: date) ?? "2020-09-13 12:26:40")
+            case .url: return .string("https://example.com/\(member.name)/\(row)")
             }
         }
     }
@@ -152,7 +201,7 @@ extension RowSeeder {
                 var generator = SplitMix64(seed: UInt64(n))
                 return .text(UUID(uuid: generator.uuidBytes(row: n)).uuidString)
             case .url: return .text("https://example.com/\(field.name)/\(n)")
-            case .string, .date, .data, .decimal: return .text("\(field.name) \(n) – it's “quoted”, \\ \"too\"")
+            case .string, .date, .data, .decimal, .json: return .text("\(field.name) \(n) – it's “quoted”, \\ \"too\"")
             }
         }
     }

@@ -51,6 +51,7 @@ import Testing
             (["definitions", "migration"], SchemaKeys.migration),
             (["definitions", "dialectSQLMapping"], SchemaKeys.dialectSQL),
             (["definitions", "valueType"], SchemaKeys.valueType),
+            (["definitions", "jsonMember"], SchemaKeys.jsonMember),
         ]
         for (path, keys) in expected {
             #expect(Self.keys(schema, path) == keys.sorted(), "keys of \(path.joined(separator: "/"))")

@@ -247,11 +247,11 @@ import Testing
             dialect == .sqlite
             ? [
                 "String", "Int64", "Int64", "Int64", "Int64", "Double", "Double", "Int64", "Data", "Double", "Data",
-                "String", "String",
+                "String", "String", "String",
             ]
             : [
                 "String", "Int64", "Int64", "Int32", "Int16", "Double", "Float", "Bool", "UUID", "Date", "Data",
-                "Decimal", "String",
+                "Decimal", "String", "JSON",
             ]
         #expect(fields.map(\.type) == widest)
     }
@@ -468,7 +468,6 @@ import Testing
         #expect(
             Self.messages(outcome) == [
                 "warning: table 'log' has no primary key, which every Strata entity needs; not imported",
-                "warning: column 'item.data' is jsonb, which Strata does not declare; imported as String (its column becomes TEXT)",
                 "warning: the unique constraint of 'item.code' is named 'code_is_unique'; the regenerated one is named 'item_code_key'",
                 "warning: the default of 'note.item', 1, is not a literal Strata can write for Item; not imported",
                 "warning: the foreign key of 'note.item' is ON DELETE SET DEFAULT, which Strata cannot declare; imported as noAction",
@@ -477,6 +476,7 @@ import Testing
         #expect(yaml.contains("      id: { type: Int32, sqlType: { postgres: \"serial\" }, autoincrement: true }\n"))
         #expect(yaml.contains("      name: { type: String, sqlType: { postgres: \"character varying(20)\" } }\n"))
         #expect(yaml.contains("      price: { type: Decimal?, sqlType: { postgres: \"numeric(10,2)\" } }\n"))
+        #expect(yaml.contains("      data: JSON?\n"), "a JSONB column imports as JSON")
         #expect(yaml.contains("      seen: { type: Date?, default: { postgres: \"NOW ()\" } }\n"))
         #expect(yaml.contains("      size: { type: Int32?, check: { postgres: \"SIZE > 0\" } }\n"))
         #expect(yaml.contains("      tags: \"[String]\"\n"), "a text[] column is an array field")

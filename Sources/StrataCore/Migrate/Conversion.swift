@@ -32,4 +32,6 @@ public struct ValueSource: Hashable, Sendable {
     public var fill: Conversion?
     /// Enum raw values that change (new raw values, removed cases mapped to `unknown`).
     public var remap: [RawValueMapping]
+    /// The edits to each stored JSON object, for a field whose JSON value type changed shape.
+    public var reshape: [JSONEdit] = []
 }

@@ -175,6 +175,12 @@ public struct MigrationCompatibility: Hashable, Sendable {
             return "removes \(cases.count == 1 ? "the case" : "the cases") \(cases.map(\.name).joined(separator: ", ")) from \(name)"
         case .enumRawValueChanged(let name, let item, _, _):
             return "changes the raw value of \(name).\(item)"
+        case .jsonReshaped(let entity, let field, let edits):
+            // Code of N-1 ignores members it does not know and reads a default where one is
+            // missing; it cannot read a member renamed, removed or recomputed.
+            let breaking = edits.filter { if case .fill = $0 { false } else { true } }
+            guard !breaking.isEmpty else { return nil }
+            return "reshapes the JSON of \(entity).\(field.name) (\(breaking.map(\.summary).joined(separator: ", ")))"
         }
     }
 

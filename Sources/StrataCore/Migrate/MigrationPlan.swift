@@ -82,7 +82,9 @@ public struct MigrationPlan: Sendable {
         if previousField.isOptional && !field.isOptional, field.transform == nil {
             fill = field.defaultValue != nil ? .keep : nil
         }
-        return ValueSource(previous: previousField, conversion: conversion, fill: fill, remap: remap(from: previousField, to: field))
+        var source = ValueSource(previous: previousField, conversion: conversion, fill: fill, remap: remap(from: previousField, to: field))
+        source.reshape = SchemaDiff.jsonShapeDiff(previousField, field, fromSchema: from, toSchema: to)?.edits ?? []
+        return source
     }
 
     /// The raw values that change for an enum field kept as the same enum.

@@ -17,9 +17,30 @@ public enum MigrationPlanner {
             return found
         }
 
+        // A JSON value type held by several fields is reported once.
+        var reportedShapes: Set<String> = []
         for change in diff.changes {
             var step = MigrationStep(change: change, isDestructive: false, allowedBy: nil, detail: nil)
             switch change {
+            case .jsonReshaped(let entityName, let field, _):
+                guard let entity = to.entity(named: entityName), let old = diff.previous(of: entity),
+                    let previous = SchemaDiff.previous(of: field, in: old),
+                    let shape = SchemaDiff.jsonShapeDiff(previous, field, fromSchema: from, toSchema: to)
+                else { break }
+                let reported = !reportedShapes.insert("\(previous.type)>\(field.type)").inserted
+                for problem in shape.problems where !reported {
+                    bag.error(problem.message, at: problem.location)
+                }
+                for removal in shape.removals {
+                    step.isDestructive = true
+                    let allowed = allowance(entity: removal.type, field: removal.member)
+                    step.allowedBy = step.allowedBy ?? allowed
+                    if allowed == nil && !reported {
+                        bag.error(
+                            "member '\(removal.type).\(removal.member)' is removed, dropping its values from the JSON of \(entityName).\(field.name); list '\(removal.type).\(removal.member)' in migration.allowDataLoss to confirm, or rename it with 'renamedFrom'",
+                            at: field.type.valueTypeName.flatMap(to.valueType(named:))?.location ?? fileStart)
+                    }
+                }
             case .entityRemoved(let entity):
                 step.isDestructive = true
                 step.allowedBy = allowance(entity: entity.name)
@@ -132,6 +153,7 @@ public enum MigrationPlanner {
         }
         func exists(_ item: DataLossAllowance) -> Bool {
             if let decl = from.enumDecl(named: item.entity) { return item.field.map { decl.case(named: $0) != nil } ?? true }
+            if let decl = from.valueType(named: item.entity), decl.isJSON { return item.field.map { decl.member(named: $0) != nil } ?? false }
             guard let entity = from.entity(named: item.entity) else { return false }
             return item.field.map { entity.field(named: $0) != nil } ?? true
         }

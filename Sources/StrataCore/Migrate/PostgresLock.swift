@@ -282,6 +282,10 @@ public struct PostgresLock: Hashable, Sendable {
         case .enumCasesRemoved, .enumRawValueChanged:
             // Stored raw values are rewritten (an UPDATE), then the new check is validated.
             return PostgresLock(mode: .accessExclusive, work: .updatesRows)
+        case .jsonReshaped(_, _, let edits):
+            // Each stored object rewritten by an UPDATE (ROW EXCLUSIVE: readers and writers of
+            // other rows go on); nothing to do when only members inside arrays are dropped.
+            return PostgresLock(mode: .rowExclusive, work: edits.isEmpty ? .catalogOnly : .updatesRows)
         }
     }
 

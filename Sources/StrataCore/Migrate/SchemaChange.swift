@@ -26,6 +26,9 @@ public enum SchemaChange: Hashable, Sendable {
     /// The full-text search (`search:`) was added, removed, or changed its fields, language or
     /// table: the old one (nil when added) is dropped and the new one (nil when removed) created.
     case searchChanged(entity: String, from: FullTextSearch?, to: FullTextSearch?)
+    /// The shape of the JSON value type a field holds changed: the edits made to each stored value
+    /// (``JSONShapeDiff``; none when only members inside arrays are dropped).
+    case jsonReshaped(entity: String, Field, edits: [JSONEdit])
     case enumCasesAdded(enum: String, [EnumDecl.Case])
     case enumCasesRemoved(enum: String, [EnumDecl.Case])
     case enumRawValueChanged(enum: String, case: String, from: Literal, to: Literal)
@@ -39,7 +42,7 @@ public enum SchemaChange: Hashable, Sendable {
             .typeChanged(let entity, _, _), .becameRequired(let entity, _), .becameOptional(let entity, _),
             .defaultChanged(let entity, _, _), .uniqueAdded(let entity, _), .uniqueRemoved(let entity, _),
             .referenceChanged(let entity, _, _), .primaryKeyChanged(let entity, _, _), .indexAdded(let entity, _),
-            .indexRemoved(let entity, _), .searchChanged(let entity, _, _):
+            .indexRemoved(let entity, _), .searchChanged(let entity, _, _), .jsonReshaped(let entity, _, _):
             return entity
         case .enumCasesAdded, .enumCasesRemoved, .enumRawValueChanged: return nil
         }
@@ -84,6 +87,9 @@ public enum SchemaChange: Hashable, Sendable {
             case (let from?, let to?): return "change full-text search of \(entity) from \(spelled(from)) to \(spelled(to))"
             case (nil, nil): return "full-text search of \(entity)"
             }
+        case .jsonReshaped(let entity, let field, let edits):
+            let what = edits.isEmpty ? "members dropped inside arrays" : edits.map(\.summary).joined(separator: ", ")
+            return "reshape the JSON of \(entity).\(field.name) (\(field.type)): \(what)"
         case .enumCasesAdded(let name, let cases): return "add case\(cases.count == 1 ? "" : "s") \(cases.map(\.name).joined(separator: ", ")) to enum \(name)"
         case .enumCasesRemoved(let name, let cases): return "remove case\(cases.count == 1 ? "" : "s") \(cases.map(\.name).joined(separator: ", ")) from enum \(name)"
         case .enumRawValueChanged(let name, let item, let from, let to): return "change the raw value of \(name).\(item) from \(from) to \(to)"

@@ -58,6 +58,15 @@ public struct SchemaDiff: Sendable {
         self.changes = changes
     }
 
+    /// How the stored objects of a field change when it holds a JSON value type at both versions
+    /// and no `transform` computes it; nil otherwise.
+    static func jsonShapeDiff(_ old: Field, _ new: Field, fromSchema: Schema, toSchema: Schema) -> JSONShapeDiff? {
+        guard new.transform == nil, let oldDecl = old.type.valueTypeName.flatMap(fromSchema.valueType(named:)), oldDecl.isJSON,
+            let newDecl = new.type.valueTypeName.flatMap(toSchema.valueType(named:)), newDecl.isJSON
+        else { return nil }
+        return JSONShapeDiff(from: oldDecl, in: fromSchema, to: newDecl, in: toSchema)
+    }
+
     /// True when a reference now points at an entity that does not continue the one it pointed at.
     private static func targetChanged(_ old: Field, _ new: Field, fromSchema: Schema, toSchema: Schema) -> Bool {
         guard let oldTarget = old.referencedEntity, let newTarget = new.referencedEntity else { return false }
@@ -102,6 +111,9 @@ public struct SchemaDiff: Sendable {
                 targetChanged(previous, field, fromSchema: fromSchema, toSchema: toSchema) || previous.onDelete != field.onDelete
             {
                 changes.append(.referenceChanged(entity: name, from: previous, to: field))
+            }
+            if sameKind, let shape = jsonShapeDiff(previous, field, fromSchema: fromSchema, toSchema: toSchema), !shape.isEmpty {
+                changes.append(.jsonReshaped(entity: name, field, edits: shape.edits))
             }
             if previous.isOptional && !field.isOptional { changes.append(.becameRequired(entity: name, field)) }
             if !previous.isOptional && field.isOptional { changes.append(.becameOptional(entity: name, field)) }

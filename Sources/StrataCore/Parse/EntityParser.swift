@@ -338,7 +338,7 @@ extension SchemaParser {
     }
 
     /// Reads a default and checks that it fits the field's type.
-    private mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
+    mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
         if case .array = field.type {
             if case .sequence(let list) = node, list.items.isEmpty { return .emptyArray }

@@ -6,7 +6,9 @@ public enum SchemaKeys {
     /// The top level of a version file.
     public static let topLevel = ["model", "version", "naming", "enums", "types", "entities", "migration"]
     /// A value type in its mapping form.
-    public static let valueType = ["type", "external", "doc"]
+    public static let valueType = ["type", "json", "external", "doc"]
+    /// A member of a JSON value type in its mapping form.
+    public static let jsonMember = ["type", "default", "renamedFrom", "transform", "doc"]
     /// An enum.
     public static let enumeration = ["type", "cases", "unknown", "doc"]
     /// An entity.

@@ -70,6 +70,7 @@ struct SchemaParser {
         }
         if let entry = byKey["types"] {
             schema.valueTypes = parseValueTypes(entry.value, enums: schema.enums)
+            parseJSONMembers(entry.value, into: &schema.valueTypes, enums: schema.enums, naming: schema.naming)
         }
         if let entry = byKey["entities"] {
             let enumNames = Set(schema.enums.map(\.name))
@@ -103,6 +104,9 @@ struct SchemaParser {
             if case .mapping = entry.value {
                 guard let fields = reader.mapping(entry.value, what) else { return nil }
                 reader.checkKeys(fields, allowed: SchemaKeys.valueType, in: what)
+                if let json = fields.first(where: { $0.key == "json" }) {
+                    return parseJSONTypeHead(entry, fields: fields, members: json)
+                }
                 guard let type = fields.first(where: { $0.key == "type" }) else {
                     reader.diagnostics.error("\(what) needs a 'type': the built-in type it is stored as", at: entry.keyLocation)
                     return nil
@@ -125,6 +129,12 @@ struct SchemaParser {
                 return nil
             }
             decl.storage = storage
+            if storage == .json {
+                reader.error(
+                    "\(what) is stored as JSON: declare its members with 'json:' ({ json: { name: String, … } }), or type fields 'JSON' directly",
+                    at: typeNode)
+                return nil
+            }
             if !SchemaValidator.isSwiftIdentifier(entry.key) {
                 reader.diagnostics.error("\(what) is not a Swift type name", at: entry.keyLocation)
                 return nil

@@ -110,6 +110,18 @@ enum HistoryValidator {
                 }
                 continue
             }
+            if let decl = previous.valueType(named: item.entity), decl.isJSON {
+                if let name = item.field, decl.member(named: name) == nil {
+                    bag.error(
+                        "'allowDataLoss' names '\(item.spelled)', but JSON value type '\(decl.name)' has no member '\(name)' in \(previous.fileName)"
+                            + Suggestion.didYouMean(name, in: decl.members?.map(\.name) ?? []), at: item.location)
+                } else if item.field == nil {
+                    bag.error(
+                        "'allowDataLoss' names '\(item.spelled)', a JSON value type: name its removed members ('\(decl.name).member')",
+                        at: item.location)
+                }
+                continue
+            }
             guard let entity = previous.entity(named: item.entity) else {
                 bag.error(
                     "'allowDataLoss' names '\(item.entity)', which is not an entity or enum of \(previous.fileName)"

@@ -132,6 +132,24 @@ extension Date: StrataJSONCodable {
     }
 }
 
+extension StrataJSON: StrataJSONCodable, StrataColumnValue {
+    /// The value itself.
+    public init(strataJSON json: StrataJSON) { self = json }
+
+    public func write(to json: inout StrataJSONWriter) { json.write(self) }
+
+    /// Its compact text, as stored.
+    public var strataSQLValue: StrataSQLValue { .json(StrataJSONWriter.text(of: self)) }
+
+    /// The stored JSON, parsed.
+    @inlinable
+    public static func read(from row: inout some StrataRowReader) throws -> StrataJSON { try row.readJSON() }
+
+    /// Binds its compact text.
+    @inlinable
+    public func bind(to binder: inout some StrataValueBinder) throws { try binder.bind(json: StrataJSONWriter.text(of: self)) }
+}
+
 extension Optional: StrataJSONCodable where Wrapped: StrataJSONCodable {
     public init(strataJSON json: StrataJSON) throws {
         self = json == .null ? nil : try Wrapped(strataJSON: json)
@@ -220,5 +238,49 @@ extension StrataJSONColumnValue {
     @inlinable
     public func bind(to binder: inout some StrataValueBinder) throws {
         try binder.bind(json: StrataJSONWriter.text(of: self))
+    }
+}
+
+extension StrataJSONObject {
+    /// The value of `key` as `Value`: a missing member or `null` reads as nil for an optional,
+    /// and is ``StrataJSONError/missingKey(_:)`` otherwise.
+    @inlinable
+    public func decode<Value: StrataJSONCodable>(_ key: String, as type: Value.Type = Value.self) throws -> Value {
+        let value = self[key] ?? .null
+        do {
+            return try Value(strataJSON: value)
+        } catch StrataJSONError.mismatch(_, _, let path) where value == .null && path.isEmpty {
+            throw StrataJSONError.missingKey([key])
+        } catch let error as StrataJSONError {
+            throw error.inside(key)
+        }
+    }
+
+    /// The value of `key` as `Value`, or `defaultValue` when the object has no such member or it
+    /// is `null`: a key the shape added with a default, read from a value written before.
+    @inlinable
+    public func decode<Value: StrataJSONCodable>(_ key: String, default defaultValue: @autoclosure () -> Value) throws -> Value {
+        guard let value = self[key], value != .null else { return defaultValue() }
+        do {
+            return try Value(strataJSON: value)
+        } catch let error as StrataJSONError {
+            throw error.inside(key)
+        }
+    }
+}
+
+extension StrataJSONWriter {
+    /// The JSON text of `value`.
+    public static func text(of value: some StrataJSONCodable) -> String {
+        var writer = StrataJSONWriter()
+        value.write(to: &writer)
+        return writer.text
+    }
+
+    /// Writes a member of an object; a nil optional is left out, as `Codable` does.
+    public mutating func member(_ key: String, _ value: some StrataJSONCodable) {
+        guard !value.strataJSONIsAbsent else { return }
+        self.key(key)
+        value.write(to: &self)
     }
 }

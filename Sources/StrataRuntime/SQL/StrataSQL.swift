@@ -25,6 +25,9 @@ public struct StrataSQL: Hashable, Sendable {
         /// A test on an array column (a column's SQL), written by each database its own way, with
         /// the array it binds (``StrataArrayTest/isEmpty`` binds none).
         indirect case arrayTest(StrataArrayTest, column: StrataSQL, StrataSQLValue?)
+        /// The SQL around a JSON column that reads one of its members, written by each database
+        /// its own way (``StrataJSONMemberPart``).
+        case jsonMember(StrataJSONMemberPart)
     }
 
     /// The segments, in order.
@@ -129,6 +132,7 @@ public struct StrataSQL: Hashable, Sendable {
             case .arrayTest(let test, let column, let value):
                 if value != nil { number += 1 }
                 sql += Dialect.arrayTest(test, column: column.sql(Dialect.self), array: Dialect.placeholder(number))
+            case .jsonMember(let part): sql += Dialect.jsonMember(part)
             }
         }
         return sql

@@ -16,6 +16,9 @@ public protocol StrataSQLDialect: Sendable {
     /// Full-text search SQL: `part` of a search over `search`, where `query` is the placeholder
     /// of the bound search query (``StrataSearch/query(_:)``; unused by ``StrataFullTextPart/rank``).
     static func fullText(_ part: StrataFullTextPart, of search: StrataSearch, query: String) -> String
+    /// The SQL before (``StrataJSONMemberPart/open(_:)``) or after (``StrataJSONMemberPart/close(_:_:)``)
+    /// a JSON column's SQL that reads one of its members as `type`.
+    static func jsonMember(_ part: StrataJSONMemberPart) -> String
     /// A test on an array column (`column`, its SQL), where `array` is the placeholder of the
     /// bound array (``StrataArrayTest/contains``: a one-element array; unused by
     /// ``StrataArrayTest/isEmpty``).
@@ -41,4 +44,29 @@ public enum StrataSQLType: Hashable, Sendable {
     case integer
     /// A double-precision floating-point number.
     case real
+}
+
+/// What a filter reads a member of a stored JSON value as: the SQL type its value is compared in.
+public enum StrataJSONMemberType: Hashable, Sendable {
+    /// Text (a `String`, `URL` or string-backed enum).
+    case text
+    /// An integer (the integer types, integer-backed enums).
+    case integer
+    /// A floating-point number.
+    case real
+    /// A Bool (`1`/`0` on SQLite).
+    case bool
+    /// A Date, stored inside JSON as ISO 8601 text in UTC.
+    case date
+    /// A JSON value itself (a nested JSON value type), whose members are read in turn.
+    case json
+}
+
+/// The two halves of the SQL that reads a member of a JSON column, around the column's SQL:
+/// `json_extract("settings", '$.theme')` on SQLite, `("settings" #>> '{theme}')` on PostgreSQL.
+public enum StrataJSONMemberPart: Hashable, Sendable {
+    /// Before the column.
+    case open(StrataJSONMemberType)
+    /// After the column: the member's key, and its type.
+    case close(String, StrataJSONMemberType)
 }

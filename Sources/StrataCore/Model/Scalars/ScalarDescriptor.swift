@@ -60,6 +60,7 @@ extension ColumnEncoding {
         case .data: return DataScalar()
         case .decimal: return DecimalScalar()
         case .url: return URLScalar()
+        case .json: return JSONScalar()
         }
     }
 }

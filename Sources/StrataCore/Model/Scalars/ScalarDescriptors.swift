@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// `String`: TEXT.
 struct StringScalar: ScalarDescriptor {
@@ -234,5 +235,51 @@ struct URLScalar: ScalarDescriptor {
     func swiftExpression(of literal: Literal) -> String {
         guard case .string(let text) = literal else { return literal.description }
         return "URL(string: \(SwiftNames.stringLiteral(text)))!"
+    }
+}
+
+/// JSON (a field typed `JSON`, or a JSON value type's storage): text on SQLite, `JSONB` on
+/// PostgreSQL. A default is JSON text (`default: '{}'`), checked by the generator.
+struct JSONScalar: ScalarDescriptor {
+    var integerRange: ClosedRange<Int64>? { nil }
+    var isFloatingPoint: Bool { false }
+    /// JSON is text; not every text is JSON, so `String` to `JSON` needs a `transform`.
+    var losslessTargets: Set<ScalarType> { [.string] }
+
+    func parseDefault(_ value: DefaultScalar) -> Result<Literal, DefaultMismatch> {
+        guard value.kind == .string, let json = try? StrataJSONParser.parse(value.text) else {
+            return .failure(DefaultMismatch(expected: "JSON text such as '{}' or '[]'"))
+        }
+        return .success(.string(StrataJSONWriter.text(of: json)))
+    }
+
+    func storedValue(of literal: Literal, rules: any SQLDialectRules) -> SQLValue? {
+        guard case .string(let text) = literal, (try? StrataJSONParser.parse(text)) != nil else { return nil }
+        return .text(text)
+    }
+
+    /// `StrataJSON(parsing: "…")`: the generator checked that the text is JSON, so the
+    /// initializer's literal reads back; it is written as the JSON value's own Swift.
+    func swiftExpression(of literal: Literal) -> String {
+        guard case .string(let text) = literal, let json = try? StrataJSONParser.parse(text) else { return ".null" }
+        return JSONSwiftLiteral.expression(of: json)
+    }
+}
+
+/// A JSON value as a Swift expression of ``StrataJSON`` (`.object(["a": .integer(1)])`): a
+/// default of a `JSON` field, written without parsing anything at run time.
+enum JSONSwiftLiteral {
+    static func expression(of json: StrataJSON) -> String {
+        switch json {
+        case .null: return ".null"
+        case .bool(let value): return ".bool(\(value))"
+        case .integer(let value): return ".integer(\(value))"
+        case .double(let value): return ".double(\(value))"
+        case .string(let text): return ".string(\(SwiftNames.stringLiteral(text)))"
+        case .array(let elements): return ".array([" + elements.map(expression).joined(separator: ", ") + "])"
+        case .object(let object):
+            let members = object.members.map { "(\(SwiftNames.stringLiteral($0.key)), \(expression(of: $0.value)))" }
+            return ".object(StrataJSONObject([" + members.joined(separator: ", ") + "]))"
+        }
     }
 }

@@ -66,7 +66,10 @@ struct ContinuedTable {
             else { continue }
             names.insert(decl.name)
         }
-        for decl in plan.to.valueTypes where plan.from.valueType(named: decl.name)?.storage == decl.storage {
+        for decl in plan.to.valueTypes {
+            guard let old = plan.from.valueType(named: decl.name), old.storage == decl.storage else { continue }
+            // A JSON value type whose stored objects change is not.
+            if decl.isJSON, !JSONShapeDiff(from: old, in: plan.from, to: decl, in: plan.to).isEmpty { continue }
             names.insert(decl.name)
         }
         return names

@@ -39,16 +39,33 @@ struct MigrationValues {
             return (from, to)
         }
         value = renderer.remap(value, pairs)
+        for edit in source.reshape {
+            value = reshaped(value, edit)
+        }
         if source.fill != nil, let fallback = renderer.defaultValue(of: field, in: plan.to) {
             value = renderer.coalesce(value, renderer.literal(fallback))
         }
         return value
     }
 
+    /// `value` with a JSON edit made to it. An edit that reads the value more than once reads
+    /// an expression (earlier edits) through a subquery that computes it once, so that the SQL
+    /// grows with the number of edits, not exponentially.
+    private func reshaped(_ value: String, _ edit: JSONEdit) -> String {
+        let marker = "\u{1}"
+        let once = renderer.rules.jsonEdit(edit, of: marker)
+        let isColumn = value.hasPrefix("\"") && value.hasSuffix("\"") && !value.dropFirst().dropLast().contains("\"")
+        guard once.components(separatedBy: marker).count > 2, !isColumn else {
+            return once.replacingOccurrences(of: marker, with: value)
+        }
+        let alias = renderer.column("strata_json")
+        return "(SELECT \(once.replacingOccurrences(of: marker, with: "\(alias).\(renderer.column("value"))")) FROM (SELECT \(value) AS \(renderer.column("value"))) AS \(alias))"
+    }
+
     /// True when a column that gets its values from `source` changes them in place (a transform,
     /// a cast, remapped raw values, NULLs filled).
     func changesValues(_ source: ValueSource) -> Bool {
-        if source.fill != nil || !source.remap.isEmpty { return true }
+        if source.fill != nil || !source.remap.isEmpty || !source.reshape.isEmpty { return true }
         switch source.conversion {
         case .keep: return false
         case .transform: return true

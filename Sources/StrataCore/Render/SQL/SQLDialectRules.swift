@@ -84,6 +84,8 @@ public protocol SQLDialectRules: Sendable {
     func createSearch(_ search: FullTextSearch, of entity: Entity, fill: Bool) -> [SQLStatement]
     /// The statements that drop `entity`'s full-text search (the entity as the search was created for).
     func dropSearch(of entity: Entity) -> [SQLStatement]
+    /// `value` (SQL of a stored JSON value, NULL staying NULL) with `edit` made to it.
+    func jsonEdit(_ edit: JSONEdit, of value: String) -> String
 }
 
 /// SQLite, the embedded default: a UUID is its 16 bytes, a Date a REAL (seconds since 2001 in
@@ -143,7 +145,7 @@ public struct SQLiteRules: SQLDialectRules {
         case .string, .url: accepted = [.text, .numeric]
         case .int, .int64, .int32, .int16, .bool: accepted = [.integer, .numeric]
         case .double, .float, .date: accepted = [.real, .numeric, .integer]
-        case .decimal: accepted = [.text, .numeric]
+        case .decimal, .json: accepted = [.text, .numeric]
         case .uuid, .data: accepted = [.blob]
         }
         if accepted.contains(affinity) { return nil }
@@ -245,6 +247,7 @@ public struct PostgresRules: SQLDialectRules {
                 "timestamptz", "timestamp with time zone", "timestamp", "timestamp without time zone", "date",
             ]
         case .data: accepted = ["bytea"]
+        case .json: accepted = ["jsonb"]
         case .decimal: accepted = ["numeric", "decimal"]
         }
         if accepted.contains(family) { return nil }

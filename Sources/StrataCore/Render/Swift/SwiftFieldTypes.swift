@@ -13,7 +13,7 @@ struct SwiftFieldTypes {
     /// The Swift type of a field without optionality.
     func baseType(of field: Field) -> String {
         switch field.type {
-        case .scalar(let scalar): return scalar.name
+        case .scalar(let scalar): return scalar.swiftName
         case .enumeration(let name), .value(let name): return SwiftNames.identifier(name)
         // The referenced record's key type, by name: `customer: Customer.Key` says what it holds.
         case .reference(let target):
@@ -44,4 +44,9 @@ extension FieldType {
         if case .enumeration = self { return true }
         return false
     }
+}
+
+extension ScalarType {
+    /// The Swift type of the built-in type: its name, but `StrataJSON` for `JSON`.
+    var swiftName: String { self == .json ? "StrataJSON" : name }
 }

@@ -11,13 +11,20 @@ struct SwiftModelRenderer {
         writer.lines(FileHeader.lines(source: FileHeader.source(schema), comment: "//", regeneration: regeneration))
         writer.line()
         writer.line("import Foundation")
+        if schema.entities.contains(where: { $0.fields.contains { $0.type == .scalar(.json) } }) {
+            writer.line("import StrataRuntime")
+        }
         for decl in schema.enums {
             writer.line()
             renderEnum(decl, into: &writer)
         }
         for decl in schema.valueTypes where !decl.isExternal {
             writer.line()
-            renderValueType(decl, into: &writer)
+            if decl.isJSON {
+                SwiftJSONTypeRenderer(schema: schema, decl: decl).renderStruct(into: &writer)
+            } else {
+                renderValueType(decl, into: &writer)
+            }
         }
         for entity in schema.entities {
             writer.line()
@@ -186,7 +193,7 @@ struct SwiftModelRenderer {
         return nil
     }
 
-    private func swiftExpression(_ literal: Literal, for field: Field) -> String {
+    func swiftExpression(_ literal: Literal, for field: Field) -> String {
         switch (literal, field.type) {
         case (.null, _): return "nil"
         case (.emptyArray, _): return "[]"

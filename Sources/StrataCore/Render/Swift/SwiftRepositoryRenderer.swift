@@ -75,6 +75,9 @@ struct SwiftRecordsRenderer {
         for decl in schema.enums {
             writer.line()
             let type = SwiftNames.identifier(decl.name)
+            if schema.isHeldInJSON(decl.name) {
+                writer.line("extension \(type): StrataJSONCodable {}")
+            }
             guard let unknown = decl.unknownCase else {
                 writer.line("extension \(type): StrataEnumColumnValue {}")
                 continue
@@ -86,8 +89,15 @@ struct SwiftRecordsRenderer {
         }
         for decl in schema.valueTypes {
             writer.line()
+            if decl.isJSON {
+                SwiftJSONTypeRenderer(schema: schema, decl: decl).renderConformance(into: &writer)
+                continue
+            }
             for protocols in Self.valueProtocols(storedAs: decl.storage) {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): \(protocols.joined(separator: ", ")) {}")
+            }
+            if schema.isHeldInJSON(decl.name) {
+                writer.line("extension \(SwiftNames.identifier(decl.name)): StrataJSONCodable {}")
             }
         }
         let elementTypes = Self.arrayElementTypes(of: schema)
@@ -135,7 +145,7 @@ struct SwiftRecordsRenderer {
         case .double, .float, .date: return [["StrataRawColumnValue"], ordered]
         case .uuid, .url: return [["StrataRawColumnValue", "StrataKeyReferenceValue"], ["StrataSortableColumnValue"]]
         case .bool, .data: return [["StrataRawColumnValue"], ["StrataSortableColumnValue"]]
-        case .decimal: return [["StrataRawColumnValue"]]
+        case .decimal, .json: return [["StrataRawColumnValue"]]
         }
     }
 

@@ -4,19 +4,11 @@
 public struct StrataJSONWriter: Sendable {
     /// The text written so far.
     public private(set) var text = ""
-    @usableFromInline var needsComma = false
+    var needsComma = false
 
     /// An empty writer.
     public init() {}
 
-    /// The JSON text of `value`.
-    public static func text(of value: some StrataJSONCodable) -> String {
-        var writer = StrataJSONWriter()
-        value.write(to: &writer)
-        return writer.text
-    }
-
-    @usableFromInline
     mutating func separate() {
         if needsComma { text.append(",") }
         needsComma = true
@@ -101,12 +93,36 @@ public struct StrataJSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes a member of an object; a nil optional is left out, as `Codable` does.
-    public mutating func member(_ key: String, _ value: some StrataJSONCodable) {
-        guard !value.strataJSONIsAbsent else { return }
+    /// Writes a member's key; the value written next is its value.
+    public mutating func key(_ key: String) {
         write(key)
         text.append(":")
         needsComma = false
-        value.write(to: &self)
+    }
+
+    /// Writes a parsed JSON value, members in their order.
+    public mutating func write(_ json: StrataJSON) {
+        switch json {
+        case .null: writeNull()
+        case .bool(let value): write(value)
+        case .integer(let value): write(value)
+        case .double(let value): write(value)
+        case .string(let text): write(text)
+        case .array(let elements): array { writer in elements.forEach { writer.write($0) } }
+        case .object(let object):
+            self.object { writer in
+                for member in object.members {
+                    writer.key(member.key)
+                    writer.write(member.value)
+                }
+            }
+        }
+    }
+
+    /// The compact text of a parsed JSON value.
+    public static func text(of json: StrataJSON) -> String {
+        var writer = StrataJSONWriter()
+        writer.write(json)
+        return writer.text
     }
 }

@@ -62,32 +62,6 @@ public struct StrataJSONObject: Hashable, Sendable {
         return nil
     }
 
-    /// The value of `key` as `Value`: a missing member or `null` reads as nil for an optional,
-    /// and is ``StrataJSONError/missingKey(_:)`` otherwise.
-    @inlinable
-    public func decode<Value: StrataJSONCodable>(_ key: String, as type: Value.Type = Value.self) throws -> Value {
-        let value = self[key] ?? .null
-        do {
-            return try Value(strataJSON: value)
-        } catch StrataJSONError.mismatch(_, _, let path) where value == .null && path.isEmpty {
-            throw StrataJSONError.missingKey([key])
-        } catch let error as StrataJSONError {
-            throw error.inside(key)
-        }
-    }
-
-    /// The value of `key` as `Value`, or `defaultValue` when the object has no such member or it
-    /// is `null`: a key the shape added with a default, read from a value written before.
-    @inlinable
-    public func decode<Value: StrataJSONCodable>(_ key: String, default defaultValue: @autoclosure () -> Value) throws -> Value {
-        guard let value = self[key], value != .null else { return defaultValue() }
-        do {
-            return try Value(strataJSON: value)
-        } catch let error as StrataJSONError {
-            throw error.inside(key)
-        }
-    }
-
     public static func == (lhs: StrataJSONObject, rhs: StrataJSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -130,4 +104,68 @@ public enum StrataJSONError: Error, Hashable, Sendable, CustomStringConvertible 
             return "'\(path.joined(separator: "."))' is missing"
         }
     }
+}
+
+extension StrataJSON: Codable {
+    /// Decodes any JSON value (through a `Decoder`: an app sending a record over the network).
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [StrataJSON] = []
+            while !array.isAtEnd { elements.append(try array.decode(StrataJSON.self)) }
+            self = .array(elements)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: StrataJSONKey.self) {
+            self = .object(StrataJSONObject(try object.allKeys.map { ($0.stringValue, try object.decode(StrataJSON.self, forKey: $0)) }))
+            return
+        }
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
+            self = .null
+        } else if let flag = try? value.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? value.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let number = try? value.decode(Double.self) {
+            self = .double(number)
+        } else {
+            self = .string(try value.decode(String.self))
+        }
+    }
+
+    /// Encodes the value as the JSON it is.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .integer(let integer):
+            var container = encoder.singleValueContainer()
+            try container.encode(integer)
+        case .double(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .object(let object):
+            var container = encoder.container(keyedBy: StrataJSONKey.self)
+            for member in object.members { try container.encode(member.value, forKey: StrataJSONKey(member.key)) }
+        }
+    }
+}
+
+/// A key of a JSON object, for `Codable`.
+struct StrataJSONKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ key: String) { stringValue = key }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
