@@ -310,8 +310,10 @@ let package = Package(
                 "Generated/Blog/postgres", "Generated/Music/sqlite", "Generated/Music/postgres",
                 "Generated/MusicServer/sqlite", "Generated/MusicServer/postgres", "Generated/Rolling/sqlite",
                 "Generated/Rolling/postgres", "Generated/Links/sqlite", "Generated/Links/postgres",
-                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres", "Generated/Prefs/sqlite", "Generated/Prefs/postgres", "Generated/Keyed/sqlite", "Generated/Keyed/postgres",
-                "Generated/Notes/sqlite", "Generated/Notes/postgres",
+                "Generated/Ledger/sqlite", "Generated/Ledger/postgres", "Generated/Shelf/sqlite", "Generated/Shelf/postgres",
+                "Generated/Prefs/sqlite", "Generated/Prefs/postgres", "Generated/Keyed/sqlite", "Generated/Keyed/postgres",
+                "Generated/Notes/sqlite", "Generated/Notes/postgres", "Generated/Tagboard/sqlite",
+                "Generated/Tagboard/postgres",
             ]
         ),
         // The Rolling model as its v1 app shipped (PostgreSQL only): code of v1 running beside code

@@ -34,8 +34,8 @@ struct TableMapper {
         self.typeNames = typeNames
     }
 
-    private var dialect: SQLDialect { context.dialect }
-    private var keyColumns: [String] { table.primaryKey?.columns ?? [] }
+    var dialect: SQLDialect { context.dialect }
+    var keyColumns: [String] { table.primaryKey?.columns ?? [] }
 
     private func qualified(_ column: String) -> String { "'\(table.name).\(column)'" }
 
@@ -129,6 +129,7 @@ struct TableMapper {
             )
             return nil
         }
+        if let array = arrayField(of: column) { return array }
         let isKey = keyColumns.contains(column.name)
         let reference = self.reference(of: column)
         guard var mapped = ImportedColumnType.of(column.type, dialect: dialect) else {

@@ -104,6 +104,22 @@ public struct StrataPostgresRow: StrataRowReader {
     @inline(never) public mutating func read(_ type: Data.Type) throws -> Data { try decoded(type) }
     @inline(never) public mutating func read(_ type: Decimal.Type) throws -> Decimal { try decoded(type) }
 
+    /// A native array of the element type's (`TEXT[]`, `BIGINT[]`…).
+    @inline(never)
+    public mutating func readArray(_ kind: StrataArray.Kind) throws -> StrataArray {
+        switch kind {
+        case .string: .strings(try decoded([String].self))
+        case .int: .ints(try decoded([Int].self))
+        case .int64: .int64s(try decoded([Int64].self))
+        case .int32: .int32s(try decoded([Int32].self))
+        case .int16: .int16s(try decoded([Int16].self))
+        case .double: .doubles(try decoded([Double].self))
+        case .float: .floats(try decoded([Float].self))
+        case .bool: .bools(try decoded([Bool].self))
+        case .uuid: .uuids(try decoded([UUID].self))
+        }
+    }
+
     /// A `JSONB` value, parsed.
     @inline(never)
     public mutating func readJSON() throws -> StrataJSON {
@@ -144,6 +160,22 @@ extension PostgresBindings: StrataValueBinder {
     @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
     @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
     @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
+
+    /// Binds a native array of the element type's.
+    @inline(never)
+    public mutating func bindArray(_ array: StrataArray) throws {
+        switch array {
+        case .strings(let values): append(values)
+        case .ints(let values): append(values)
+        case .int64s(let values): append(values)
+        case .int32s(let values): append(values)
+        case .int16s(let values): append(values)
+        case .doubles(let values): append(values)
+        case .floats(let values): append(values)
+        case .bools(let values): append(values)
+        case .uuids(let values): append(values)
+        }
+    }
 
     /// Binds the date rounded to the nearest microsecond, the precision of `TIMESTAMPTZ`.
     @inline(never) public mutating func bind(_ value: Date) throws { try append(StrataPostgresTimestamp(value)) }

@@ -70,6 +70,19 @@ extension StrataColumn where Value == String? {
     }
 }
 
+extension StrataColumn where Value: StrataArrayColumnValue {
+    /// Rows whose array holds `element` (NULL never does): `$0.tags.contains("swift")`.
+    public func contains(_ element: Value.StrataElement) -> StrataPredicate<Root> {
+        let array = StrataSQLValue.array(Value.StrataElement.strataArray([element]))
+        return StrataPredicate(StrataSQL(segments: [.arrayTest(.contains, column: sql, array)]))
+    }
+
+    /// Rows whose array holds no element (NULL is not empty).
+    public var isEmpty: StrataPredicate<Root> {
+        StrataPredicate(StrataSQL(segments: [.arrayTest(.isEmpty, column: sql, nil)]))
+    }
+}
+
 extension StrataColumn where Value: StrataJSONCodable {
     /// The member `key` of the JSON value this column holds, as a column of its own for filters
     /// and sorts: `$0.settings.theme == "dark"`. Generated JSON value types declare one property

@@ -19,6 +19,8 @@ public enum StrataSQLValue: Hashable, Sendable {
     /// PostgreSQL the date itself (its column is native).
     case textDate(Date, SQLiteDateText)
     case decimal(Decimal)
+    /// The elements of an array field: a native array on PostgreSQL, a JSON array on SQLite.
+    case array(StrataArray)
     /// JSON text: SQLite binds it as text, PostgreSQL as `JSONB`.
     case json(String)
 }
@@ -38,6 +40,7 @@ extension StrataSQLValue: StrataBindable {
         case .date(let value): try binder.bind(value)
         case .textDate(let value, let format): try binder.bind(value, as: format)
         case .decimal(let value): try binder.bind(value)
+        case .array(let value): try binder.bindArray(value)
         case .json(let text): try binder.bind(json: text)
         }
     }

@@ -59,6 +59,11 @@ public struct StrataSQLiteRow: StrataRowReader {
     @inlinable public mutating func read(_ type: Date.Type) throws -> Date { try advance(StrataRead.date) }
     @inlinable public mutating func read(_ type: Data.Type) throws -> Data { try advance(StrataRead.data) }
     @inlinable public mutating func read(_ type: Decimal.Type) throws -> Decimal { try advance(StrataRead.decimal) }
+    /// The elements of a JSON array (``StrataJSONArray``).
+    @inlinable public mutating func readArray(_ kind: StrataArray.Kind) throws -> StrataArray {
+        let json = try readJSON()
+        return try StrataJSONArray.array(json, of: kind, column: previousColumnName)
+    }
     @inlinable public mutating func readJSON() throws -> StrataJSON { try advance(StrataRead.json) }
 
     @inlinable
@@ -105,6 +110,9 @@ public struct StrataSQLiteArguments: StrataValueBinder {
     @inlinable public mutating func bind(_ value: Data) throws { try advance { try StrataBind.data($0, $1, value) } }
     @inlinable public mutating func bind(json text: String) throws { try advance { try StrataBind.string($0, $1, text) } }
     @inlinable public mutating func bind(_ value: Decimal) throws { try advance { try StrataBind.decimal($0, $1, value) } }
+    @inlinable public mutating func bindArray(_ array: StrataArray) throws {
+        try advance { try StrataBind.string($0, $1, StrataJSONArray.text(of: array)) }
+    }
 
     @inlinable
     public mutating func bind(_ value: Date, as format: SQLiteDateText) throws {

@@ -52,6 +52,22 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
         case .json: return "JSONB"
         }
     }
+
+    /// True when an array field can hold elements of this type (`[String]`): text, integers,
+    /// floating-point numbers, Bools, UUIDs and URLs. Dates, bytes, decimals and JSON cannot.
+    public var isArrayElement: Bool {
+        switch self {
+        case .string, .int, .int64, .int32, .int16, .double, .float, .bool, .uuid, .url: return true
+        case .date, .data, .decimal, .json: return false
+        }
+    }
+
+    /// The column type in SQLite of an array of this type: TEXT holding a JSON array
+    /// (`'["a","b"]'`; UUIDs as their text, Bools as `true`/`false`).
+    public static var sqliteArrayType: String { "TEXT" }
+
+    /// The column type in PostgreSQL of an array of this type: its native array (`TEXT[]`).
+    public var postgresArrayType: String { postgresType + "[]" }
 }
 
 /// Conversions between Swift values and their SQLite storage, for the types whose storage

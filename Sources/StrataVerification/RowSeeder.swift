@@ -84,6 +84,8 @@ public struct RowSeeder: Sendable {
         // the check is expected to allow.
         if field.check != nil, let literal = field.defaultValue { return stored(literal) }
         switch field.type {
+        case .array:
+            return dialect.rules.arrayValue(arrayElements(for: field, row: row, schema: schema))
         case .reference(let target):
             let candidates = keys[target] ?? []
             if candidates.isEmpty { return .null }
@@ -169,6 +171,45 @@ public struct RowSeeder: Sendable {
             case .url: return .string("https://example.com/\(member.name)/\(row)")
             }
         }
+    }
+}
+
+extension RowSeeder {
+    /// The elements of an array field's seeded value: none in every third row, else one to three,
+    /// text with quotes, a backslash and characters outside ASCII.
+    func arrayElements(for field: Field, row: Int, schema: Schema) -> [ArrayElementLiteral] {
+        let count = row % 3 == 0 ? 0 : row % 3 + (row % 5 == 4 ? 1 : 0)
+        if case .array(.enumeration(let name)) = field.type {
+            guard let decl = schema.enumDecl(named: name), !decl.cases.isEmpty else { return [] }
+            return (0..<count).map { index in
+                switch decl.cases[(row + index) % decl.cases.count].rawValue {
+                case .integer(let value): return .integer(value)
+                case let literal: return .text(Self.rawText(literal))
+                }
+            }
+        }
+        guard let storage = schema.arrayElementStorage(of: field) else { return [] }
+        return (0..<count).map { index in
+            let n = row * 3 + index
+            switch storage {
+            case .int, .int64: return .integer(Int64(n) * 1_000_003 - 7)
+            case .int32: return .integer(Int64(n) * 1_009 - 100_000)
+            case .int16: return .integer(Int64(n % 30_000) - 100)
+            case .double, .float: return .real(Double(n) + 0.25)
+            case .bool: return .bool(n % 2 == 0)
+            case .uuid:
+                var generator = SplitMix64(seed: UInt64(n))
+                return .text(UUID(uuid: generator.uuidBytes(row: n)).uuidString)
+            case .url: return .text("https://example.com/\(field.name)/\(n)")
+            case .string, .date, .data, .decimal, .json: return .text("\(field.name) \(n) – it's “quoted”, \\ \"too\"")
+            }
+        }
+    }
+
+    /// A string raw value's text.
+    private static func rawText(_ literal: Literal) -> String {
+        if case .string(let text) = literal { return text }
+        return literal.description
     }
 }
 

@@ -232,6 +232,53 @@ import Testing
         expectFragment(#""total" BIGINT NOT NULL DEFAULT 250,"#, in: try render(body, file: "postgres/schema.sql"))
     }
 
+    @Test func arraysAreNativeOnPostgreSQLJSONTextOnSQLiteAndEmptyByDefault() throws {
+        let body = """
+            enums:
+              Mood: { type: String, cases: [calm, curious] }
+            types:
+              Score: Int16
+            entities:
+              Post:
+                fields:
+                  id: UUID
+                  tags: "[String]"
+                  ratings: { type: "[Int32]", default: [] }
+                  moods: "[Mood]?"
+                  scores: "[Score]"
+            """
+        let models = try render(body, file: "SnipModels.swift")
+        expectFragment("public var tags: [String]", in: models)
+        expectFragment("public var moods: Optional<[Mood]>", in: models)
+        expectFragment("tags: [String] = [],\n        ratings: [Int32] = [],\n        moods: [Mood]? = nil,", in: models)
+        let records = try render(body, file: "SnipRecords.swift")
+        expectFragment("extension Mood: StrataArrayElement {}\nextension Score: StrataArrayElement {}", in: records)
+        let sqlite = try render(body, file: "sqlite/schema.sql")
+        expectFragment(#""tags" TEXT NOT NULL,"#, in: sqlite)
+        expectFragment(#""ratings" TEXT NOT NULL DEFAULT '[]',"#, in: sqlite)
+        expectFragment(#""moods" TEXT,"#, in: sqlite)
+        #expect(!sqlite.contains("CHECK (\"moods\""), "no CHECK of an enum's raw values on an array column")
+        let postgres = try render(body, file: "postgres/schema.sql")
+        expectFragment(#""tags" TEXT[] NOT NULL,"#, in: postgres)
+        expectFragment(#""ratings" INTEGER[] NOT NULL DEFAULT '{}',"#, in: postgres)
+        expectFragment(#""moods" TEXT[],"#, in: postgres)
+        expectFragment(#""scores" SMALLINT[] NOT NULL,"#, in: postgres)
+    }
+
+    @Test func anArrayFieldAddedToATableFillsItsRowsWithTheEmptyArray() throws {
+        let first = "entities:\n  Post:\n    fields:\n      id: UUID\n"
+        let second = "entities:\n  Post:\n    fields:\n      id: UUID\n      tags: { type: \"[String]\", default: [] }\n"
+        expectFragment(
+            #"ALTER TABLE "post" ADD COLUMN "tags" TEXT NOT NULL DEFAULT '[]';"#,
+            in: try render(first, then: second, file: "sqlite/migrations/v2.sql"))
+        expectFragment(
+            #"ALTER TABLE "post" ADD COLUMN "tags" TEXT[] NOT NULL DEFAULT '{}';"#,
+            in: try render(first, then: second, file: "postgres/migrations/v2.sql"))
+        let enumArray = "enums:\n  Tag: { type: String, cases: [a] }\nentities:\n  Post:\n    fields:\n      id: UUID\n      tags: { type: \"[Tag]\", default: [] }\n"
+        let unchanged = try render(second, then: enumArray, file: "sqlite/migrations/v2.sql")
+        #expect(!unchanged.contains("tags"), "[String] to an array of a String enum keeps the column: \(unchanged)")
+    }
+
     @Test func aFieldThatBecomesAValueTypeStoredAlikeChangesNoColumn() throws {
         let first = "entities:\n  Item:\n    fields:\n      id: UUID\n      price: Int64\n"
         let second = "types:\n  Cents: Int64\nentities:\n  Item:\n    fields:\n      id: UUID\n      price: Cents\n"

@@ -468,7 +468,6 @@ import Testing
         #expect(
             Self.messages(outcome) == [
                 "warning: table 'log' has no primary key, which every Strata entity needs; not imported",
-                "warning: column 'item.tags' is text[], which no Strata type stores; not imported (it is NOT NULL without a default: inserts that leave it out fail)",
                 "warning: the unique constraint of 'item.code' is named 'code_is_unique'; the regenerated one is named 'item_code_key'",
                 "warning: the default of 'note.item', 1, is not a literal Strata can write for Item; not imported",
                 "warning: the foreign key of 'note.item' is ON DELETE SET DEFAULT, which Strata cannot declare; imported as noAction",
@@ -480,6 +479,49 @@ import Testing
         #expect(yaml.contains("      data: JSON?\n"), "a JSONB column imports as JSON")
         #expect(yaml.contains("      seen: { type: Date?, default: { postgres: \"NOW ()\" } }\n"))
         #expect(yaml.contains("      size: { type: Int32?, check: { postgres: \"SIZE > 0\" } }\n"))
+        #expect(yaml.contains("      tags: \"[String]\"\n"), "a text[] column is an array field")
+    }
+
+    @Test func postgreSQLArrayColumnsImportAsArrayFieldsAndRoundTrip() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let original = try await server.withDatabase { session in
+            try await session.executeScript(
+                """
+                CREATE TABLE post (
+                    id UUID PRIMARY KEY,
+                    tags TEXT[] NOT NULL DEFAULT '{}',
+                    scores INTEGER[],
+                    totals BIGINT[] NOT NULL,
+                    ratios DOUBLE PRECISION[] NOT NULL,
+                    flags BOOLEAN[],
+                    refs UUID[] NOT NULL,
+                    stamps TIMESTAMPTZ[]
+                );
+                """)
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Posts", source: "db")
+        #expect(
+            Self.messages(outcome) == [
+                "warning: column 'post.stamps' is timestamp with time zone[], which no Strata type stores; not imported"
+            ])
+        let (schema, yaml) = try Self.written(outcome, in: try TestDatabases.folder())
+        #expect(yaml.contains("      tags: { type: \"[String]\", default: [] }\n"), "\(yaml)")
+        #expect(yaml.contains("      scores: \"[Int32]?\"\n"))
+        #expect(yaml.contains("      totals: \"[Int64]\"\n"))
+        #expect(yaml.contains("      refs: \"[UUID]\"\n"))
+        let regenerated = try await server.withDatabase { session in
+            try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        // The column no Strata type stores is left out of the model, so of the regenerated table.
+        let kept = original.removingTables(DatabaseSchema.strataTables).tables.map { table in
+            var table = table
+            table.columns.removeAll { $0.name == "stamps" }
+            return table
+        }
+        let report = SchemaComparison().report(expected: DatabaseSchema(tables: kept), actual: regenerated)
+        #expect(report.isEmpty, "\(report)")
     }
 
     @Test func theCommandReadsPostgreSQLFromTheEnvironment() async throws {

@@ -153,6 +153,7 @@ struct JSONShapeDiff {
     static func json(of literal: Literal, member: JSONMember, in schema: Schema) -> String? {
         switch literal {
         case .null: return "null"
+        case .emptyArray: return "[]"
         case .bool(let value): return value ? "true" : "false"
         case .integer(let value): return String(value)
         case .double(let value): return StrataJSONWriter.text(of: .double(value))

@@ -60,8 +60,9 @@ public enum MigrationPlanner {
                 }
             case .fieldAdded(let entityName, let field):
                 if !field.isOptional && !field.isAutoincrement && field.defaultValue == nil && field.transform == nil {
+                    let hint = field.type.arrayElement != nil ? " ('default: []' for no element)" : ""
                     bag.error(
-                        "new field '\(entityName).\(field.name)' is required, so existing rows need a value: give it a 'default' or a 'transform' (or make it optional)",
+                        "new field '\(entityName).\(field.name)' is required, so existing rows need a value: give it a 'default'\(hint) or a 'transform' (or make it optional)",
                         at: field.location)
                 }
                 step.detail = field.transform != nil ? "computed by its transform" : field.defaultValue.map { "filled with its default \($0)" }
@@ -107,7 +108,8 @@ public enum MigrationPlanner {
                         at: decl?.location ?? fileStart)
                 } else if let decl, decl.unknownCase == nil {
                     for entity in to.entities {
-                        for field in entity.fields where field.type == .enumeration(name) && field.transform == nil {
+                        for field in entity.fields
+                        where (field.type == .enumeration(name) || field.type == .array(.enumeration(name))) && field.transform == nil {
                             bag.error(
                                 "rows of '\(entity.name).\(field.name)' may hold a removed case of \(name), which has no 'unknown' case to read them as: add 'unknown' to \(name) or a 'transform' to this field",
                                 at: field.location)
@@ -115,6 +117,15 @@ public enum MigrationPlanner {
                     }
                 } else if let unknown = decl?.unknownCase {
                     step.detail = "stored values become \(unknown)"
+                }
+            case .enumRawValueChanged(let name, let item, _, _):
+                // Raw values are remapped in enum columns, not inside arrays.
+                for entity in to.entities {
+                    for field in entity.fields where field.type == .array(.enumeration(name)) && field.transform == nil {
+                        bag.error(
+                            "the raw value of \(name).\(item) changes, but the arrays of '\(entity.name).\(field.name)' keep the old one: give this field a 'transform' that rewrites them",
+                            at: field.location)
+                    }
                 }
             case .uniqueAdded(let entityName, let field):
                 bag.warning(
@@ -190,7 +201,7 @@ public enum MigrationPlanner {
             case .enumeration(let name): cause = "the raw type of enum \(name) changes"
             case .value(let name): cause = "the storage of \(name) changes"
             case .reference(let name): cause = "the key of \(name) changes type"
-            case .scalar: cause = "its type changes"
+            case .scalar, .array: cause = "its type changes"
             }
             return "\(cause), so '\(field)' stores \(after.name) instead of \(before.name), and no lossless conversion is known: \(fix)"
         }

@@ -342,7 +342,7 @@ extension MigrationPlan {
         }
         guard let entity = to.entity(named: name) else { return nil }
         let renderer = DDLRenderer(dialect: .postgres)
-        let altersType = from.storageType(of: old) != to.storageType(of: new)
+        let altersType = from.storedShape(of: old) != to.storedShape(of: new)
         let checkBefore = renderer.allowedValues(of: old, in: from)
         let checkAfter = renderer.allowedValues(of: new, in: to)
         // The target of N-1's foreign key, by its name in N when it is kept.

@@ -229,7 +229,7 @@ struct RollingExpand {
             !entity.primaryKeyFields.contains(where: { $0.name == to.name }), !to.isAutoincrement,
             !from.isAutoincrement,
             to.transform == nil, from.isOptional == to.isOptional,
-            plan.from.storageType(of: from) == plan.to.storageType(of: to),
+            plan.from.storedShape(of: from) == plan.to.storedShape(of: to),
             !plan.changes(of: entity).contains(where: { if case .primaryKeyChanged = $0 { true } else { false } }),
             // A partial index's condition names columns: it is not rewritten.
             !entity.indexes.contains(where: { $0.fields.contains(to.name) && $0.condition != nil }),

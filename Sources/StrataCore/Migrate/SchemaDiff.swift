@@ -99,6 +99,10 @@ public struct SchemaDiff: Sendable {
             // stored values: only the Swift type changes, not the column.
             case (.value, .value), (.value, .scalar), (.scalar, .value): sameKind = oldStorage == newStorage
             case (.reference, .reference): sameKind = oldStorage == newStorage
+            // Arrays whose elements are stored alike ([String] and an array of a String enum).
+            case (.array, .array):
+                let oldElements = fromSchema.arrayElementStorage(of: previous)
+                sameKind = oldElements != nil && oldElements == toSchema.arrayElementStorage(of: field)
             default: sameKind = false
             }
             if !sameKind {

@@ -8,6 +8,8 @@ public enum Literal: Hashable, Sendable, CustomStringConvertible {
     case enumCase(String)
     /// `null`, for optional fields.
     case null
+    /// `[]`, the empty array (for defaults of array fields).
+    case emptyArray
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum Literal: Hashable, Sendable, CustomStringConvertible {
         case .bool(let value): return String(value)
         case .enumCase(let name): return name
         case .null: return "null"
+        case .emptyArray: return "[]"
         }
     }
 }

@@ -128,8 +128,37 @@ public struct Schema: Hashable, Sendable {
         case .reference(let name):
             guard let target = entity(named: name)?.singlePrimaryKey, target.referencedEntity == nil else { return nil }
             return storageType(of: target)
+        case .array: return nil
         }
     }
+
+    /// How a field's column stores its values, to compare two versions of it: its storage type
+    /// (``storageType(of:)``), or for an array the storage of its elements, marked as an array.
+    /// Nil when the type cannot be resolved.
+    public func storedShape(of field: Field) -> StoredShape? {
+        if let element = arrayElementStorage(of: field) { return StoredShape(scalar: element, isArray: true) }
+        return storageType(of: field).map { StoredShape(scalar: $0, isArray: false) }
+    }
+
+    /// The scalar type the elements of an array field are stored as (an enum's raw type, a value
+    /// type's storage); nil for other fields.
+    public func arrayElementStorage(of field: Field) -> ScalarType? {
+        guard let element = field.type.arrayElement else { return nil }
+        switch element {
+        case .scalar(let scalar): return scalar
+        case .enumeration(let name): return enumDecl(named: name)?.rawType.scalar
+        case .value(let name): return valueType(named: name)?.storage
+        case .reference, .array: return nil
+        }
+    }
+}
+
+/// How a column stores a field's values: a scalar type, or an array of one.
+public struct StoredShape: Hashable, Sendable {
+    /// The scalar type (of the elements, for an array).
+    public var scalar: ScalarType
+    /// True for an array field's column.
+    public var isArray: Bool
 }
 
 /// Every version of one model, oldest first.

@@ -131,6 +131,7 @@ extension SchemaParser {
             _ = parseType(node, into: &field, scope: scope)
             return field
         }
+        if reportsUnquotedArrayType(node, of: name) { return nil }
         guard let entries = reader.mapping(node, "\(what()) (a type name, or a mapping with 'type')") else {
             return nil
         }
@@ -228,6 +229,7 @@ extension SchemaParser {
     /// Reads `Type` or `Type?` and resolves it against the built-in types, enums and entities.
     private mutating func parseType(_ node: YAMLNode, into field: inout Field, scope: TypeScope) -> Bool {
         field.typeLocation = reader.location(node)
+        if reportsUnquotedArrayType(node, of: field.name) { return false }
         guard let written = reader.string(node, "the type of field '\(field.name)'") else { return false }
         if let (type, isOptional) = scope.writtenTypes[written] {
             field.type = type
@@ -236,6 +238,11 @@ extension SchemaParser {
         }
         let (text, isOptional) = Self.splitOptional(written)
         if isOptional { field.isOptional = true }
+        if text.hasPrefix("[") {
+            guard let type = parseArrayType(text, of: field.name, at: node, scope: scope) else { return false }
+            field.type = type
+            return true
+        }
         if let type = scope.types[text] {
             field.type = type
         } else if text.count > Limits.nameLength {
@@ -248,6 +255,73 @@ extension SchemaParser {
             return false
         }
         return true
+    }
+
+    /// True, with an error, when a field's type is written `[String]` unquoted, which YAML reads
+    /// as a list.
+    private mutating func reportsUnquotedArrayType(_ node: YAMLNode, of fieldName: String) -> Bool {
+        guard case .sequence(let list) = node, list.items.count == 1, case .scalar(let element) = list.items[0] else {
+            return false
+        }
+        reader.error(
+            "the type of field '\(fieldName)' is a YAML list: write the array type in quotes, \"[\(Limits.shown(element.string))]\"",
+            at: node)
+        return true
+    }
+
+    /// `[Element]`: an array of a built-in type (one ``ColumnEncoding/isArrayElement``), an enum
+    /// or a value type stored as one; nil, with an error, for anything else.
+    private mutating func parseArrayType(_ text: String, of fieldName: String, at node: YAMLNode, scope: TypeScope)
+        -> FieldType?
+    {
+        let what = "the array type '\(Limits.shown(text))' of field '\(fieldName)'"
+        guard text.hasSuffix("]"), text.count >= 2 else {
+            reader.error("\(what) has no closing ']': write '[Element]', such as '[String]'", at: node)
+            return nil
+        }
+        let inner = String(text.dropFirst().dropLast()).trimmingWhitespace()
+        if inner.isEmpty {
+            reader.error("\(what) names no element type: write '[Element]', such as '[String]'", at: node)
+            return nil
+        }
+        if inner.hasPrefix("[") {
+            reader.error("\(what) is an array of arrays, which Strata does not store: arrays hold scalars", at: node)
+            return nil
+        }
+        if inner.hasSuffix("?") {
+            reader.error(
+                "\(what) has optional elements, which Strata does not store: write '[\(Self.splitOptional(inner).type)]' (the field itself may be optional: '[\(Self.splitOptional(inner).type)]?')",
+                at: node)
+            return nil
+        }
+        guard let element = scope.types[inner] else {
+            reader.error(
+                "unknown element type '\(Limits.shown(inner))' in \(what)\(Suggestion.didYouMean(inner, in: scope.allTypeNames))",
+                at: node)
+            return nil
+        }
+        let storage: ScalarType?
+        switch element {
+        case .scalar(let scalar): storage = scalar
+        case .enumeration(let name): storage = scope.enums[name]?.rawType.scalar
+        case .value(let name): storage = scope.valueTypes[name]?.storage
+        case .reference(let name):
+            reader.error(
+                "\(what) holds references to \(name), which an array cannot: declare a join entity (or 'hasMany' on \(name)) instead",
+                at: node)
+            return nil
+        case .array: storage = nil
+        }
+        guard let storage else { return nil }
+        guard storage.isArrayElement else {
+            let allowed = ScalarType.allCases.filter(\.isArrayElement).map(\.name)
+            let stored = element == .scalar(storage) ? "" : " (stored as \(storage.name))"
+            reader.error(
+                "\(what) holds \(inner)\(stored), which an array cannot; array elements are one of \(allowed.joined(separator: ", ")), an enum or a value type stored as one",
+                at: node)
+            return nil
+        }
+        return .array(element)
     }
 
     /// A written type without its `?` and the whitespace around both: `("Int", true)` for
@@ -266,6 +340,14 @@ extension SchemaParser {
     /// Reads a default and checks that it fits the field's type.
     mutating func parseDefault(_ node: YAMLNode, for field: Field, scope: TypeScope) -> Literal? {
         let tag = node.tagName
+        if case .array = field.type {
+            if case .sequence(let list) = node, list.items.isEmpty { return .emptyArray }
+            if tag == .null, field.isOptional { return .null }
+            reader.error(
+                "the default of '\(field.name)' of type \(field.type) must be '[]', the empty array (or null when it is optional)",
+                at: node)
+            return nil
+        }
         guard case .scalar(let scalar) = node else {
             reader.error(
                 "the default of '\(field.name)' must be a single value, found \(NodeReader.kind(of: node))", at: node)
@@ -304,6 +386,8 @@ extension SchemaParser {
             return nil
         case .reference(let name):
             return mismatch("null: a reference to \(name) has no literal default")
+        case .array:
+            return nil
         }
         do {
             let kind: DefaultScalar.Kind =

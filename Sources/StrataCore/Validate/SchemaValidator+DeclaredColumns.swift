@@ -2,7 +2,11 @@
 /// `check`.
 extension SchemaValidator {
     static func checkDeclaredColumn(_ field: Field, in schema: Schema, _ bag: inout DiagnosticBag) {
-        if let sqlType = field.sqlType {
+        if let sqlType = field.sqlType, field.type.arrayElement != nil {
+            bag.error(
+                "'sqlType' of '\(field.name)': an array field's column type is Strata's own (a JSON array's TEXT on SQLite, a native array on PostgreSQL)",
+                at: sqlType.location)
+        } else if let sqlType = field.sqlType {
             let encoding = schema.columnEncoding(of: field)
             for dialect in SQLDialect.allCases {
                 guard let declared = dialect.rules.sql(sqlType) else { continue }

@@ -242,6 +242,9 @@ enum SchemaValidator {
             if field.isOptional {
                 bag.error("primary key field '\(name)' cannot be optional", at: field.typeLocation)
             }
+            if field.type.arrayElement != nil {
+                bag.error("primary key field '\(name)' cannot be an array (\(field.type))", at: field.typeLocation)
+            }
         }
         for item in entity.hasMany { checkHasMany(item, of: entity, in: schema, &bag) }
     }

@@ -22,6 +22,9 @@ public struct StrataSQL: Hashable, Sendable {
         /// Full-text search SQL over a table, written by each database its own way, with the
         /// search query it binds (``StrataFullTextPart/rank`` binds none).
         case fullText(StrataFullTextPart, StrataSearch, query: StrataSQLValue?)
+        /// A test on an array column (a column's SQL), written by each database its own way, with
+        /// the array it binds (``StrataArrayTest/isEmpty`` binds none).
+        indirect case arrayTest(StrataArrayTest, column: StrataSQL, StrataSQLValue?)
         /// The SQL around a JSON column that reads one of its members, written by each database
         /// its own way (``StrataJSONMemberPart``).
         case jsonMember(StrataJSONMemberPart)
@@ -69,7 +72,7 @@ public struct StrataSQL: Hashable, Sendable {
     public var arguments: [StrataSQLValue] {
         segments.compactMap {
             switch $0 {
-            case .value(let value), .fullText(_, _, query: let value?): value
+            case .value(let value), .fullText(_, _, query: let value?), .arrayTest(_, _, let value?): value
             default: nil
             }
         }
@@ -126,6 +129,9 @@ public struct StrataSQL: Hashable, Sendable {
             case .fullText(let part, let search, let query):
                 if query != nil { number += 1 }
                 sql += Dialect.fullText(part, of: search, query: Dialect.placeholder(number))
+            case .arrayTest(let test, let column, let value):
+                if value != nil { number += 1 }
+                sql += Dialect.arrayTest(test, column: column.sql(Dialect.self), array: Dialect.placeholder(number))
             case .jsonMember(let part): sql += Dialect.jsonMember(part)
             }
         }

@@ -19,6 +19,18 @@ public protocol StrataSQLDialect: Sendable {
     /// The SQL before (``StrataJSONMemberPart/open(_:)``) or after (``StrataJSONMemberPart/close(_:_:)``)
     /// a JSON column's SQL that reads one of its members as `type`.
     static func jsonMember(_ part: StrataJSONMemberPart) -> String
+    /// A test on an array column (`column`, its SQL), where `array` is the placeholder of the
+    /// bound array (``StrataArrayTest/contains``: a one-element array; unused by
+    /// ``StrataArrayTest/isEmpty``).
+    static func arrayTest(_ test: StrataArrayTest, column: String, array: String) -> String
+}
+
+/// A test on an array column that a filter makes (`$0.tags.contains("swift")`).
+public enum StrataArrayTest: Hashable, Sendable {
+    /// The column holds every element of the bound array (one element, for `contains`).
+    case contains
+    /// The column holds no element.
+    case isEmpty
 }
 
 extension StrataSQLDialect {

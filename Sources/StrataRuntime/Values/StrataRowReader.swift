@@ -39,6 +39,9 @@ public protocol StrataRowReader {
     mutating func read(_ type: Data.Type) throws -> Data
     /// The next column's Decimal.
     mutating func read(_ type: Decimal.Type) throws -> Decimal
+    /// The next column's array of elements of type `kind` (a native array on PostgreSQL, a JSON
+    /// array on SQLite); throws for NULL and for elements of another type.
+    mutating func readArray(_ kind: StrataArray.Kind) throws -> StrataArray
     /// The next column's JSON (text on SQLite, `JSONB` on PostgreSQL), parsed; text that is not
     /// JSON is ``StrataDecodingError/malformedJSON(column:type:reason:)``.
     mutating func readJSON() throws -> StrataJSON

@@ -34,6 +34,9 @@ public protocol StrataValueBinder {
     mutating func bind(_ value: Data) throws
     /// Binds a Decimal.
     mutating func bind(_ value: Decimal) throws
+    /// Binds the elements of an array field as one value (a native array on PostgreSQL, a JSON
+    /// array's text on SQLite).
+    mutating func bindArray(_ array: StrataArray) throws
     /// Binds JSON text (``StrataJSONWriter``): text on SQLite, `JSONB` on PostgreSQL.
     mutating func bind(json text: String) throws
 }

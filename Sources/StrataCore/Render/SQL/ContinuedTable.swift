@@ -49,7 +49,9 @@ struct ContinuedTable {
         switch field.type {
         case .scalar: return true
         case .enumeration(let name), .value(let name): return stableEnums.contains(name)
-        case .reference: return false
+        case .array(.scalar): return true
+        case .array(.enumeration(let name)), .array(.value(let name)): return stableEnums.contains(name)
+        case .reference, .array: return false
         }
     }
 

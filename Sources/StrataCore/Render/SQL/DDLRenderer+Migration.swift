@@ -71,6 +71,15 @@ extension DDLRenderer {
         alter(table, column, "TYPE \(dialect.columnType(encoding)) USING \(expression)")
     }
 
+    /// `ALTER COLUMN … TYPE … USING …` to the column type of `field`: an array field's array
+    /// type, else the type of its storage.
+    public func alterType(_ table: String, _ column: String, to field: Field, in schema: Schema, using expression: String) -> SQLStatement {
+        guard let element = schema.arrayElementStorage(of: field) else {
+            return alterType(table, column, to: schema.columnEncoding(of: field), using: expression)
+        }
+        return alter(table, column, "TYPE \(rules.arrayColumnType(of: element)) USING \(expression)")
+    }
+
     /// `ALTER COLUMN … SET NOT NULL`.
     public func setNotNull(_ table: String, _ column: String) -> SQLStatement { alter(table, column, "SET NOT NULL") }
 

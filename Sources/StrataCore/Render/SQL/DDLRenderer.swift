@@ -129,6 +129,7 @@ public struct DDLRenderer: Sendable {
     /// The SQL value of a field's default in its column's storage, or nil without one.
     public func defaultValue(of field: Field, in schema: Schema) -> SQLValue? {
         guard let literal = field.defaultValue else { return nil }
+        if literal == .emptyArray { return rules.arrayValue([]) }
         if let dateText = field.dateText, case .string(let text) = literal, let date = DateLiteral.parse(text) {
             return rules.stored(date, as: dateText)
         }
@@ -186,7 +187,7 @@ public struct DDLRenderer: Sendable {
             return rules.allowedValues(of: scalar)
         case .value(let name):
             return schema.valueType(named: name).flatMap { rules.allowedValues(of: $0.storage) }
-        case .reference:
+        case .reference, .array:
             return nil
         }
     }

@@ -41,7 +41,7 @@ extension PostgresMigrationRenderer {
         let (entity, old) = (continued.entity, continued.old)
         var swaps: [TypeSwap] = []
         for (field, previous) in continued.fields {
-            guard let previous, plan.from.storageType(of: previous) != plan.to.storageType(of: field) else { continue }
+            guard let previous, plan.from.storedShape(of: previous) != plan.to.storedShape(of: field) else { continue }
             // A rolling version swaps only a widened integer, which code of N writes into the old column meanwhile.
             guard lockSafe, rolling == nil || RollingExpand.widensInteger(previous, to: field, from: plan.from, into: plan.to),
                 plan.to.migration.before == nil, old.table == entity.table, previous.column == field.column,

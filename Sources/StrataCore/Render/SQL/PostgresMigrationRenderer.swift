@@ -409,7 +409,7 @@ struct PostgresMigrationRenderer {
                 continue
             }
             let source = plan.source(of: field, in: continued.entity)
-            if plan.from.storageType(of: previous) != plan.to.storageType(of: field) {
+            if plan.from.storedShape(of: previous) != plan.to.storedShape(of: field) {
                 // Into a shadow column, swapped in the version's transaction; else ALTER TYPE there.
                 guard let swap = swaps?.first(where: { $0.field.name == field.name }) else { return [] }
                 var backfill = Backfill(
@@ -609,7 +609,7 @@ struct PostgresMigrationRenderer {
         guard lockSafe, plan.to.migration.before == nil, table.old.table == table.entity.table,
             field.transform == nil, let previous = SchemaDiff.previous(of: field, in: table.old)
         else { return false }
-        return previous.column == field.column && plan.from.storageType(of: previous) == plan.to.storageType(of: field)
+        return previous.column == field.column && plan.from.storedShape(of: previous) == plan.to.storedShape(of: field)
             && !values.changesValues(plan.source(of: field, in: table.entity))
     }
 
@@ -652,7 +652,7 @@ struct PostgresMigrationRenderer {
     private func referenceChanges(_ field: Field, previous: Field) -> Bool {
         guard let target = field.referencedEntity, let targetEntity = plan.to.entity(named: target) else { return true }
         return plan.previous(of: targetEntity)?.name != previous.referencedEntity || field.onDelete != previous.onDelete
-            || plan.from.storageType(of: previous) != plan.to.storageType(of: field)
+            || plan.from.storedShape(of: previous) != plan.to.storedShape(of: field)
     }
 
     /// The column statements of `continued`, in the transaction; a `NOT NULL` over a settled
@@ -716,11 +716,11 @@ struct PostgresMigrationRenderer {
             let source = plan.source(of: field, in: entity)
             let newDefault = renderer.defaultValue(of: field, in: plan.to)
             let oldDefault = DDLRenderer(dialect: .postgres).defaultValue(of: previous, in: plan.from)
-            let typeChanges = plan.from.storageType(of: previous) != plan.to.storageType(of: field)
+            let typeChanges = plan.from.storedShape(of: previous) != plan.to.storedShape(of: field)
             if typeChanges {
                 if oldDefault != nil { statements.append(renderer.setDefault(table, column, to: nil)) }
                 statements.append(
-                    renderer.alterType(table, column, to: plan.to.columnEncoding(of: field), using: values.expression(for: field, from: source)))
+                    renderer.alterType(table, column, to: field, in: plan.to, using: values.expression(for: field, from: source)))
                 if let newDefault { statements.append(renderer.setDefault(table, column, to: newDefault)) }
             } else {
                 if values.changesValues(source) {

@@ -9,7 +9,9 @@ extension SQLDialect {
     /// The column type of a field: its `sqlType` for this dialect when it has one, else the type
     /// that stores its own type, its enum's raw type, or the referenced key's type.
     public func columnType(of field: Field, in schema: Schema) -> String {
-        field.sqlType.flatMap(rules.sql) ?? columnType(schema.columnEncoding(of: field), dateText: field.dateText)
+        if let sqlType = field.sqlType.flatMap(rules.sql) { return sqlType }
+        if let element = schema.arrayElementStorage(of: field) { return rules.arrayColumnType(of: element.encoding) }
+        return columnType(schema.columnEncoding(of: field), dateText: field.dateText)
     }
 
     /// The column type that stores values of `encoding`, or, with `dateText`, a Date declared with

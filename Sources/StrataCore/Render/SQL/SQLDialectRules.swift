@@ -19,6 +19,11 @@ public protocol SQLDialectRules: Sendable {
     func storageProblem(declaredType: String, for encoding: ColumnEncoding) -> String?
     /// The column type of a Date field declared with `format:` (and no `sqlType`).
     func columnType(dateText: SQLiteDateText) -> String
+    /// The column type of an array field whose elements are stored as `element`.
+    func arrayColumnType(of element: ColumnEncoding) -> String
+    /// An array value as its column stores it: a JSON array's text in SQLite, an array literal's
+    /// text (`'{"a","b"}'`) in PostgreSQL.
+    func arrayValue(_ elements: [ArrayElementLiteral]) -> SQLValue
     /// Why a column declared `declaredType` would not keep the values of a Date field declared
     /// with `format:`, or nil when it does.
     func storageProblem(declaredType: String, dateText: SQLiteDateText) -> String?
@@ -106,6 +111,14 @@ public struct SQLiteRules: SQLDialectRules {
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.sqliteType }
 
+    /// TEXT holding a JSON array.
+    public func arrayColumnType(of element: ColumnEncoding) -> String { ColumnEncoding.sqliteArrayType }
+
+    /// A JSON array: `'["a",1,true]'`.
+    public func arrayValue(_ elements: [ArrayElementLiteral]) -> SQLValue {
+        .text("[" + elements.map(\.jsonText).joined(separator: ",") + "]")
+    }
+
     /// ISO 8601 text: a TEXT column.
     public func columnType(dateText: SQLiteDateText) -> String { columnType(.string) }
 
@@ -187,6 +200,14 @@ public struct PostgresRules: SQLDialectRules {
     }
 
     public func columnType(_ encoding: ColumnEncoding) -> String { encoding.postgresType }
+
+    /// The native array of the element's type (`TEXT[]`).
+    public func arrayColumnType(of element: ColumnEncoding) -> String { element.postgresArrayType }
+
+    /// An array literal: `'{"a","b"}'`, which the column's type reads.
+    public func arrayValue(_ elements: [ArrayElementLiteral]) -> SQLValue {
+        .text("{" + elements.map(\.postgresArrayText).joined(separator: ",") + "}")
+    }
 
     /// `format: date` is PostgreSQL's own `DATE`; `format: timestamp` keeps `TIMESTAMPTZ` (the
     /// text is SQLite's way of storing what PostgreSQL stores natively).

@@ -19,6 +19,8 @@ extension SQLDialect {
         case .enumCase(let name):
             guard let rawValue = enumDecl?.case(named: name)?.rawValue, rawValue != literal else { return nil }
             return storedValue(of: rawValue, as: encoding, sqliteDateFormat: sqliteDateFormat)
+        case .emptyArray:
+            return rules(sqliteDateFormat: sqliteDateFormat).arrayValue([])
         case .bool, .integer, .double, .string:
             return encoding.descriptor.storedValue(of: literal, rules: rules(sqliteDateFormat: sqliteDateFormat))
         }

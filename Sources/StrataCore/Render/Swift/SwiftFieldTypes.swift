@@ -19,6 +19,12 @@ struct SwiftFieldTypes {
         case .reference(let target):
             guard schema.storageType(of: field) != nil else { return "Never" }
             return SwiftNames.identifier(target) + ".Key"
+        case .array(let element):
+            switch element {
+            case .scalar(let scalar): return "[\(scalar.name)]"
+            case .enumeration(let name), .value(let name): return "[\(SwiftNames.identifier(name))]"
+            case .reference, .array: return "Never"
+            }
         }
     }
 

@@ -105,7 +105,7 @@ struct SwiftJSONTypeRenderer {
             guard let value = schema.valueType(named: valueName) else { return nil }
             if value.isJSON { return "json" }
             scalar = value.storage
-        case .reference: return nil
+        case .reference, .array: return nil
         }
         switch scalar {
         case .string, .url: return "text"

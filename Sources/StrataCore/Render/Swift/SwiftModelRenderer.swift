@@ -175,12 +175,14 @@ struct SwiftModelRenderer {
     /// A field's Swift type without optionality (``SwiftFieldTypes/baseType(of:)``).
     private func valueType(of field: Field) -> String { SwiftFieldTypes(schema: schema).baseType(of: field) }
 
-    /// The initializer's default for a field: the schema default, `UUID()` for a UUID key, `nil` for optionals.
+    /// The initializer's default for a field: the schema default, `UUID()` for a UUID key, `nil` for
+    /// optionals, `[]` for arrays.
     private func defaultExpression(for field: Field, of entity: Entity) -> String? {
         if let literal = field.defaultValue {
             return swiftExpression(literal, for: field)
         }
         if field.isAutoincrement || field.isOptional { return "nil" }
+        if case .array = field.type { return "[]" }
         // `entity` holds `field`: asking it first spares a scan of the model for every key.
         if schema.storageType(of: field) == .uuid, field.referencedEntity == nil,
             entity.primaryKey == [field.name]
@@ -196,6 +198,7 @@ struct SwiftModelRenderer {
     func swiftExpression(_ literal: Literal, for field: Field) -> String {
         switch (literal, field.type) {
         case (.null, _): return "nil"
+        case (.emptyArray, _): return "[]"
         case (.enumCase(let name), _): return "." + SwiftNames.identifier(name)
         case (.string(let text), .scalar(.date)) where field.dateText != nil:
             // The Date its text reads back as (the day of a `format: date`), as a fetch reads it.

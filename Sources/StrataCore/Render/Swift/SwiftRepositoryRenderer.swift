@@ -100,6 +100,13 @@ struct SwiftRecordsRenderer {
                 writer.line("extension \(SwiftNames.identifier(decl.name)): StrataJSONCodable {}")
             }
         }
+        let elementTypes = Self.arrayElementTypes(of: schema)
+        if !elementTypes.isEmpty {
+            writer.line()
+            for name in elementTypes {
+                writer.line("extension \(SwiftNames.identifier(name)): StrataArrayElement {}")
+            }
+        }
         for entity in schema.entities {
             writer.line()
             let rendering = EntityRendering(schema: schema, entity: entity, names: names)
@@ -113,6 +120,19 @@ struct SwiftRecordsRenderer {
         writer.line("/// this does not compile; regenerate with the Strata release of the runtime in use.")
         writer.line("private enum GeneratedForStrataRuntimeAPI\(api): StrataRuntimeAPI\(api) {}")
         return writer.text
+    }
+
+    /// The enums and value types that array fields hold (`[Genre]`), in declaration order: each
+    /// conforms to `StrataArrayElement`, stored as its raw value.
+    static func arrayElementTypes(of schema: Schema) -> [String] {
+        var used: Set<String> = []
+        for entity in schema.entities {
+            for field in entity.fields {
+                if case .array(.enumeration(let name)) = field.type { used.insert(name) }
+                if case .array(.value(let name)) = field.type { used.insert(name) }
+            }
+        }
+        return (schema.enums.map(\.name) + schema.valueTypes.map(\.name)).filter(used.contains)
     }
 
     /// What a value type stored as `storage` conforms to, in the extensions that declare it: it
