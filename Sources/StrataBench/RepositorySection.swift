@@ -6,7 +6,8 @@ import StrataRepositoryBenchmark
 /// authors with their articles by eager loading, against the same SQL on the C API, target at
 /// most 1.10x) and the full-text search benchmark (``SearchBenchmark``: a ranked FTS5 search
 /// against the same query on the C API, target at most 1.10x) and the JSON benchmark
-/// (``JSONBenchmark``: records with a JSON value against the C API and `JSONDecoder`).
+/// (``JSONBenchmark``: records with a JSON value against the C API and `JSONDecoder`) and the
+/// array benchmark (``ArrayBenchmark``: records with array fields, the same way).
 public enum RepositorySection {
     /// Target: generated / raw at most this.
     public static let target = 1.10
@@ -51,6 +52,13 @@ public enum RepositorySection {
                 value: json.generated, baselineName: "the C API decoding with JSONDecoder", baseline: json.raw,
                 unit: .seconds, target: .ratioAtMost(target),
                 detail: "\(Format.count(json.rows)) records; a JSON object of 6 members and an array"))
+        let arrays = try ArrayBenchmark.run(posts: rows, repetitions: repetitions)
+        figures.append(
+            Figure(
+                section: .repository, name: "fetch all records with two array fields, generated repository",
+                value: arrays.generated, baselineName: "the C API decoding with JSONDecoder", baseline: arrays.raw,
+                unit: .seconds, target: .ratioAtMost(target),
+                detail: "\(Format.count(arrays.rows)) records; [String] and [Int], 0 to 4 elements (JSON arrays)"))
         return figures
     }
 }

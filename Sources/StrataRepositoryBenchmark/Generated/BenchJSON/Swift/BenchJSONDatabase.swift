@@ -38,6 +38,11 @@ public struct BenchJSONDatabase: Sendable {
         SQLiteRepository(writer: writer)
     }
 
+    /// The `Post` records.
+    public var posts: SQLiteRepository<Post> {
+        SQLiteRepository(writer: writer)
+    }
+
     /// Runs `body` in one read: it sees one consistent state of the database.
     public func read<T>(_ body: (BenchJSONAccess) throws -> T) throws -> T {
         try writer.read { db in try body(BenchJSONAccess(db)) }
@@ -99,6 +104,11 @@ public struct BenchJSONAccess {
 
     /// The `Account` records.
     public var accounts: SQLiteAccess<Account> {
+        SQLiteAccess(db)
+    }
+
+    /// The `Post` records.
+    public var posts: SQLiteAccess<Post> {
         SQLiteAccess(db)
     }
 }

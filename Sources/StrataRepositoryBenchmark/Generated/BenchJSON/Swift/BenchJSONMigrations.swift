@@ -22,8 +22,16 @@ public enum BenchJSONMigrations {
                     "preferences" TEXT NOT NULL
                 );
 
+                -- Post: A post of the array benchmark (`strata-bench`).
+                CREATE TABLE "post" (
+                    "id" INTEGER NOT NULL CONSTRAINT "post_pkey" PRIMARY KEY AUTOINCREMENT,
+                    "title" TEXT NOT NULL,
+                    "tags" TEXT NOT NULL,
+                    "scores" TEXT NOT NULL
+                );
+
                 """#,
-            checksum: "003cdc937452497c425c4d4aab6e7ef850a8a2f4e015b50db72ce472b92bef50"
+            checksum: "71c09c2d0177abbbf6bb2436dda5f4f0070ebb3e85076c9b4d0e6e0462eff53a"
         )
     ]
 }

@@ -54,3 +54,31 @@ public struct Account: Identifiable, Hashable, Sendable, Codable {
         self.preferences = preferences
     }
 }
+
+/// A post of the array benchmark (`strata-bench`).
+// swift-format-ignore: UseShorthandTypeNames
+public struct Post: Identifiable, Hashable, Sendable, Codable {
+    // Optional<T> rather than T?: a T? property starts as nil, which costs every initializer
+    // (reading a row included) one more copy of the whole struct.
+    /// Assigned by the database when the record is inserted; `nil` until then.
+    public var id: Optional<Int64>
+    public var title: String
+    public var tags: [String]
+    public var scores: [Int]
+
+    /// The primary key's type: what a reference to `Post` holds.
+    public typealias Key = Int64
+
+    /// Memberwise initializer; parameters with a schema default can be left out.
+    public init(
+        id: Int64? = nil,
+        title: String,
+        tags: [String] = [],
+        scores: [Int] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.tags = tags
+        self.scores = scores
+    }
+}

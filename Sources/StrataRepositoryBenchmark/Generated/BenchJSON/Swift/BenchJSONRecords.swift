@@ -78,6 +78,38 @@ extension Account: StrataRecord {
     }
 }
 
+/// `Post` records are rows of `post`, read and bound in field order.
+extension Post: StrataRecord {
+    public static let strataTable = StrataTable<Post>(
+        "post",
+        columns: [
+            (\.id, "id"),
+            (\.title, "title"),
+            (\.tags, "tags"),
+            (\.scores, "scores"),
+        ],
+        primaryKey: ["id"],
+        assignsKey: true
+    )
+
+    public var strataKey: Int64? { id }
+
+    public init(row: inout some StrataRowReader) throws {
+        try self.init(id: row.next(), title: row.next(), tags: row.next(), scores: row.next())
+    }
+
+    public func bind(to binder: inout some StrataValueBinder) throws {
+        try id.bind(to: &binder)
+        try title.bind(to: &binder)
+        try tags.bind(to: &binder)
+        try scores.bind(to: &binder)
+    }
+
+    public static func bind(key: Int64, to binder: inout some StrataValueBinder) throws {
+        try key.bind(to: &binder)
+    }
+}
+
 /// Generated for StrataRuntime API 3 (Strata 0.6.0): against a runtime of another API
 /// this does not compile; regenerate with the Strata release of the runtime in use.
 private enum GeneratedForStrataRuntimeAPI3: StrataRuntimeAPI3 {}

@@ -21,3 +21,29 @@ extension SQLiteStore where Record == Account {
         try update(record, changing: [.set("name", ifGiven: newName), .set("preferences", ifGiven: newPreferences)])
     }
 }
+
+// MARK: - Post
+
+extension SQLiteStore where Record == Post {
+    /// Changes the given fields of the stored record that has `record`'s key, keeping the others as
+    /// stored, and returns the record as stored afterwards (nil when there is none). A nil argument
+    /// leaves its field unchanged; for an optional field, pass `.some(nil)` to store NULL.
+    @available(*, deprecated, message: "use updateChanges(_:_:) { $0.field = value }, which takes no double optionals")
+    @_disfavoredOverload
+    @discardableResult
+    public func update(
+        _ record: Post,
+        title newTitle: String? = nil,
+        tags newTags: [String]? = nil,
+        scores newScores: [Int]? = nil
+    ) throws -> Post? {
+        try update(
+            record,
+            changing: [
+                .set("title", ifGiven: newTitle),
+                .set("tags", ifGiven: newTags),
+                .set("scores", ifGiven: newScores),
+            ]
+        )
+    }
+}

@@ -8,3 +8,11 @@ CREATE TABLE "account" (
     "name" TEXT NOT NULL,
     "preferences" TEXT NOT NULL
 );
+
+-- Post: A post of the array benchmark (`strata-bench`).
+CREATE TABLE "post" (
+    "id" INTEGER NOT NULL CONSTRAINT "post_pkey" PRIMARY KEY AUTOINCREMENT,
+    "title" TEXT NOT NULL,
+    "tags" TEXT NOT NULL,
+    "scores" TEXT NOT NULL
+);
