@@ -522,10 +522,13 @@ struct CoreDataVersionMapper {
                     : "many-to-many '\(entity.name).\(relationship.name)'")
                     + ": its pairs become join entity '\(name)' (primary key [\(sourceField), \(destinationField)])",
                 at: relationship.location))
-        entities[entityIndex].hasMany.append(ImportedHasMany(name: side, entity: name, via: sourceField))
+        // The relationship itself: the records linked through the join entity (a many-to-many
+        // declared once), from each side.
+        entities[entityIndex].hasMany.append(
+            ImportedHasMany(name: side, entity: destination.name, via: sourceField, through: name))
         if let inverse, let destinationIndex = entities.firstIndex(where: { $0.name == destination.name }) {
             entities[destinationIndex].hasMany.append(
-                ImportedHasMany(name: sideName(of: inverse, for: entity), entity: name, via: destinationField))
+                ImportedHasMany(name: sideName(of: inverse, for: entity), entity: entity.name, via: destinationField, through: name))
         }
         entities.append(join)
         mapping.append(

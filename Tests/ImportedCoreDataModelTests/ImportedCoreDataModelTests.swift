@@ -61,7 +61,10 @@ import Testing
             try library.authors.books(of: ada, orderBy: { [$0.authorPosition.ascending] }).map(\.id) == [
                 other.id, book.id,
             ])
-        #expect(try library.books.related(of: book).map(\.related) == [other.id])
+        // A Core Data many-to-many is declared once, through its join entity: related books are Books.
+        #expect(try library.books.related(of: book).map(\.id) == [other.id])
+        let families = try library.books.fetchAll(orderBy: { [$0.isbn.ascending] }, including: .related)
+        #expect(families.map { $0.children.map(\.id) } == [[other.id], []], "eager loading through the join entity")
         #expect(try library.reviews.book(of: review) == book)
         #expect(book.title == "Untitled \"draft\"")
         #expect(book.price == Decimal(string: "9.99"))

@@ -177,8 +177,8 @@ import Testing
             // Ordered one-to-many, many-to-many (ordered), inverse-less to-many.
             "      authorPosition: { type: Int64, default: 0,",
             "  BookTags:\n", "    primaryKey: [book, tag]\n", "      tag: { type: Tag, onDelete: cascade }\n",
-            "      position: { type: Int64, default: 0,", "      tags: { entity: BookTags, via: book }\n",
-            "      books: { entity: BookTags, via: tag }\n",
+            "      position: { type: Int64, default: 0,", "      tags: { entity: Tag, through: BookTags, via: book }\n",
+            "      books: { entity: Book, through: BookTags, via: tag }\n",
             "  BookRelated:\n", "    primaryKey: [book, related]\n",
             "      related: { type: Book, onDelete: cascade }\n",
             // Uniqueness constraints and indexes.
@@ -370,8 +370,8 @@ import Testing
             // A to-many with a to-one inverse: a hasMany per concrete entity, via the inherited reference.
             "      petsCat: { entity: Cat, via: owner }\n", "      petsDog: { entity: Dog, via: owner }\n",
             // A many-to-many: a join entity per concrete entity.
-            "  CatTags:\n", "  DogTags:\n", "      animalsCat: { entity: CatTags, via: tag }\n",
-            "      animalsDog: { entity: DogTags, via: tag }\n", "      tags: { entity: CatTags, via: cat }\n",
+            "  CatTags:\n", "  DogTags:\n", "      animalsCat: { entity: Cat, through: CatTags, via: tag }\n",
+            "      animalsDog: { entity: Dog, through: DogTags, via: tag }\n", "      tags: { entity: Tag, through: CatTags, via: cat }\n",
             // An inherited Integer 16 default written as 0.0.
             "      lives: { type: Int16?, default: 9 }\n",
         ] {

@@ -136,7 +136,8 @@ public struct ImportedEntity: Sendable, Equatable {
         if !hasMany.isEmpty {
             lines.append("    hasMany:")
             lines += hasMany.map {
-                "      \(YAMLText.key($0.name)): { entity: \(YAMLText.key($0.entity)), via: \(YAMLText.key($0.via)) }"
+                let through = $0.through.map { ", through: \(YAMLText.key($0))" } ?? ""
+                return "      \(YAMLText.key($0.name)): { entity: \(YAMLText.key($0.entity))\(through), via: \(YAMLText.key($0.via)) }"
             }
         }
         return lines
@@ -229,16 +230,19 @@ public struct ImportedIndex: Sendable, Equatable {
 public struct ImportedHasMany: Sendable, Equatable {
     /// The accessor's name.
     public var name: String
-    /// The entity whose field references this one.
+    /// The entity whose field references this one (or, with `through`, the entity linked to).
     public var entity: String
-    /// That field.
+    /// That field; with `through`, the join entity's field that references this one.
     public var via: String
+    /// For a many-to-many: the join entity whose rows link this entity to `entity`.
+    public var through: String?
 
     /// Creates an accessor.
-    public init(name: String, entity: String, via: String) {
+    public init(name: String, entity: String, via: String, through: String? = nil) {
         self.name = name
         self.entity = entity
         self.via = via
+        self.through = through
     }
 }
 

@@ -128,14 +128,16 @@ extension StrataIncludedChildren where Record == Book, Child == Loan {
     public static var loans: Self { .all(Loan.self, via: \.book) }
 }
 
-extension StrataIncludedChildren where Record == Book, Child == BookRelated {
-    /// Each `Book` with its `related`: the `BookRelated` records whose `book` refers to it.
-    public static var related: Self { .all(BookRelated.self, via: \.book) }
-}
-
 extension StrataIncludedChildren where Record == Book, Child == Review {
     /// Each `Book` with its `reviews`: the `Review` records whose `book` refers to it.
     public static var reviews: Self { .all(Review.self, via: \.book) }
+}
+
+extension StrataIncludedChildren where Record == Book, Child == Book {
+    /// Each `Book` with its `related`: the `Book` records `BookRelated` links to it.
+    public static var related: Self {
+        .all(Book.self, through: BookRelated.self, from: \.book, to: \.related)
+    }
 }
 
 /// `Loan` records are rows of `loan`, read and bound in field order.

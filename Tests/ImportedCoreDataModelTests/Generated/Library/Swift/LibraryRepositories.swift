@@ -140,20 +140,6 @@ extension SQLiteStore where Record == Book {
         )
     }
 
-    /// The `BookRelated` records whose `book` refers to `record`, matching `filter`, sorted by `order`.
-    public func related(
-        of record: Book,
-        where filter: ((StrataColumns<BookRelated>) -> StrataPredicate<BookRelated>)? = nil,
-        orderBy order: ((StrataColumns<BookRelated>) -> [StrataOrdering<BookRelated>])? = nil
-    ) throws -> [BookRelated] {
-        guard let key = record.strataKey else { return [] }
-        return try fetchAll(
-            BookRelated.self,
-            where: { ($0.book == key).and(filter?($0)) },
-            orderBy: order
-        )
-    }
-
     /// The `Review` records whose `book` refers to `record`, matching `filter`, sorted by `order`.
     public func reviews(
         of record: Book,
@@ -164,6 +150,20 @@ extension SQLiteStore where Record == Book {
         return try fetchAll(
             Review.self,
             where: { ($0.book == key).and(filter?($0)) },
+            orderBy: order
+        )
+    }
+
+    /// The `Book` records that `BookRelated` links to `record`, matching `filter`, sorted by `order`.
+    public func related(
+        of record: Book,
+        where filter: ((StrataColumns<Book>) -> StrataPredicate<Book>)? = nil,
+        orderBy order: ((StrataColumns<Book>) -> [StrataOrdering<Book>])? = nil
+    ) throws -> [Book] {
+        guard let key = record.strataKey else { return [] }
+        return try fetchAll(
+            Book.self,
+            where: { StrataPredicate.linked(through: BookRelated.self, from: \.book, key, to: \.related).and(filter?($0)) },
             orderBy: order
         )
     }
