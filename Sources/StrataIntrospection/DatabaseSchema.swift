@@ -189,11 +189,25 @@ public struct DatabaseSchema: Hashable, Sendable {
         public var name: String
         /// What it is, in words: `virtual table (fts5)`, `shadow table of virtual table "docs"`.
         public var kind: String
+        /// For an FTS5 table over the rows of a table (`content='note'`): that table and the
+        /// columns it indexes, which Strata declares as the table's `search:`.
+        public var fullTextSearch: (table: String, columns: [String])?
 
         /// Creates an entry.
-        public init(name: String, kind: String) {
+        public init(name: String, kind: String, fullTextSearch: (table: String, columns: [String])? = nil) {
             self.name = name
             self.kind = kind
+            self.fullTextSearch = fullTextSearch
+        }
+
+        public static func == (lhs: Unmanaged, rhs: Unmanaged) -> Bool {
+            lhs.name == rhs.name && lhs.kind == rhs.kind && lhs.fullTextSearch?.table == rhs.fullTextSearch?.table
+                && lhs.fullTextSearch?.columns == rhs.fullTextSearch?.columns
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(kind)
         }
     }
 

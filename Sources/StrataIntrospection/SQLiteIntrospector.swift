@@ -30,6 +30,7 @@ public enum SQLiteIntrospector {
     /// before SQLite 3.37 a shadow table is told by its virtual table's name and a `_` prefix.
     private static func unmanagedTables(_ rows: [Row], in db: Database) throws -> [DatabaseSchema.Unmanaged] {
         var virtual: [(name: String, module: String)] = []
+        var searches: [String: (table: String, columns: [String])] = [:]
         for row in rows {
             let name = try row.decode(String.self, forColumn: "name")
             let sql = try row.decode(String?.self, forColumn: "sql") ?? ""
@@ -39,8 +40,11 @@ public enum SQLiteIntrospector {
                 tokens.index(after: $0) < tokens.endIndex ? tokens[tokens.index(after: $0)].value : nil
             }
             virtual.append((name, module?.lowercased() ?? "unknown module"))
+            if module?.lowercased() == "fts5", let search = externalContent(tokens) { searches[name] = search }
         }
-        var found = virtual.map { DatabaseSchema.Unmanaged(name: $0.name, kind: "virtual table (\($0.module))") }
+        var found = virtual.map {
+            DatabaseSchema.Unmanaged(name: $0.name, kind: "virtual table (\($0.module))", fullTextSearch: searches[$0.name])
+        }
         let shadowNames: Set<String>
         if let listed = try? String.fetchAll(db, sql: "SELECT name FROM pragma_table_list WHERE type = 'shadow'") {
             shadowNames = Set(listed)
@@ -60,6 +64,38 @@ public enum SQLiteIntrospector {
                     kind: "shadow table" + (owner.map { " of virtual table \(SQLCanonicalForm.identifier($0.name))" } ?? "")))
         }
         return found
+    }
+
+    /// The table an FTS5 table indexes (`content='note'`) and its indexed columns (the
+    /// arguments that are not options, `UNINDEXED` ones left out), from its `CREATE VIRTUAL
+    /// TABLE … USING fts5(…)`; nil for an FTS5 table that keeps its own content.
+    static func externalContent(_ tokens: [SQLToken]) -> (table: String, columns: [String])? {
+        guard let open = tokens.firstIndex(where: { $0.isSymbol("(") }) else { return nil }
+        var arguments: [[SQLToken]] = [[]]
+        var depth = 0
+        for token in tokens[tokens.index(after: open)...] {
+            if token.isSymbol("(") { depth += 1 }
+            if token.isSymbol(")") {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            if depth == 0, token.isSymbol(",") {
+                arguments.append([])
+            } else {
+                arguments[arguments.count - 1].append(token)
+            }
+        }
+        var content: String?
+        var columns: [String] = []
+        for argument in arguments where !argument.isEmpty {
+            if argument.count >= 3, argument[1].isSymbol("=") {
+                if argument[0].value.lowercased() == "content" { content = argument[2].value }
+            } else if !argument.contains(where: { $0.isKeyword("UNINDEXED") }) {
+                columns.append(argument[0].value)
+            }
+        }
+        guard let content, !content.isEmpty, !columns.isEmpty else { return nil }
+        return (content, columns)
     }
 
     /// The condition of a partial index from its `CREATE INDEX … WHERE condition`, in canonical form.
