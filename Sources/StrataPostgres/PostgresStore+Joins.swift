@@ -46,11 +46,11 @@ extension PostgresStore where Record.Key: Hashable & StrataColumnValue {
     ) async throws -> [StrataWithChildren<Record, Child>] {
         let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
         let queries = included.queries(for: records)
-        let rows = try await read { connection in
-            var rows: [(Record.Key, Child)] = []
-            for query in queries { rows += try await connection.strataRows(query) }
-            return rows
+        let chunks = try await read { connection in
+            var chunks: [[(Record.Key, Child)]] = []
+            for query in queries { chunks.append(try await connection.strataRows(query)) }
+            return chunks
         }
-        return included.attach(rows, to: records)
+        return included.attach(chunks, to: records)
     }
 }

@@ -74,8 +74,8 @@ extension SQLiteStore where Record.Key: Hashable & StrataColumnValue {
     ) throws -> [StrataWithChildren<Record, Child>] {
         try read { db in
             let records = try SQLiteExecutor.run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset), in: db)
-            let rows = try included.queries(for: records).flatMap { try SQLiteExecutor.rows($0, in: db) }
-            return included.attach(rows, to: records)
+            let chunks = try included.queries(for: records).map { try SQLiteExecutor.rows($0, in: db) }
+            return included.attach(chunks, to: records)
         }
     }
 }

@@ -29,11 +29,15 @@ where Record.Key: Hashable & StrataColumnValue {
         }
     }
 
-    /// `records`, in their order, each with its children in the order they were read.
+    /// `records`, in their order, each with its children in the order they were read: the rows
+    /// of each children statement (``queries(for:)``), grouped as they are, never copied into one
+    /// array first.
     @inlinable
-    public func attach(_ rows: [(Record.Key, Child)], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
-        var byParent: [Record.Key: [Child]] = [:]
-        for (parent, child) in rows { byParent[parent, default: []].append(child) }
+    public func attach(_ chunks: [[(Record.Key, Child)]], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
+        var byParent: [Record.Key: [Child]] = Dictionary(minimumCapacity: records.count)
+        for rows in chunks {
+            for (parent, child) in rows { byParent[parent, default: []].append(child) }
+        }
         return records.map { record in
             StrataWithChildren(record: record, children: record.strataKey.flatMap { byParent[$0] } ?? [])
         }
