@@ -193,6 +193,10 @@ public struct PostgresLock: Hashable, Sendable {
             // Into a shadow column added with the backfill trigger and filled in batches, its
             // constraints proved on it beforehand; swapped for the old column in the transaction.
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: preparedBeforehand, filledInBatches: true)
+        case .jsonReshaped where filledInBatches:
+            // Members added with defaults, set in batches with the backfill trigger; nothing left
+            // for the transaction.
+            return PostgresLock(mode: .rowExclusive, work: .catalogOnly, outsideTransaction: true, filledInBatches: true)
         case .becameRequired where filledInBatches:
             return PostgresLock(mode: .accessExclusive, work: .catalogOnly, readBeforehand: true, filledInBatches: true)
         case .becameRequired where preparedBeforehand:

@@ -372,8 +372,12 @@ struct PostgresMigrationRenderer {
         /// For a rolling version's renamed column (new, `column`): the old column, which the
         /// trigger keeps equal to it both ways until the contract drops it.
         var syncedWith: String?
+        /// True for a JSON column whose stored objects only gain members with defaults: each
+        /// edit may run twice on a row (the batches, then the trigger) and code of N-1 reads
+        /// the result.
+        var reshapes = false
         /// True when the column becomes `NOT NULL` (a new required field, NULLs filled).
-        var required: Bool { !field.isOptional && !replacesCheck }
+        var required: Bool { !field.isOptional && !replacesCheck && !reshapes }
     }
 
     /// The columns of `continued` filled in batches: a new field computed by its transform (one
@@ -425,6 +429,19 @@ struct PostgresMigrationRenderer {
                     table: continued, field: field, isNew: false, column: previous.column,
                     expression: values.expression(for: field, from: source), condition: remapped)
                 backfill.replacesCheck = true
+                candidates.append(backfill)
+                continue
+            }
+            // Members added with defaults to the stored JSON objects: compatible with code of
+            // N-1 and the same when run twice; renames, removals and transforms are made in the
+            // version's transaction, so that code of N-1 never reads a reshaped object.
+            if !source.reshape.isEmpty, source.reshape.allSatisfy({ if case .fill = $0 { true } else { false } }),
+                source.fill == nil, source.remap.isEmpty, field.transform == nil, case .keep = source.conversion
+            {
+                var backfill = Backfill(
+                    table: continued, field: field, isNew: false, column: previous.column,
+                    expression: values.expression(for: field, from: source), condition: nil)
+                backfill.reshapes = true
                 candidates.append(backfill)
                 continue
             }
@@ -582,6 +599,7 @@ struct PostgresMigrationRenderer {
         case .becameRequired(let entity, let required): (name, field) = (entity, required)
         case .typeChanged(let entity, _, let changed): (name, field) = (entity, changed)
         case .fieldRenamed(let entity, _, let renamed) where rolling != nil: (name, field) = (entity, renamed)
+        case .jsonReshaped(let entity, let reshaped, _): (name, field) = (entity, reshaped)
         case .enumCasesRemoved(let enumName, _), .enumRawValueChanged(let enumName, _, _, _):
             // Every column of the enum on a kept table remapped in batches (or swapped for a
             // shadow column filled so, when the raw type changes).
