@@ -9,7 +9,8 @@ import Testing
 /// an enum, a nested `Window`, an array and a date) whose shape changes over three versions, and
 /// `extra`, an untyped `JSON` field. Rows written by v1 code are read by v3 code: v2 renames
 /// `fontSize`, drops `legacyFlag`, adds `language` and `Window.maximized` with defaults; v3
-/// reads `textSize` as a Double and computes `zoom` by a transform over each stored value.
+/// reads `textSize` as a Double and computes `zoom` by a transform over each stored value; v4
+/// only adds members with defaults (set in batches on PostgreSQL).
 @Suite("Generated repositories: JSON values (Prefs)")
 struct PrefsJSONTests {
     /// What v1 code wrote: a full object, and one without its optional members.
@@ -35,7 +36,7 @@ struct PrefsJSONTests {
         let migrator = PrefsDatabase.migrator
         try migrator.migrate(queue, to: 1)
         try queue.write { db in for row in Self.v1Rows { try db.execute(sql: row) } }
-        try migrator.migrate(queue, to: 3)
+        try migrator.migrate(queue, to: 4)
         let db = try PrefsDatabase(writer: queue)
         let profiles = try db.profiles.fetchAll(orderBy: { [$0.id.ascending] })
         #expect(profiles.map(\.settings) == [Self.ada, Self.bob])
@@ -43,6 +44,8 @@ struct PrefsJSONTests {
             try String.fetchAll(db, sql: "SELECT settings FROM profile ORDER BY id")
         }
         #expect(stored.allSatisfy { !$0.contains("legacyFlag") && !$0.contains("fontSize") }, "\(stored)")
+        #expect(stored.allSatisfy { $0.contains(#""fontName":"SF Mono""#) }, "v4 filled in the stored objects: \(stored)")
+        #expect(stored.first?.contains(#""opacity":1"#) == true, "and in the nested window: \(stored)")
 
         let cy = try db.profiles.insert(Profile(name: "cy", settings: Self.cy, extra: Self.extra))
         #expect(try db.profiles.find(id: #require(cy.id)) == cy)
@@ -82,12 +85,15 @@ struct PrefsJSONTests {
             let migrator = PrefsPostgresDatabase.migrator
             try await migrator.migrate(session.connection, to: 1)
             for row in Self.v1Rows { try await session.execute(row) }
-            try await migrator.migrate(session.connection, to: 3)
+            try await migrator.migrate(session.connection, to: 4)
             let db = PrefsPostgresAccess(session.connection)
             let profiles = try await db.profiles.fetchAll(orderBy: { [$0.id.ascending] })
             #expect(profiles.map(\.settings) == [Self.ada, Self.bob])
             let legacy = try await session.textRows(sql: "SELECT count(*)::text FROM profile WHERE settings ? 'legacyFlag' OR settings ? 'fontSize'")
             #expect(legacy.first?.first == "0")
+            let filled = try await session.textRows(
+                sql: "SELECT count(*)::text FROM profile WHERE settings ->> 'fontName' = 'SF Mono' AND (settings -> 'window' IS NULL OR settings #> '{window,opacity}' = '1')")
+            #expect(filled.first?.first == "2", "v4's members set in batches in every stored object")
 
             // JSONB, like TEXT, cannot hold NUL: the server refuses the row, nothing is stored.
             await #expect(throws: (any Error).self) { try await db.profiles.insert(Profile(name: "cy", settings: Self.cy)) }
