@@ -32,33 +32,34 @@ public enum RepositorySection {
         }
         for result in try QueryBenchmark.run(articles: rows, repetitions: repetitions) {
             figures.append(
-                Figure(
-                    section: .repository, name: "\(result.operation.rawValue), generated repository",
-                    value: result.generated, baselineName: "the same SQL on the raw SQLite C API", baseline: result.raw,
-                    unit: .seconds, target: .ratioAtMost(target),
+                targeted(
+                    result.operation.rawValue, result.generated, against: "the same SQL on the raw SQLite C API", result.raw,
                     detail: "\(Format.count(rows)) articles by \(Format.count(max(1, rows / 100))) authors; \(Format.count(result.rows)) rows read"))
         }
         let search = try SearchBenchmark.run(documents: rows, repetitions: repetitions)
         figures.append(
-            Figure(
-                section: .repository, name: "full-text search of two words (ranked), generated repository",
-                value: search.generated, baselineName: "the same FTS5 query on the raw SQLite C API", baseline: search.raw,
-                unit: .seconds, target: .ratioAtMost(target),
-                detail: "\(Format.count(rows)) documents (FTS5, porter); \(Format.count(search.rows)) found"))
+            targeted(
+                "full-text search of two words (ranked)", search.generated, against: "the same FTS5 query on the raw SQLite C API",
+                search.raw, detail: "\(Format.count(rows)) documents (FTS5, porter); \(Format.count(search.rows)) found"))
         let json = try JSONBenchmark.run(accounts: rows, repetitions: repetitions)
         figures.append(
-            Figure(
-                section: .repository, name: "fetch all records with a JSON value, generated repository",
-                value: json.generated, baselineName: "the C API decoding with JSONDecoder", baseline: json.raw,
-                unit: .seconds, target: .ratioAtMost(target),
+            targeted(
+                "fetch all records with a JSON value", json.generated, against: "the C API decoding with JSONDecoder", json.raw,
                 detail: "\(Format.count(json.rows)) records; a JSON object of 6 members and an array"))
         let arrays = try ArrayBenchmark.run(posts: rows, repetitions: repetitions)
         figures.append(
-            Figure(
-                section: .repository, name: "fetch all records with two array fields, generated repository",
-                value: arrays.generated, baselineName: "the C API decoding with JSONDecoder", baseline: arrays.raw,
-                unit: .seconds, target: .ratioAtMost(target),
-                detail: "\(Format.count(arrays.rows)) records; [String] and [Int], 0 to 4 elements (JSON arrays)"))
+            targeted(
+                "fetch all records with two array fields", arrays.generated, against: "the C API decoding with JSONDecoder",
+                arrays.raw, detail: "\(Format.count(arrays.rows)) records; [String] and [Int], 0 to 4 elements (JSON arrays)"))
         return figures
+    }
+
+    /// A figure of the generated repository against a hand-written baseline, with the target.
+    private static func targeted(_ operation: String, _ generated: Double, against baseline: String, _ raw: Double, detail: String)
+        -> Figure
+    {
+        Figure(
+            section: .repository, name: "\(operation), generated repository", value: generated, baselineName: baseline,
+            baseline: raw, unit: .seconds, target: .ratioAtMost(target), detail: detail)
     }
 }
