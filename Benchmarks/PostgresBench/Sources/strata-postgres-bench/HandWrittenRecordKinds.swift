@@ -35,7 +35,7 @@ struct HandWrittenArticle {
 extension HandWrittenContender {
     func fetchAccounts() async throws -> Int? {
         var accounts: [HandWrittenAccount] = []
-        let rows = try await client.query(#"SELECT "id", "name", "preferences" FROM "account""#)
+        let rows = try await json.query(#"SELECT "id", "name", "preferences" FROM "account""#)
         for try await (id, name, preferences) in rows.decode((Int64, String, HandWrittenAccount.Preferences).self) {
             accounts.append(HandWrittenAccount(id: id, name: name, preferences: preferences))
         }
@@ -46,14 +46,14 @@ extension HandWrittenContender {
     /// author in Swift.
     func fetchAuthorsWithArticles() async throws -> Int? {
         var authors: [HandWrittenAuthor] = []
-        for try await (id, name, email) in try await client.query(#"SELECT "id", "name", "email" FROM "author""#)
+        for try await (id, name, email) in try await join.query(#"SELECT "id", "name", "email" FROM "author""#)
             .decode((Int64, String, String).self)
         {
             authors.append(HandWrittenAuthor(id: id, name: name, email: email))
         }
         let keys = authors.map(\.id)
         var byAuthor: [Int64: [HandWrittenArticle]] = [:]
-        let articles = try await client.query(
+        let articles = try await join.query(
             #"SELECT "id", "author", "title", "published", "words" FROM "article" WHERE "author" = ANY(\#(keys))"#)
         for try await (id, author, title, published, words) in articles.decode((Int64, Int64, String, Bool, Int32).self) {
             byAuthor[author, default: []].append(

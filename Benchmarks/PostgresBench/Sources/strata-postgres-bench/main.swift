@@ -23,8 +23,13 @@ let user = url.user ?? "postgres"
 let databaseName = String(url.path.dropFirst())
 let port = url.port ?? 5432
 
-let client = PostgresClient(
-    configuration: .init(host: host, port: port, username: user, password: url.password, database: databaseName, tls: .disable))
+func makeClient(database: String) -> PostgresClient {
+    PostgresClient(configuration: .init(host: host, port: port, username: user, password: url.password, database: database, tls: .disable))
+}
+let client = makeClient(database: databaseName)
+// A database holds one model: BenchJSON and BenchJoin get a database each on the same server.
+let jsonDatabaseName = databaseName + "_bench_json", joinDatabaseName = databaseName + "_bench_join"
+let jsonClient = makeClient(database: jsonDatabaseName), joinClient = makeClient(database: joinDatabaseName)
 
 enum Operation: String, CaseIterable {
     case insert = "insert all (one transaction)", fetchAll = "fetch all", fetchFiltered = "filtered + sorted fetch"
@@ -55,18 +60,25 @@ let fluent = FluentContender(host: host, port: port, user: user, password: url.p
 do {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await client.run() }
+        group.addTask { await jsonClient.run() }
+        group.addTask { await joinClient.run() }
         defer { group.cancelAll() }
-        try await client.query(#"DROP TABLE IF EXISTS "sample", "account", "article", "author", "strata_migrations""#)
+        try await client.query(#"DROP TABLE IF EXISTS "sample", "strata_migrations""#)
+        for name in [jsonDatabaseName, joinDatabaseName] {
+            try await client.query(PostgresQuery(unsafeSQL: #"DROP DATABASE IF EXISTS "\#(name)""#))
+            try await client.query(PostgresQuery(unsafeSQL: #"CREATE DATABASE "\#(name)""#))
+        }
         let database = try await BenchPostgresDatabase(client: client)
-        let json = try await BenchJSONPostgresDatabase(client: client)
-        let join = try await BenchJoinPostgresDatabase(client: client)
+        let json = try await BenchJSONPostgresDatabase(client: jsonClient)
+        let join = try await BenchJoinPostgresDatabase(client: joinClient)
         // The read-only tables of the JSON value and eager loading operations, written once.
         _ = try await json.accounts.insert(contentsOf: RecordKindRows.accounts(count: rowCount))
         let authors = try await join.authors.insert(contentsOf: RecordKindRows.authors(articles: rowCount))
         _ = try await join.articles.insert(contentsOf: RecordKindRows.articles(count: rowCount, by: authors))
-        try await client.query(#"ANALYZE "account", "author", "article""#)
+        try await jsonClient.query(#"ANALYZE "account""#)
+        try await joinClient.query(#"ANALYZE "author", "article""#)
         let contenders: [any Contender] = [
-            GeneratedContender(database: database, json: json, join: join), HandWrittenContender(client: client), fluent,
+            GeneratedContender(database: database, json: json, join: join), HandWrittenContender(client: client, json: jsonClient, join: joinClient), fluent,
         ]
         let rows = BenchRows.make(count: rowCount)
         var times = Array(repeating: [Operation: Double](), count: contenders.count)
