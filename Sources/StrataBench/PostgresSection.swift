@@ -48,6 +48,15 @@ public struct PostgresSection {
             try PostgresMigrationCost(root: root, url: url, rows: migrationRows, repetitions: repetitions, log: log)
                 .run(progress: progress)
         ]
+        figures += Self.figures(of: report)
+        return figures
+    }
+
+    /// The figures of `strata-postgres-bench`'s output: each operation's generated repository
+    /// against hand-written PostgresNIO, then Fluent against the generated repository for the
+    /// operations Fluent ran.
+    static func figures(of report: Output) -> [Figure] {
+        var figures: [Figure] = []
         for result in report.results {
             figures.append(
                 Figure(
