@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
     ],
     targets: [
-        // The Bench model (Benchmarks/Schemas/Bench) generated for PostgreSQL by StrataPlugin.
+        // The Bench, BenchJSON and BenchJoin models (Benchmarks/Schemas) generated for PostgreSQL by StrataPlugin.
         .executableTarget(
             name: "strata-postgres-bench",
             dependencies: [

@@ -2,7 +2,9 @@ import Foundation
 
 /// The PostgreSQL repository benchmark (the package `Benchmarks/PostgresBench`): the generated
 /// repository against the same statements written by hand on PostgresNIO (target: at most 1.10x)
-/// and against FluentKit with FluentPostgresDriver, on one server. The server is the one of
+/// and against FluentKit with FluentPostgresDriver, on one server: the three operations of the
+/// `Bench` model, then records with a JSON value (`BenchJSON`) and authors with their articles by
+/// eager loading (`BenchJoin`), those two without Fluent. The server is the one of
 /// `STRATA_BENCH_POSTGRES_URL`, or one started for the run with `Scripts/postgres-server.sh`.
 /// The package is built in release mode in its own folder, so that Strata never builds Fluent.
 /// The section also measures `strata migrate --postgres` against `psql` (``PostgresMigrationCost``).
@@ -46,6 +48,15 @@ public struct PostgresSection {
             try PostgresMigrationCost(root: root, url: url, rows: migrationRows, repetitions: repetitions, log: log)
                 .run(progress: progress)
         ]
+        figures += Self.figures(of: report)
+        return figures
+    }
+
+    /// The figures of `strata-postgres-bench`'s output: each operation's generated repository
+    /// against hand-written PostgresNIO, then Fluent against the generated repository for the
+    /// operations Fluent ran.
+    static func figures(of report: Output) -> [Figure] {
+        var figures: [Figure] = []
         for result in report.results {
             figures.append(
                 Figure(
@@ -53,10 +64,12 @@ public struct PostgresSection {
                     baselineName: "hand-written PostgresNIO", baseline: result.handWritten, unit: .seconds,
                     target: .ratioAtMost(Self.target), detail: "\(Format.count(result.rows)) rows"))
         }
+        // Fluent runs the operations of the `sample` table only.
         for result in report.results {
+            guard let fluent = result.fluent else { continue }
             figures.append(
                 Figure(
-                    section: .postgres, name: "\(result.operation), FluentKit + FluentPostgresDriver", value: result.fluent,
+                    section: .postgres, name: "\(result.operation), FluentKit + FluentPostgresDriver", value: fluent,
                     baselineName: "generated repository", baseline: result.generated, unit: .seconds,
                     detail: "\(Format.count(result.rows)) rows"))
         }
@@ -69,7 +82,8 @@ public struct PostgresSection {
             var operation: String
             var generated: Double
             var handWritten: Double
-            var fluent: Double
+            /// Absent for the operations Fluent does not run.
+            var fluent: Double?
             var rows: Int
         }
         var rows: Int

@@ -1,4 +1,5 @@
-/// One way of running the benchmark's three operations on the `sample` table.
+/// One way of running the benchmark's operations: three on the `sample` table, then two on the
+/// record kinds of other models (a JSON value, eager loading), which a contender may leave out.
 protocol Contender: Sendable {
     /// A short name for the report.
     var name: String { get }
@@ -9,4 +10,13 @@ protocol Contender: Sendable {
     /// Reads the active rows with a quantity of at least 500, by score descending then name;
     /// returns how many.
     func fetchFiltered() async throws -> Int
+    /// Reads every account with its JSON value; returns how many, or nil when not measured.
+    func fetchAccounts() async throws -> Int?
+    /// Reads every author with its articles; returns how many articles, or nil when not measured.
+    func fetchAuthorsWithArticles() async throws -> Int?
+}
+
+extension Contender {
+    func fetchAccounts() async throws -> Int? { nil }
+    func fetchAuthorsWithArticles() async throws -> Int? { nil }
 }

@@ -6,6 +6,9 @@ import PostgresNIO
 /// reads.
 struct HandWrittenContender: Contender {
     let client: PostgresClient
+    /// The clients of the databases of BenchJSON and of BenchJoin (a database holds one model).
+    let json: PostgresClient
+    let join: PostgresClient
     var name: String { "hand-written PostgresNIO" }
     private static let logger = Logger(label: "bench")
 
