@@ -12,11 +12,14 @@ protocol Contender: Sendable {
     func fetchFiltered() async throws -> Int
     /// Reads every account with its JSON value; returns how many, or nil when not measured.
     func fetchAccounts() async throws -> Int?
+    /// Reads every post (two array fields); returns how many, or nil when it leaves them out.
+    func fetchPosts() async throws -> Int?
     /// Reads every author with its articles; returns how many articles, or nil when not measured.
     func fetchAuthorsWithArticles() async throws -> Int?
 }
 
 extension Contender {
     func fetchAccounts() async throws -> Int? { nil }
+    func fetchPosts() async throws -> Int? { nil }
     func fetchAuthorsWithArticles() async throws -> Int? { nil }
 }

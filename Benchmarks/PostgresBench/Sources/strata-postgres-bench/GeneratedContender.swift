@@ -27,6 +27,10 @@ struct GeneratedContender: Contender {
         try await json.accounts.fetchAll().count
     }
 
+    func fetchPosts() async throws -> Int? {
+        try await json.posts.fetchAll().count
+    }
+
     func fetchAuthorsWithArticles() async throws -> Int? {
         try await join.authors.fetchAll(including: .all(Article.self, via: \.author)).reduce(0) { $0 + $1.children.count }
     }

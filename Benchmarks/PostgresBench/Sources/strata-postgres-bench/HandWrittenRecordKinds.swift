@@ -17,6 +17,15 @@ struct HandWrittenAccount {
     var preferences: Preferences
 }
 
+/// A post as hand-written PostgresNIO code reads it: its `TEXT[]` and `BIGINT[]` decoded by
+/// PostgresNIO's own array decoding.
+struct HandWrittenPost {
+    var id: Int64
+    var title: String
+    var tags: [String]
+    var scores: [Int]
+}
+
 /// An author and an article as hand-written PostgresNIO code reads them.
 struct HandWrittenAuthor {
     var id: Int64
@@ -40,6 +49,15 @@ extension HandWrittenContender {
             accounts.append(HandWrittenAccount(id: id, name: name, preferences: preferences))
         }
         return accounts.count
+    }
+
+    func fetchPosts() async throws -> Int? {
+        var posts: [HandWrittenPost] = []
+        let rows = try await json.query(#"SELECT "id", "title", "tags", "scores" FROM "post""#)
+        for try await (id, title, tags, scores) in rows.decode((Int64, String, [String], [Int]).self) {
+            posts.append(HandWrittenPost(id: id, title: title, tags: tags, scores: scores))
+        }
+        return posts.count
     }
 
     /// The authors, then the articles of all of them in one `= ANY($1)` statement, grouped by

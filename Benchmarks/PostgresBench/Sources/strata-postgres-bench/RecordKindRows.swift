@@ -13,6 +13,13 @@ enum RecordKindRows {
         }
     }
 
+    /// `count` posts, each with 0 to 4 tags and 0 to 3 scores.
+    static func posts(count: Int) -> [Post] {
+        (0..<count).map { k in
+            Post(title: "post \(k)", tags: (0..<(k % 5)).map { "tag \($0 * 7 + k % 13)" }, scores: (0..<(k % 4)).map { $0 * k })
+        }
+    }
+
     /// `count / 100` authors.
     static func authors(articles count: Int) -> [Author] {
         (0..<max(1, count / 100)).map { Author(name: "author \($0)", email: "a\($0)@example.com") }

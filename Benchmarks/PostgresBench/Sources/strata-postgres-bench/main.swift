@@ -34,6 +34,7 @@ let jsonClient = makeClient(database: jsonDatabaseName), joinClient = makeClient
 enum Operation: String, CaseIterable {
     case insert = "insert all (one transaction)", fetchAll = "fetch all", fetchFiltered = "filtered + sorted fetch"
     case fetchJSON = "fetch all records with a JSON value"
+    case fetchArrays = "fetch all records with two array fields"
     case eagerLoading = "authors with their articles (eager loading)"
 
     /// Runs the operation's read on `contender`: how many rows it read, nil when the contender
@@ -44,6 +45,7 @@ enum Operation: String, CaseIterable {
         case .fetchAll: try await contender.fetchAll()
         case .fetchFiltered: try await contender.fetchFiltered()
         case .fetchJSON: try await contender.fetchAccounts()
+        case .fetchArrays: try await contender.fetchPosts()
         case .eagerLoading: try await contender.fetchAuthorsWithArticles()
         }
     }
@@ -73,9 +75,10 @@ do {
         let join = try await BenchJoinPostgresDatabase(client: joinClient)
         // The read-only tables of the JSON value and eager loading operations, written once.
         _ = try await json.accounts.insert(contentsOf: RecordKindRows.accounts(count: rowCount))
+        _ = try await json.posts.insert(contentsOf: RecordKindRows.posts(count: rowCount))
         let authors = try await join.authors.insert(contentsOf: RecordKindRows.authors(articles: rowCount))
         _ = try await join.articles.insert(contentsOf: RecordKindRows.articles(count: rowCount, by: authors))
-        try await jsonClient.query(#"ANALYZE "account""#)
+        try await jsonClient.query(#"ANALYZE "account", "post""#)
         try await joinClient.query(#"ANALYZE "author", "article""#)
         let contenders: [any Contender] = [
             GeneratedContender(database: database, json: json, join: join), HandWrittenContender(client: client, json: jsonClient, join: joinClient), fluent,
