@@ -8,6 +8,11 @@ import StrataRuntime
 /// ``StrataDecodingError`` for NULL or malformed values instead of crashing; used by generated
 /// code on its hot paths.
 ///
+/// Each read takes the column's value once (`sqlite3_column_value`) and asks it for its type and
+/// its content: every `sqlite3_column_*` call enters the connection and checks its error state,
+/// so one such call per column, not two, is what a careful hand-written loop costs; the type is
+/// then checked for every value, not only for a zero.
+///
 /// Fixed-width values (integers, reals, Bools, Dates) are read inline: a call would cost as much as
 /// the read. Text, UUIDs, BLOBs and Decimals are read by a call (`@inline(never)`): building the
 /// value (a String, a UUID from bytes, a copy, a parse) outweighs a call, and inlined into every
@@ -19,23 +24,43 @@ import StrataRuntime
         sqlite3_column_type(statement, index) == SQLITE_NULL
     }
 
+    /// The current row's value in the column, which a read asks for its type and content.
+    /// (The connection is used by one thread at a time, as GRDB guarantees, so the value needs no
+    /// protection.)
+    @inlinable
+    static func columnValue(_ statement: SQLiteStatement, _ index: Int32) -> OpaquePointer? {
+        sqlite3_column_value(statement, index)
+    }
+
+    /// The value in the column, which must not be NULL.
+    @inlinable
+    static func nonNull(_ statement: SQLiteStatement, _ index: Int32) throws -> OpaquePointer? {
+        let value = sqlite3_column_value(statement, index)
+        if sqlite3_value_type(value) == SQLITE_NULL {
+            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
+        }
+        return value
+    }
+
     /// Text.
     @inline(never)
     @usableFromInline static func string(_ statement: SQLiteStatement, _ index: Int32) throws -> String {
-        guard let text = sqlite3_column_text(statement, index) else {
+        let value = columnValue(statement, index)
+        guard let text = sqlite3_value_text(value) else {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
         }
-        let count = Int(sqlite3_column_bytes(statement, index))
+        let count = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// JSON text, parsed from the column's bytes without making a `String` of it first.
     @inline(never)
     @usableFromInline static func json(_ statement: SQLiteStatement, _ index: Int32) throws -> StrataJSON {
-        guard let text = sqlite3_column_text(statement, index) else {
+        let value = columnValue(statement, index)
+        guard let text = sqlite3_value_text(value) else {
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
         }
-        let count = Int(sqlite3_column_bytes(statement, index))
+        let count = Int(sqlite3_value_bytes(value))
         do {
             return try StrataJSONParser.parse(UnsafeRawBufferPointer(start: text, count: count))
         } catch let error as StrataJSONError {
@@ -46,11 +71,7 @@ import StrataRuntime
     /// An integer.
     @inlinable
     static func int64(_ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {
-        let value = sqlite3_column_int64(statement, index)
-        if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
-            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
-        }
-        return value
+        sqlite3_value_int64(try nonNull(statement, index))
     }
 
     /// An integer.
@@ -83,11 +104,7 @@ import StrataRuntime
     /// A REAL.
     @inlinable
     static func double(_ statement: SQLiteStatement, _ index: Int32) throws -> Double {
-        let value = sqlite3_column_double(statement, index)
-        if value == 0, sqlite3_column_type(statement, index) == SQLITE_NULL {
-            throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
-        }
-        return value
+        sqlite3_value_double(try nonNull(statement, index))
     }
 
     /// A REAL, narrowed.
@@ -105,10 +122,11 @@ import StrataRuntime
     /// A UUID stored as 16 bytes.
     @inline(never)
     @usableFromInline static func uuid(_ statement: SQLiteStatement, _ index: Int32) throws -> UUID {
-        let bytes = sqlite3_column_blob(statement, index)
-        let count = Int(sqlite3_column_bytes(statement, index))
+        let value = columnValue(statement, index)
+        let bytes = sqlite3_value_blob(value)
+        let count = Int(sqlite3_value_bytes(value))
         guard let uuid = SQLiteStorage.uuid(bytes: bytes, count: count) else {
-            if bytes == nil, sqlite3_column_type(statement, index) == SQLITE_NULL {
+            if bytes == nil, sqlite3_value_type(value) == SQLITE_NULL {
                 throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
             }
             throw StrataDecodingError.malformed(column: columnName(statement, index), type: "UUID")
@@ -121,9 +139,10 @@ import StrataRuntime
     /// digits as a number (2009 seconds) without a word.
     @inlinable
     static func date(_ statement: SQLiteStatement, _ index: Int32) throws -> Date {
-        switch sqlite3_column_type(statement, index) {
+        let value = columnValue(statement, index)
+        switch sqlite3_value_type(value) {
         case SQLITE_FLOAT, SQLITE_INTEGER:
-            return SQLiteStorage.date(seconds: sqlite3_column_double(statement, index))
+            return SQLiteStorage.date(seconds: sqlite3_value_double(value))
         case SQLITE_NULL:
             throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
         default:
@@ -137,11 +156,11 @@ import StrataRuntime
     /// the column and the value.
     @inline(never)
     @usableFromInline static func date(_ statement: SQLiteStatement, _ index: Int32, as format: SQLiteDateText) throws -> Date {
-        switch sqlite3_column_type(statement, index) {
+        let value = columnValue(statement, index)
+        switch sqlite3_value_type(value) {
         case SQLITE_TEXT:
-            if let text = sqlite3_column_text(statement, index),
-                let date = SQLiteDateText.date(
-                    utf8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+            if let text = sqlite3_value_text(value),
+                let date = SQLiteDateText.date(utf8: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
             {
                 return date
             }
@@ -150,17 +169,18 @@ import StrataRuntime
         default:
             break
         }
-        let value = sqlite3_column_text(statement, index).map { String(cString: $0) } ?? ""
-        throw StrataDecodingError.malformedDate(column: qualifiedColumnName(statement, index), value: value)
+        let text = sqlite3_value_text(value).map { String(cString: $0) } ?? ""
+        throw StrataDecodingError.malformedDate(column: qualifiedColumnName(statement, index), value: text)
     }
 
     /// A BLOB (a zero-length BLOB reads as empty Data).
     @inline(never)
     @usableFromInline static func data(_ statement: SQLiteStatement, _ index: Int32) throws -> Data {
-        let bytes = sqlite3_column_blob(statement, index)
-        let count = Int(sqlite3_column_bytes(statement, index))
+        let value = columnValue(statement, index)
+        let bytes = sqlite3_value_blob(value)
+        let count = Int(sqlite3_value_bytes(value))
         guard let bytes else {
-            if sqlite3_column_type(statement, index) == SQLITE_NULL {
+            if sqlite3_value_type(value) == SQLITE_NULL {
                 throw StrataDecodingError.unexpectedNull(column: columnName(statement, index))
             }
             return Data()
