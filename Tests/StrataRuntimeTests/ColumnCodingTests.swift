@@ -25,39 +25,39 @@ struct ColumnCodingTests {
     func roundTrips() throws {
         let uuid = UUID()
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.uuid($0, 1, uuid) }, read: { try StrataRead.uuid($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.uuid($0, 1, uuid) }, read: { try StrataRead.uuid(sqlite3_column_value($0, 0), $0, 0) })
                 == uuid)
         #expect(
             try roundTrip(
-                "TEXT", bind: { try StrataBind.string($0, 1, "héllo\u{0}x") }, read: { try StrataRead.string($0, 0) })
+                "TEXT", bind: { try StrataBind.string($0, 1, "héllo\u{0}x") }, read: { try StrataRead.string(sqlite3_column_value($0, 0), $0, 0) })
                 == "héllo\u{0}x")
         #expect(
-            try roundTrip("TEXT", bind: { try StrataBind.string($0, 1, "") }, read: { try StrataRead.string($0, 0) })
+            try roundTrip("TEXT", bind: { try StrataBind.string($0, 1, "") }, read: { try StrataRead.string(sqlite3_column_value($0, 0), $0, 0) })
                 == "")
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.bool($0, 1, true) }, read: { try StrataRead.bool($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.bool($0, 1, true) }, read: { try StrataRead.bool(sqlite3_column_value($0, 0), $0, 0) })
                 == true)
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.int16($0, 1, -7) }, read: { try StrataRead.int16($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.int16($0, 1, -7) }, read: { try StrataRead.int16(sqlite3_column_value($0, 0), $0, 0) })
                 == -7)
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.int64($0, 1, .max) }, read: { try StrataRead.int64($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.int64($0, 1, .max) }, read: { try StrataRead.int64(sqlite3_column_value($0, 0), $0, 0) })
                 == .max)
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         #expect(
-            try roundTrip("REAL", bind: { try StrataBind.date($0, 1, date) }, read: { try StrataRead.date($0, 0) })
+            try roundTrip("REAL", bind: { try StrataBind.date($0, 1, date) }, read: { try StrataRead.date(sqlite3_column_value($0, 0), $0, 0) })
                 == date)
         let data = Data([0, 1, 2, 255])
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, data) }, read: { try StrataRead.data($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, data) }, read: { try StrataRead.data(sqlite3_column_value($0, 0), $0, 0) })
                 == data)
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, Data()) }, read: { try StrataRead.data($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, Data()) }, read: { try StrataRead.data(sqlite3_column_value($0, 0), $0, 0) })
                 == Data())
         let decimal = Decimal(string: "12345678901234567890.5")!
         #expect(
             try roundTrip(
-                "TEXT", bind: { try StrataBind.decimal($0, 1, decimal) }, read: { try StrataRead.decimal($0, 0) })
+                "TEXT", bind: { try StrataBind.decimal($0, 1, decimal) }, read: { try StrataRead.decimal(sqlite3_column_value($0, 0), $0, 0) })
                 == decimal)
     }
 
@@ -81,27 +81,27 @@ struct ColumnCodingTests {
     @Test("NULL, malformed and out-of-range values are errors, not crashes")
     func errors() throws {
         #expect(throws: StrataDecodingError.unexpectedNull(column: "v")) {
-            try roundTrip("TEXT", bind: { try StrataBind.null($0, 1) }, read: { try StrataRead.string($0, 0) })
+            try roundTrip("TEXT", bind: { try StrataBind.null($0, 1) }, read: { try StrataRead.string(sqlite3_column_value($0, 0), $0, 0) })
         }
         #expect(throws: StrataDecodingError.malformed(column: "v", type: "UUID")) {
             try roundTrip(
-                "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try StrataRead.uuid($0, 0) })
+                "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try StrataRead.uuid(sqlite3_column_value($0, 0), $0, 0) })
         }
         // A date an existing database keeps as text is not read as the number its digits start with.
         #expect(throws: StrataDecodingError.malformed(column: "v", type: "Date")) {
             try roundTrip(
                 "DATETIME", bind: { try StrataBind.string($0, 1, "2009-01-01 00:00:00") },
-                read: { try StrataRead.date($0, 0) })
+                read: { try StrataRead.date(sqlite3_column_value($0, 0), $0, 0) })
         }
         #expect(throws: StrataDecodingError.outOfRange(column: "v", type: "Int16", value: 70_000)) {
             try roundTrip(
-                "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try StrataRead.int16($0, 0) })
+                "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try StrataRead.int16(sqlite3_column_value($0, 0), $0, 0) })
         }
         #expect(throws: StrataDecodingError.unknownEnumValue(column: "v", type: "Side", rawValue: "9")) {
             try roundTrip(
                 "INTEGER",
                 bind: { try StrataBind.int64($0, 1, 9) },
-                read: { try StrataRead.enumCase(Side.self, StrataRead.int16($0, 0), $0, 0) }
+                read: { try StrataRead.enumCase(Side.self, StrataRead.int16(sqlite3_column_value($0, 0), $0, 0), $0, 0) }
             )
         }
     }

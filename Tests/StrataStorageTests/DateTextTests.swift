@@ -96,7 +96,7 @@ struct DateTextTests {
             return try select.fetchAll { statement in
                 (Int32(0)..<2).map { column in
                     do {
-                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(statement, column, as: .timestamp))
+                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(sqlite3_column_value(statement, column), statement, column, as: .timestamp))
                             ?? "?"
                     } catch {
                         return "\(error)"
