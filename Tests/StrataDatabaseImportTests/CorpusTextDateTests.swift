@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StrataDatabaseImport
 @testable import StrataSQLite
 import StrataStorage

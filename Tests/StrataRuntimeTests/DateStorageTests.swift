@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StrataDateSamples
 @testable import StrataSQLite
 import StrataStorage
