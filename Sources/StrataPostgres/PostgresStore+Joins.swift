@@ -46,11 +46,13 @@ extension PostgresStore where Record.Key: Hashable & StrataColumnValue {
     ) async throws -> [StrataWithChildren<Record, Child>] {
         let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
         let queries = included.queries(for: records)
-        let chunks = try await read { connection in
-            var chunks: [[(Record.Key, Child)]] = []
-            for query in queries { chunks.append(try await connection.strataRows(query)) }
-            return chunks
+        let children = try await read { connection in
+            var children = StrataChildrenByParent<Record.Key, Child>(parents: records.count)
+            for query in queries {
+                for (parent, child) in try await connection.strataRows(query) { children.add(child, to: parent) }
+            }
+            return children
         }
-        return included.attach(chunks, to: records)
+        return included.attach(children, to: records)
     }
 }

@@ -40,6 +40,20 @@ public enum SQLiteExecutor {
         }
     }
 
+    /// Reads the children of records (``StrataIncludedChildren/queries(for:)``) into `children`,
+    /// each grouped with its parent as its row is read: no array of the rows.
+    @inlinable
+    public static func group<Key, Child>(
+        _ query: StrataRowQuery<StrataLinkedRow<Key, Child>>, into children: inout StrataChildrenByParent<Key, Child>,
+        in db: Database
+    ) throws {
+        try StrataStatement(db, query.sql).forEach { statement in
+            var row = StrataSQLiteRow(statement)
+            let parent = try Key.read(from: &row)
+            children.add(try Child(row: &row), to: parent)
+        }
+    }
+
     /// The connection's cached statement for `command`, bound.
     @inlinable
     public static func prepare<Record: SQLiteRecord>(

@@ -18,6 +18,8 @@ public struct StrataSQLiteRow: StrataRowReader {
     public let statement: SQLiteStatement
     /// The statement's column read next.
     public var index: Int32
+    /// The value of column `index`, when ``readNull()`` took it and found it not NULL.
+    @usableFromInline var pending: OpaquePointer?
 
     /// The row of `statement`, which has just returned `SQLITE_ROW`, from its column `index`.
     @inlinable
@@ -33,16 +35,23 @@ public struct StrataSQLiteRow: StrataRowReader {
         return try Row(row: &row)
     }
 
-    /// The next column's value, read by `read` at its index.
+    /// The next column's value, read by `read`.
     @inlinable
-    mutating func advance<Value>(_ read: (SQLiteStatement, Int32) throws -> Value) rethrows -> Value {
+    mutating func advance<Value>(_ read: (OpaquePointer?, SQLiteStatement, Int32) throws -> Value) rethrows -> Value {
+        let value = pending ?? sqlite3_column_value(statement, index)
+        pending = nil
         defer { index += 1 }
-        return try read(statement, index)
+        return try read(value, statement, index)
     }
 
+    /// The value is taken once: the read that follows a `false` uses it.
     @inlinable
     public mutating func readNull() -> Bool {
-        guard StrataRead.isNull(statement, index) else { return false }
+        let value = sqlite3_column_value(statement, index)
+        guard sqlite3_value_type(value) == SQLITE_NULL else {
+            pending = value
+            return false
+        }
         index += 1
         return true
     }
@@ -68,7 +77,7 @@ public struct StrataSQLiteRow: StrataRowReader {
 
     @inlinable
     public mutating func read(_ type: Date.Type, as format: SQLiteDateText) throws -> Date {
-        try advance { try StrataRead.date($0, $1, as: format) }
+        try advance { try StrataRead.date($0, $1, $2, as: format) }
     }
 
     public var previousColumnName: String { StrataRead.columnName(statement, index - 1) }

@@ -74,8 +74,11 @@ extension SQLiteStore where Record.Key: Hashable & StrataColumnValue {
     ) throws -> [StrataWithChildren<Record, Child>] {
         try read { db in
             let records = try SQLiteExecutor.run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset), in: db)
-            let chunks = try included.queries(for: records).map { try SQLiteExecutor.rows($0, in: db) }
-            return included.attach(chunks, to: records)
+            var children = StrataChildrenByParent<Record.Key, Child>(parents: records.count)
+            for query in included.queries(for: records) {
+                try SQLiteExecutor.group(query, into: &children, in: db)
+            }
+            return included.attach(children, to: records)
         }
     }
 }

@@ -100,19 +100,27 @@ public struct StrataStatement {
     /// with `decode` called in the loop: no per-row work beyond SQLite's and the decoding.
     @inlinable
     public func fetchAll<Element>(_ decode: (SQLiteStatement) throws -> Element) throws -> [Element] {
+        var elements: [Element] = []
+        try forEach { elements.append(try decode($0)) }
+        return elements
+    }
+
+    /// Calls `body` on each row, in order: rows consumed as they are read (children grouped by
+    /// their parent) need no array of them. Stepped as ``fetchAll(_:)`` says.
+    @inlinable
+    public func forEach(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { reset() }
-        let first = try withoutActuallyEscaping(decode) { decode in
-            try StrataRowCursor(statement: statement, decode: decode).next()
+        let first = try withoutActuallyEscaping(body) { body in
+            try StrataRowCursor(statement: statement, decode: body).next()
         }
-        guard let first else { return [] }
-        var elements = [first]
+        guard first != nil else { return }
         let handle = self.handle
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_ROW {
-                elements.append(try decode(handle))
+                try body(handle)
             } else if code == SQLITE_DONE {
-                return elements
+                return
             } else {
                 throw StrataStatement.stepError(handle, code)
             }

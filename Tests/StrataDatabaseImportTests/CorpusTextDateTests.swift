@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StrataDatabaseImport
 @testable import StrataSQLite
 import StrataStorage
@@ -40,12 +41,12 @@ struct CorpusTextDateTests {
                 let select = try StrataStatement(
                     db, sql: "SELECT \"\(column)\" FROM \"\(table)\" WHERE \"\(column)\" IS NOT NULL")
                 let pairs = try select.fetchAll { statement -> (String, Date) in
-                    (try StrataRead.string(statement, 0), try StrataRead.date(statement, 0, as: format))
+                    (try StrataRead.string(sqlite3_column_value(statement, 0), statement, 0), try StrataRead.date(sqlite3_column_value(statement, 0), statement, 0, as: format))
                 }
                 for (text, date) in pairs {
                     echo.reset()
                     try StrataBind.date(echo.handle, 1, date, as: format)
-                    let written = try echo.fetchOne { try StrataRead.string($0, 0) }
+                    let written = try echo.fetchOne { try StrataRead.string(sqlite3_column_value($0, 0), $0, 0) }
                     #expect(written == text, "\(table).\(column)")
                     values += 1
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 @testable import StrataSQLite
 import StrataStorage
 import Testing
@@ -21,43 +22,49 @@ struct ColumnCodingTests {
         }
     }
 
+    /// The first column of the statement's row, read as `type` by ``StrataSQLiteRow``.
+    private static func first<T: StrataColumnValue>(_ statement: SQLiteStatement, _ type: T.Type) throws -> T {
+        var row = StrataSQLiteRow(statement)
+        return try row.next(type)
+    }
+
     @Test("every storage type reads back what was bound")
     func roundTrips() throws {
         let uuid = UUID()
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.uuid($0, 1, uuid) }, read: { try StrataRead.uuid($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.uuid($0, 1, uuid) }, read: { try Self.first($0, UUID.self) })
                 == uuid)
         #expect(
             try roundTrip(
-                "TEXT", bind: { try StrataBind.string($0, 1, "héllo\u{0}x") }, read: { try StrataRead.string($0, 0) })
+                "TEXT", bind: { try StrataBind.string($0, 1, "héllo\u{0}x") }, read: { try Self.first($0, String.self) })
                 == "héllo\u{0}x")
         #expect(
-            try roundTrip("TEXT", bind: { try StrataBind.string($0, 1, "") }, read: { try StrataRead.string($0, 0) })
+            try roundTrip("TEXT", bind: { try StrataBind.string($0, 1, "") }, read: { try Self.first($0, String.self) })
                 == "")
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.bool($0, 1, true) }, read: { try StrataRead.bool($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.bool($0, 1, true) }, read: { try Self.first($0, Bool.self) })
                 == true)
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.int16($0, 1, -7) }, read: { try StrataRead.int16($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.int16($0, 1, -7) }, read: { try Self.first($0, Int16.self) })
                 == -7)
         #expect(
-            try roundTrip("INTEGER", bind: { try StrataBind.int64($0, 1, .max) }, read: { try StrataRead.int64($0, 0) })
+            try roundTrip("INTEGER", bind: { try StrataBind.int64($0, 1, .max) }, read: { try Self.first($0, Int64.self) })
                 == .max)
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         #expect(
-            try roundTrip("REAL", bind: { try StrataBind.date($0, 1, date) }, read: { try StrataRead.date($0, 0) })
+            try roundTrip("REAL", bind: { try StrataBind.date($0, 1, date) }, read: { try Self.first($0, Date.self) })
                 == date)
         let data = Data([0, 1, 2, 255])
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, data) }, read: { try StrataRead.data($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, data) }, read: { try Self.first($0, Data.self) })
                 == data)
         #expect(
-            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, Data()) }, read: { try StrataRead.data($0, 0) })
+            try roundTrip("BLOB", bind: { try StrataBind.data($0, 1, Data()) }, read: { try Self.first($0, Data.self) })
                 == Data())
         let decimal = Decimal(string: "12345678901234567890.5")!
         #expect(
             try roundTrip(
-                "TEXT", bind: { try StrataBind.decimal($0, 1, decimal) }, read: { try StrataRead.decimal($0, 0) })
+                "TEXT", bind: { try StrataBind.decimal($0, 1, decimal) }, read: { try Self.first($0, Decimal.self) })
                 == decimal)
     }
 
@@ -81,28 +88,54 @@ struct ColumnCodingTests {
     @Test("NULL, malformed and out-of-range values are errors, not crashes")
     func errors() throws {
         #expect(throws: StrataDecodingError.unexpectedNull(column: "v")) {
-            try roundTrip("TEXT", bind: { try StrataBind.null($0, 1) }, read: { try StrataRead.string($0, 0) })
+            try roundTrip("TEXT", bind: { try StrataBind.null($0, 1) }, read: { try Self.first($0, String.self) })
         }
         #expect(throws: StrataDecodingError.malformed(column: "v", type: "UUID")) {
             try roundTrip(
-                "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try StrataRead.uuid($0, 0) })
+                "BLOB", bind: { try StrataBind.data($0, 1, Data([1, 2])) }, read: { try Self.first($0, UUID.self) })
         }
         // A date an existing database keeps as text is not read as the number its digits start with.
         #expect(throws: StrataDecodingError.malformed(column: "v", type: "Date")) {
             try roundTrip(
                 "DATETIME", bind: { try StrataBind.string($0, 1, "2009-01-01 00:00:00") },
-                read: { try StrataRead.date($0, 0) })
+                read: { try Self.first($0, Date.self) })
         }
         #expect(throws: StrataDecodingError.outOfRange(column: "v", type: "Int16", value: 70_000)) {
             try roundTrip(
-                "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try StrataRead.int16($0, 0) })
+                "INTEGER", bind: { try StrataBind.int64($0, 1, 70_000) }, read: { try Self.first($0, Int16.self) })
         }
         #expect(throws: StrataDecodingError.unknownEnumValue(column: "v", type: "Side", rawValue: "9")) {
             try roundTrip(
                 "INTEGER",
                 bind: { try StrataBind.int64($0, 1, 9) },
-                read: { try StrataRead.enumCase(Side.self, StrataRead.int16($0, 0), $0, 0) }
+                read: { try StrataRead.enumCase(Side.self, StrataRead.int16(sqlite3_column_value($0, 0), $0, 0), $0, 0) }
             )
+        }
+    }
+
+    @Test("a NULL check takes the column's value for the read that follows; NULL is never read as 0")
+    func nullChecks() throws {
+        let queue = try DatabaseQueue()
+        let (first, second, third): (Int64?, Int64?, String) = try queue.read { db in
+            try StrataStatement(db, sql: "SELECT NULL, 0, 'x'").fetchOne { statement in
+                var row = StrataSQLiteRow(statement)
+                return (try row.next(), try row.next(), try row.next())
+            } ?? (nil, nil, "")
+        }
+        #expect(first == nil)
+        #expect(second == 0)
+        #expect(third == "x")
+        for type in ["INTEGER", "REAL", "BOOLEAN"] {
+            #expect(throws: StrataDecodingError.unexpectedNull(column: "v")) {
+                try roundTrip(type, bind: { try StrataBind.null($0, 1) }) { statement in
+                    var row = StrataSQLiteRow(statement)
+                    switch type {
+                    case "INTEGER": return "\(try row.read(Int64.self))"
+                    case "REAL": return "\(try row.read(Double.self))"
+                    default: return "\(try row.read(Bool.self))"
+                    }
+                }
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StrataDateSamples
 @testable import StrataSQLite
 import StrataStorage
@@ -33,7 +34,7 @@ struct DateStorageTests {
                 insert.reset()
             }
             return try StrataStatement(db, sql: "SELECT d, d FROM t ORDER BY i").fetchAll {
-                (try StrataRead.date($0, 0), try StrataRead.double($0, 1))
+                (try StrataRead.date(sqlite3_column_value($0, 0), $0, 0), try StrataRead.double(sqlite3_column_value($0, 1), $0, 1))
             }
         }
         #expect(read.count == DateSamples.all.count)

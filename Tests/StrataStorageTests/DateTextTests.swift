@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 @testable import StrataSQLite
 import StrataStorage
 import Testing
@@ -96,7 +97,8 @@ struct DateTextTests {
             return try select.fetchAll { statement in
                 (Int32(0)..<2).map { column in
                     do {
-                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(statement, column, as: .timestamp))
+                        let value = sqlite3_column_value(statement, column)
+                        return SQLiteDateText.timestamp.text(of: try StrataRead.date(value, statement, column, as: .timestamp))
                             ?? "?"
                     } catch {
                         return "\(error)"

@@ -30,16 +30,14 @@ where Record.Key: Hashable & StrataColumnValue {
     }
 
     /// `records`, in their order, each with its children in the order they were read: the rows
-    /// of each children statement (``queries(for:)``), grouped as they are, never copied into one
-    /// array first.
+    /// of the children statements (``queries(for:)``), grouped as each database's executor reads
+    /// them (``StrataChildrenByParent/add(_:)``).
     @inlinable
-    public func attach(_ chunks: [[(Record.Key, Child)]], to records: [Record]) -> [StrataWithChildren<Record, Child>] {
-        var byParent: [Record.Key: [Child]] = Dictionary(minimumCapacity: records.count)
-        for rows in chunks {
-            for (parent, child) in rows { byParent[parent, default: []].append(child) }
-        }
-        return records.map { record in
-            StrataWithChildren(record: record, children: record.strataKey.flatMap { byParent[$0] } ?? [])
+    public func attach(_ children: StrataChildrenByParent<Record.Key, Child>, to records: [Record])
+        -> [StrataWithChildren<Record, Child>]
+    {
+        records.map { record in
+            StrataWithChildren(record: record, children: record.strataKey.flatMap { children.byParent[$0] } ?? [])
         }
     }
 
@@ -89,6 +87,27 @@ where Record.Key: Hashable & StrataColumnValue {
         })
     }
 }
+
+/// Children grouped by the key of the record each belongs to, in the order they are read: what
+/// an executor fills row by row, so that no array of all the rows is kept first.
+public struct StrataChildrenByParent<Key: Hashable, Child> {
+    /// The children of each record's key.
+    @usableFromInline var byParent: [Key: [Child]]
+
+    /// No children yet, with room for those of `parents` records.
+    @inlinable
+    public init(parents: Int) {
+        byParent = Dictionary(minimumCapacity: parents)
+    }
+
+    /// Adds a child of the record whose key is `parent`.
+    @inlinable
+    public mutating func add(_ child: consuming Child, to parent: Key) {
+        byParent[parent, default: []].append(child)
+    }
+}
+
+extension StrataChildrenByParent: Sendable where Key: Sendable, Child: Sendable {}
 
 /// A row of the children of records: the key of the record it belongs to, then the child.
 public struct StrataLinkedRow<Key: StrataColumnValue, Linked: StrataRowDecodable>: StrataRowShape {
