@@ -104,7 +104,8 @@ public struct StrataPostgresRow: StrataRowReader {
     @inline(never) public mutating func read(_ type: Data.Type) throws -> Data { try decoded(type) }
     @inline(never) public mutating func read(_ type: Decimal.Type) throws -> Decimal { try decoded(type) }
 
-    /// A native array of the element type's (`TEXT[]`, `BIGINT[]`…).
+    /// A native array of the element type's (`TEXT[]`, `BIGINT[]`…; `TIMESTAMPTZ[]` to the
+    /// microsecond, `NUMERIC[]`, `BYTEA[]`).
     @inline(never)
     public mutating func readArray(_ kind: StrataArray.Kind) throws -> StrataArray {
         switch kind {
@@ -117,6 +118,9 @@ public struct StrataPostgresRow: StrataRowReader {
         case .float: .floats(try decoded([Float].self))
         case .bool: .bools(try decoded([Bool].self))
         case .uuid: .uuids(try decoded([UUID].self))
+        case .date: .dates(try decoded([StrataPostgresTimestamp].self).map(\.date))
+        case .decimal: .decimals(try decoded([StrataPostgresNumeric].self).map(\.decimal))
+        case .data: .data(try decoded([StrataPostgresBytes].self).map(\.data))
         }
     }
 
@@ -161,7 +165,7 @@ extension PostgresBindings: StrataValueBinder {
     @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
     @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
 
-    /// Binds a native array of the element type's.
+    /// Binds a native array of the element type's (Dates rounded to the nearest microsecond).
     @inline(never)
     public mutating func bindArray(_ array: StrataArray) throws {
         switch array {
@@ -174,6 +178,9 @@ extension PostgresBindings: StrataValueBinder {
         case .floats(let values): append(values)
         case .bools(let values): append(values)
         case .uuids(let values): append(values)
+        case .dates(let values): try append(values.map { StrataPostgresTimestamp($0) })
+        case .decimals(let values): try append(values.map { StrataPostgresNumeric($0) })
+        case .data(let values): try append(values.map { StrataPostgresBytes($0) })
         }
     }
 

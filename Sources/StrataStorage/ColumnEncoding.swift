@@ -53,17 +53,18 @@ public enum ColumnEncoding: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    /// True when an array field can hold elements of this type (`[String]`): text, integers,
-    /// floating-point numbers, Bools, UUIDs and URLs. Dates, bytes, decimals and JSON cannot.
+    /// True when an array field can hold elements of this type (`[String]`): every built-in type
+    /// but JSON (a JSON value holds its own arrays).
     public var isArrayElement: Bool {
         switch self {
-        case .string, .int, .int64, .int32, .int16, .double, .float, .bool, .uuid, .url: return true
-        case .date, .data, .decimal, .json: return false
+        case .string, .int, .int64, .int32, .int16, .double, .float, .bool, .uuid, .url, .date, .data, .decimal: return true
+        case .json: return false
         }
     }
 
     /// The column type in SQLite of an array of this type: TEXT holding a JSON array
-    /// (`'["a","b"]'`; UUIDs as their text, Bools as `true`/`false`).
+    /// (`'["a","b"]'`; UUIDs as their text, Bools as `true`/`false`, Dates as the numbers a Date
+    /// column stores, Decimals as strings of their text, Data as strings of base64).
     public static var sqliteArrayType: String { "TEXT" }
 
     /// The column type in PostgreSQL of an array of this type: its native array (`TEXT[]`).

@@ -165,23 +165,31 @@ extension Optional: StrataJSONCodable where Wrapped: StrataJSONCodable {
 
 extension Array: StrataJSONCodable where Element: StrataJSONCodable {
     public init(strataJSON json: StrataJSON) throws {
-        var elements: [Element] = []
-        let values = try json.array()
-        elements.reserveCapacity(values.count)
-        for (index, value) in values.enumerated() {
-            do {
-                elements.append(try Element(strataJSON: value))
-            } catch let error as StrataJSONError {
-                throw error.inside("\(index)")
-            }
-        }
-        self = elements
+        self = try json.elements(Element.init(strataJSON:))
     }
 
     public func write(to json: inout StrataJSONWriter) {
         json.array { json in
             for element in self { element.write(to: &json) }
         }
+    }
+}
+
+extension StrataJSON {
+    /// The elements of a JSON array, each read by `element`; throws ``StrataJSONError`` for JSON
+    /// that is no array, and the error of an element with its index in the path.
+    public func elements<Element>(_ element: (StrataJSON) throws -> Element) throws -> [Element] {
+        var elements: [Element] = []
+        let values = try array()
+        elements.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            do {
+                elements.append(try element(value))
+            } catch let error as StrataJSONError {
+                throw error.inside("\(index)")
+            }
+        }
+        return elements
     }
 }
 

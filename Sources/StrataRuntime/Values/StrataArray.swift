@@ -4,6 +4,11 @@ import Foundation
 /// ``StrataValueBinder/bindArray(_:)`` binds and ``StrataRowReader/readArray(_:)`` reads (a
 /// native array on PostgreSQL, a JSON array's text on SQLite). `[String]` is `.strings` itself,
 /// not a copy; an array of enums or of a value type is the array of their raw values.
+///
+/// `Date`, `Decimal` and `Data` elements are stored as their columns store them: on SQLite a Date
+/// is the JSON number of its seconds since 2001-01-01 (the `REAL` a Date column holds), a Decimal
+/// the JSON string of its text, Data the JSON string of its base64; on PostgreSQL `TIMESTAMPTZ[]`
+/// (whole microseconds), `NUMERIC[]` and `BYTEA[]`.
 public enum StrataArray: Hashable, Sendable {
     case strings([String])
     case ints([Int])
@@ -14,10 +19,13 @@ public enum StrataArray: Hashable, Sendable {
     case floats([Float])
     case bools([Bool])
     case uuids([UUID])
+    case dates([Date])
+    case decimals([Decimal])
+    case data([Data])
 
     /// The scalar type of an array's elements: which case a read returns.
     public enum Kind: Hashable, Sendable {
-        case string, int, int64, int32, int16, double, float, bool, uuid
+        case string, int, int64, int32, int16, double, float, bool, uuid, date, decimal, data
     }
 
     /// The type of the elements.
@@ -32,6 +40,9 @@ public enum StrataArray: Hashable, Sendable {
         case .floats: .float
         case .bools: .bool
         case .uuids: .uuid
+        case .dates: .date
+        case .decimals: .decimal
+        case .data: .data
         }
     }
 
@@ -47,14 +58,16 @@ public enum StrataArray: Hashable, Sendable {
         case .floats(let values): values.count
         case .bools(let values): values.count
         case .uuids(let values): values.count
+        case .dates(let values): values.count
+        case .decimals(let values): values.count
+        case .data(let values): values.count
         }
     }
 }
 
 /// A value an array field holds (`[String]`, `[Int32]`, `[Genre]`): says which built-in scalar it
-/// is stored as, and converts whole arrays to and from ``StrataArray``. The built-in scalars but
-/// `Date`, `Data` and `Decimal` conform; generated enums and value types conform through their
-/// raw value.
+/// is stored as, and converts whole arrays to and from ``StrataArray``. Every built-in scalar but
+/// JSON conforms; generated enums and value types conform through their raw value.
 public protocol StrataArrayElement: StrataColumnValue {
     /// The scalar type the elements are stored as.
     static var strataArrayKind: StrataArray.Kind { get }
@@ -196,6 +209,36 @@ extension UUID: StrataArrayElement {
     @inlinable
     public static func strataElements(of array: StrataArray, column: String) throws -> [UUID] {
         guard case .uuids(let values) = array else { throw malformed(column) }
+        return values
+    }
+}
+
+extension Date: StrataArrayElement {
+    public static var strataArrayKind: StrataArray.Kind { .date }
+    @inlinable public static func strataArray(_ elements: [Date]) -> StrataArray { .dates(elements) }
+    @inlinable
+    public static func strataElements(of array: StrataArray, column: String) throws -> [Date] {
+        guard case .dates(let values) = array else { throw malformed(column) }
+        return values
+    }
+}
+
+extension Decimal: StrataArrayElement {
+    public static var strataArrayKind: StrataArray.Kind { .decimal }
+    @inlinable public static func strataArray(_ elements: [Decimal]) -> StrataArray { .decimals(elements) }
+    @inlinable
+    public static func strataElements(of array: StrataArray, column: String) throws -> [Decimal] {
+        guard case .decimals(let values) = array else { throw malformed(column) }
+        return values
+    }
+}
+
+extension Data: StrataArrayElement {
+    public static var strataArrayKind: StrataArray.Kind { .data }
+    @inlinable public static func strataArray(_ elements: [Data]) -> StrataArray { .data(elements) }
+    @inlinable
+    public static func strataElements(of array: StrataArray, column: String) throws -> [Data] {
+        guard case .data(let values) = array else { throw malformed(column) }
         return values
     }
 }

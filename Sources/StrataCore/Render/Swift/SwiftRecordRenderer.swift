@@ -62,13 +62,17 @@ struct SwiftRecordRenderer {
     }
 
     /// What a database adds to the record: PostgreSQL's `extension X: PostgresRecord {}`, with
-    /// `strataStored` (the record as stored) when a field's values come back changed (dates, to
-    /// the microsecond), after a blank line. Nothing on a database that needs nothing more.
+    /// `strataStored` (the record as stored) when a field's values come back changed (dates and
+    /// arrays of dates, to the microsecond), after a blank line. Nothing on a database that needs nothing more.
     func renderConformance(to runtime: SwiftRuntime, into writer: inout SwiftWriter) {
         let r = rendering
         guard let recordProtocol = runtime.recordProtocol else { return }
         writer.line()
-        let inexact = r.entity.fields.filter { runtime.inexactEncodings.contains(r.schema.columnEncoding(of: $0)) }
+        // An array's elements come back as its element type's values do (`[Date]`, to the microsecond).
+        let inexact = r.entity.fields.filter { field in
+            let stored = r.schema.arrayElementStorage(of: field) ?? r.schema.columnEncoding(of: field)
+            return runtime.inexactEncodings.contains(stored)
+        }
         guard !inexact.isEmpty else {
             writer.line("extension \(r.record): \(recordProtocol) {}")
             return
