@@ -7,10 +7,11 @@ import StrataTestSupport
 import Testing
 
 /// Arrays of scalars in the Tagboard fixture model on both databases: every element type (text,
-/// integers, floating-point numbers, Bools, UUIDs, URLs, enums, a value type), empty arrays, text
+/// integers, floating-point numbers, Bools, UUIDs, URLs, Dates, Decimals, Data, enums, a value
+/// type), empty arrays, text
 /// with quotes, backslashes, control characters and characters outside ASCII, `contains` and
-/// `isEmpty` filters, an optional array's NULL against `[]`, updates, and a migration that adds
-/// array fields to a table that has rows.
+/// `isEmpty` filters, an optional array's NULL against `[]`, updates, stored elements of the wrong
+/// kind read as errors, and migrations that add array fields to a table that has rows.
 @Suite("Generated repositories: arrays (Tagboard)")
 struct TagboardArrayTests {
     private static let firstID = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
@@ -23,8 +24,22 @@ struct TagboardArrayTests {
         small: [Int16.min, 0, Int16.max], ratios: [0.5, -1e-300, 1e300], weights: [0.1, 2.5], flags: [true, false, true],
         refs: [reference], links: [URL(string: "https://example.com/a?b=c#d")!], notes: [],
         moods: [.curious, .calm], stars: [.two, .three], scores: [Score(rawValue: 7), Score(rawValue: -1)],
-        labels: ["v2"], grades: [90, 85])
+        labels: ["v2"], grades: [90, 85], reminders: reminders, prices: prices, chunks: chunks)
     private static let empty = Snippet(id: secondID, title: "empty", notes: nil)
+
+    /// 2024-01-31 12:00:00.5 UTC, 2000-12-31 23:59:59.75 UTC, and a date with digits below the
+    /// microsecond (exact on SQLite, rounded to 12:00:00.123457 on PostgreSQL).
+    private static let reminders = [
+        Date(timeIntervalSinceReferenceDate: 728_395_200.5), Date(timeIntervalSinceReferenceDate: -0.25),
+        Date(timeIntervalSinceReferenceDate: 728_395_200.123456789),
+    ]
+    /// 38 significant digits (all a Decimal holds), a tiny negative one, zero.
+    private static let prices = [
+        Decimal(string: "12345678901234567890.123456789012345678")!, Decimal(string: "-0.0000001")!, Decimal(0),
+        Decimal(string: "19.99")!,
+    ]
+    /// Zero bytes, no byte at all, every byte value.
+    private static let chunks = [Data([0, 1, 0, 255]), Data(), Data((0...255).map { UInt8($0) })]
 
     @Test("SQLite: every element type round-trips, as a JSON array, with contains and isEmpty filters")
     func sqlite() throws {
@@ -65,6 +80,35 @@ struct TagboardArrayTests {
         #expect(try db.snippets.count(where: { $0.notes.isNull }) == 1)
         #expect(try db.snippets.count(where: { $0.tags == [] }) == 1)
 
+        // Dates as the numbers a Date column stores, Decimals as their text, Data as base64.
+        let scalars = try db.writer.read { try Row.fetchOne($0, sql: "SELECT reminders, prices, chunks FROM snippet WHERE title = 'full'") }
+        #expect(scalars?[0] as String? == "[728395200.5,-0.25,\(728_395_200.123456789 as Double)]")
+        #expect(scalars?[1] as String? == #"["12345678901234567890.123456789012345678","-0.0000001","0","19.99"]"#)
+        let base64 = Data((0...255).map { UInt8($0) }).base64EncodedString()
+        #expect(scalars?[2] as String? == #"["AAEA/w==","",""# + base64 + #""]"#)
+        #expect(try db.snippets.find(id: Self.firstID)?.reminders[2] == Self.reminders[2], "exact, below the microsecond")
+        #expect(try db.snippets.count(where: { $0.reminders.contains(Self.reminders[2]) }) == 1)
+        #expect(try db.snippets.count(where: { $0.reminders.contains(Self.reminders[2].addingTimeInterval(1e-6)) }) == 0)
+        #expect(try db.snippets.count(where: { $0.prices.contains(Self.prices[0]) }) == 1)
+        #expect(try db.snippets.count(where: { $0.prices.contains(Decimal(string: "19.990")!) }) == 1, "a Decimal's text is canonical")
+        #expect(try db.snippets.count(where: { $0.prices.contains(Decimal(string: "19.9")!) }) == 0)
+        #expect(try db.snippets.count(where: { $0.chunks.contains(Data([0, 1, 0, 255])) }) == 1)
+        #expect(try db.snippets.count(where: { $0.chunks.contains(Data()) }) == 1)
+        #expect(try db.snippets.count(where: { $0.chunks.contains(Data([0, 1, 0])) }) == 0)
+        #expect(try db.snippets.count(where: { $0.prices.isEmpty }) == 1)
+        #expect(try db.snippets.count(where: { $0.chunks.isNull }) == 1)
+        let bound = try db.snippets.updateChanges(Self.empty) { $0.reminders = [Self.reminders[0]]; $0.chunks = [Data([0])] }
+        #expect(bound?.reminders == [Self.reminders[0]])
+        #expect(try db.snippets.find(id: Self.secondID)?.chunks == [Data([0])])
+        for (column, value) in [("reminders", #"["2024-01-31"]"#), ("prices", "[19.99]"), ("prices", #"["19.99 dollars","x"]"#), ("chunks", #"["not base64!"]"#)] {
+            try db.writer.write { try $0.execute(sql: "UPDATE snippet SET \(column) = ? WHERE title = 'empty'", arguments: [value]) }
+            #expect(throws: StrataDecodingError.self, "\(column) = \(value)") { try db.snippets.find(id: Self.secondID) }
+            try db.writer.write { try $0.execute(sql: "UPDATE snippet SET \(column) = '[]' WHERE title = 'empty'") }
+        }
+        #expect(throws: StrataJSONArray.NotRepresentable.self) {
+            _ = try db.snippets.insert(Snippet(id: UUID(), title: "far", reminders: [.distantFuture, Date(timeIntervalSinceReferenceDate: .infinity)]))
+        }
+
         let changed = try db.snippets.updateChanges(Self.empty) { $0.tags = ["new"]; $0.notes = ["a"] }
         #expect(changed?.tags == ["new"])
         #expect(try db.snippets.find(id: Self.secondID)?.notes == ["a"])
@@ -96,7 +140,9 @@ struct TagboardArrayTests {
         #expect(old.labels == [])
         #expect(old.grades == nil)
         #expect(old.ratios == [], "the v1 default")
+        #expect(old.reminders == [] && old.prices == [] && old.chunks == nil, "v3's fields")
         #expect(try db.snippets.count(where: { $0.labels.isEmpty }) == 1)
+        #expect(try db.snippets.count(where: { $0.reminders.isEmpty }) == 1)
     }
 
     @Test("PostgreSQL: every element type round-trips, as a native array, with contains and isEmpty filters")
@@ -105,8 +151,10 @@ struct TagboardArrayTests {
         try await server.withDatabase { session in
             try await TagboardPostgresDatabase.migrator.migrate(session.connection)
             let db = TagboardPostgresAccess(session.connection)
-            try await db.snippets.insert(contentsOf: [Self.full, Self.empty])
-            #expect(try await db.snippets.find(id: Self.firstID) == Self.full)
+            let inserted = try await db.snippets.insert(contentsOf: [Self.full, Self.empty])
+            #expect(Self.full.strataStored != Self.full, "a reminder below the microsecond")
+            #expect(inserted.first == Self.full.strataStored)
+            #expect(try await db.snippets.find(id: Self.firstID) == Self.full.strataStored)
             #expect(try await db.snippets.find(id: Self.secondID) == Self.empty)
             let rows = try await session.connection.query(
                 "SELECT array_to_string(tags, '|'), cardinality(notes), notes IS NULL, pg_typeof(refs)::text FROM snippet ORDER BY title",
@@ -117,6 +165,45 @@ struct TagboardArrayTests {
             let full = try rows[1].decode((String?, Int?, Bool, String).self)
             #expect(full.0 == Self.awkward.joined(separator: "|"))
             #expect(full.1 == 0 && full.2 == false, "[] is an empty array, not NULL")
+            let native = try await session.connection.query(
+                """
+                SELECT array_to_string(ARRAY(SELECT to_char(r AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') FROM unnest(reminders) r), '|'),
+                    array_to_string(prices, '|'), array_to_string(ARRAY(SELECT encode(c, 'hex') FROM unnest(chunks) c), '|'),
+                    pg_typeof(reminders)::text, pg_typeof(prices)::text, pg_typeof(chunks)::text
+                FROM snippet WHERE title = 'full'
+                """, logger: .init(label: "test")
+            ).get().rows
+            let stored = try native[0].decode((String, String, String, String, String, String).self)
+            #expect(stored.0 == "2024-01-31 12:00:00.500000|2000-12-31 23:59:59.750000|2024-01-31 12:00:00.123457")
+            #expect(stored.1 == "12345678901234567890.123456789012345678|-0.0000001|0|19.99")
+            #expect(stored.2 == "000100ff||" + Data((0...255).map { UInt8($0) }).map { String(format: "%02x", $0) }.joined())
+            #expect(stored.3 == "timestamp with time zone[]" && stored.4 == "numeric[]" && stored.5 == "bytea[]")
+            #expect(try await db.snippets.count(where: { $0.reminders.contains(Self.reminders[2]) }) == 1, "bound to the microsecond")
+            #expect(try await db.snippets.count(where: { $0.reminders.contains(Self.reminders[0].addingTimeInterval(1e-6)) }) == 0)
+            #expect(try await db.snippets.count(where: { $0.prices.contains(Self.prices[0]) }) == 1)
+            #expect(try await db.snippets.count(where: { $0.prices.contains(Decimal(string: "19.990")!) }) == 1)
+            #expect(try await db.snippets.count(where: { $0.prices.contains(Decimal(string: "19.9")!) }) == 0)
+            #expect(try await db.snippets.count(where: { $0.chunks.contains(Data([0, 1, 0, 255])) }) == 1)
+            #expect(try await db.snippets.count(where: { $0.chunks.contains(Data()) }) == 1)
+            #expect(try await db.snippets.count(where: { $0.chunks.contains(Data([0, 1, 0])) }) == 0)
+            #expect(try await db.snippets.count(where: { $0.prices.isEmpty }) == 1)
+            #expect(try await db.snippets.count(where: { $0.chunks.isNull }) == 1)
+            await #expect(throws: (any Error).self, "Decimal.nan has no NUMERIC form") {
+                _ = try await db.snippets.insert(Snippet(id: UUID(), title: "nan", prices: [.nan]))
+            }
+            for value in ["'{NaN}'", "'{1.5,Infinity}'"] {
+                _ = try await session.connection.query(
+                    "UPDATE snippet SET prices = \(unescaped: value) WHERE title = 'empty'", logger: .init(label: "test")
+                ).get()
+                await #expect(throws: StrataDecodingError.self, "\(value)") { try await db.snippets.find(id: Self.secondID) }
+            }
+            _ = try await session.connection.query(
+                "UPDATE snippet SET prices = '{}', chunks = ARRAY[NULL]::bytea[] WHERE title = 'empty'", logger: .init(label: "test")
+            ).get()
+            await #expect(throws: StrataDecodingError.self, "a NULL element") { try await db.snippets.find(id: Self.secondID) }
+            _ = try await session.connection.query(
+                "UPDATE snippet SET chunks = NULL WHERE title = 'empty'", logger: .init(label: "test")
+            ).get()
 
             for tag in Self.awkward {
                 #expect(try await db.snippets.count(where: { $0.tags.contains(tag) }) == 1, "\(tag)")
@@ -163,6 +250,7 @@ struct TagboardArrayTests {
             #expect(old.labels == [])
             #expect(old.grades == nil)
             #expect(old.ratios == [])
+            #expect(old.reminders == [] && old.prices == [] && old.chunks == nil, "v3's fields")
         }
     }
 }
