@@ -40,7 +40,8 @@ public enum SQLCanonicalForm {
     }
 
     /// A type name as the catalog of `dialect` spells it: PostgreSQL aliases become
-    /// `format_type` names (`TIMESTAMPTZ` -> `timestamp with time zone`); SQLite types are upper-cased.
+    /// `format_type` names (`TIMESTAMPTZ` -> `timestamp with time zone`, also as an array's
+    /// elements); SQLite types are upper-cased.
     public static func typeName(_ name: String, dialect: SQLDialect) -> String {
         let words = name.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
         switch dialect {
@@ -48,6 +49,11 @@ public enum SQLCanonicalForm {
             return words.uppercased()
         case .postgres:
             let lowered = words.lowercased()
+            // An array's element type is named as its own (`timestamptz[]` is
+            // `timestamp with time zone[]`, `numeric(10,2)[]` keeps its modifier before the brackets).
+            if lowered.hasSuffix("[]") {
+                return typeName(String(lowered.dropLast(2)), dialect: .postgres) + "[]"
+            }
             // A modifier goes where `format_type` prints it: `varchar(160)` is
             // `character varying(160)`, `timestamp(3)` is `timestamp(3) without time zone`.
             if let open = lowered.firstIndex(of: "("), let close = lowered[open...].firstIndex(of: ")") {

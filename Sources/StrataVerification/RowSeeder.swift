@@ -176,7 +176,8 @@ public struct RowSeeder: Sendable {
 
 extension RowSeeder {
     /// The elements of an array field's seeded value: none in every third row, else one to three,
-    /// text with quotes, a backslash and characters outside ASCII.
+    /// text with quotes, a backslash and characters outside ASCII, dates with fractions of a
+    /// second, decimals of more digits than a Double holds, bytes with zero bytes.
     func arrayElements(for field: Field, row: Int, schema: Schema) -> [ArrayElementLiteral] {
         let count = row % 3 == 0 ? 0 : row % 3 + (row % 5 == 4 ? 1 : 0)
         if case .array(.enumeration(let name)) = field.type {
@@ -201,7 +202,15 @@ extension RowSeeder {
                 var generator = SplitMix64(seed: UInt64(n))
                 return .text(UUID(uuid: generator.uuidBytes(row: n)).uuidString)
             case .url: return .text("https://example.com/\(field.name)/\(n)")
-            case .string, .date, .data, .decimal, .json: return .text("\(field.name) \(n) – it's “quoted”, \\ \"too\"")
+            case .date:
+                // Milliseconds and a quarter of one: whole microseconds, which both databases keep.
+                return .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(n) * 3_600 + Double(n % 1_000) / 1_000 + 0.000_25))
+            case .decimal:
+                // 33 significant digits, signed: more than a Double holds.
+                let fraction = String(n % 1_000_000)
+                return .decimal((n % 2 == 0 ? "" : "-") + "12345678901234567890." + String(repeating: "0", count: 6 - fraction.count) + fraction + "1234567")
+            case .data: return .data([0, UInt8(truncatingIfNeeded: n), 0, UInt8(truncatingIfNeeded: n >> 8), 0xFF])
+            case .string, .json: return .text("\(field.name) \(n) – it's “quoted”, \\ \"too\"")
             }
         }
     }

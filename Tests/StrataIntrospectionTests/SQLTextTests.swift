@@ -64,6 +64,18 @@ import Testing
                 == SQLCanonicalForm.defaultValue("'a\\b'", dialect: .sqlite))
     }
 
+    /// An array type is named by its element type's catalog name (the DDL writes `TIMESTAMPTZ[]`,
+    /// `format_type` prints `timestamp with time zone[]`).
+    @Test func arrayTypesTakeTheirElementsCatalogName() {
+        let pairs = [
+            ("TIMESTAMPTZ[]", "timestamp with time zone[]"), ("NUMERIC[]", "numeric[]"), ("BYTEA[]", "bytea[]"),
+            ("numeric(10,2)[]", "numeric(10,2)[]"), ("int8[]", "bigint[]"), ("TEXT[]", "text[]"),
+        ]
+        for (written, catalog) in pairs {
+            #expect(SQLCanonicalForm.typeName(written, dialect: .postgres) == catalog, "\(written)")
+        }
+    }
+
     @Test func checksOfBothDialectsReadAsAllowedValues() {
         let sqlite = SQLCanonicalForm.checkRule(#""priority" IN (0, 1, -2)"#, dialect: .sqlite)
         let postgres = SQLCanonicalForm.checkRule(
