@@ -8,7 +8,8 @@ import StrataRuntime
 /// Decimal the string of its text (`["19.99"]`: no digit lost through a `Double`); Data the
 /// string of its base64 (`["AAEC"]`).
 public enum StrataJSONArray {
-    /// A number JSON cannot hold (NaN, an infinity, a Date that far away), in an array being bound.
+    /// A number JSON cannot hold (NaN, an infinity, a Date that far away, Decimal's NaN), in an
+    /// array being bound.
     public struct NotRepresentable: Error, CustomStringConvertible {
         /// The value.
         public var value: String
@@ -38,9 +39,34 @@ public enum StrataJSONArray {
                 throw NotRepresentable(value: "\(wrong)")
             }
             return text(of: values) { $0.write(SQLiteStorage.seconds(of: $1)) }
-        case .decimals(let values): return text(of: values) { $0.write(SQLiteStorage.text(of: $1)) }
+        case .decimals(let values):
+            if let wrong = values.first(where: \.isNaN) { throw NotRepresentable(value: "\(wrong)") }
+            return text(of: values) { $0.write(SQLiteStorage.text(of: $1)) }
         case .data(let values): return text(of: values) { $0.write($1.base64EncodedString()) }
         }
+    }
+
+    /// True when `text` is a number and nothing more (`-12.5`, `1e-7`): what a Decimal element's
+    /// string must be, so that text with more after a number is not read as that number.
+    static func isNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Bool {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count > 0
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// A JSON array of `values`, each written by `write`.
@@ -71,7 +97,8 @@ public enum StrataJSONArray {
             case .decimal:
                 return .decimals(
                     try json.elements { element in
-                        guard let decimal = SQLiteStorage.decimal(text: try String(strataJSON: element)) else {
+                        let text = try String(strataJSON: element)
+                        guard isNumber(text), let decimal = SQLiteStorage.decimal(text: text) else {
                             throw StrataJSONError.mismatch(expected: "a Decimal's text", found: "another string")
                         }
                         return decimal

@@ -39,6 +39,9 @@ struct ArrayValueTests {
             .strings(["", "it's \"quoted\"", "back\\slash", "tab\tnew\nline\u{1}", "ünïcødé 🐦"]), .ints([Int.min, 0, Int.max]),
             .int64s([Int64.min]), .int32s([Int32.max, -1]), .int16s([Int16.min]), .doubles([0.1, -1e300, 5e-324]),
             .floats([0.1, 3.5]), .bools([true, false]), .uuids([UUID(), UUID()]), .strings([]),
+            .dates([Date(timeIntervalSinceReferenceDate: 728_395_200.123456789), Date(timeIntervalSinceReferenceDate: -1e10), .distantPast]),
+            .decimals([Decimal(string: "12345678901234567890.123456789012345678")!, Decimal(string: "-0.5")!, 0]),
+            .data([Data([0, 0, 255]), Data(), Data("text".utf8)]), .dates([]),
         ]
         for array in arrays {
             let text = try StrataJSONArray.text(of: array)
@@ -47,12 +50,30 @@ struct ArrayValueTests {
         }
         #expect(try StrataJSONArray.text(of: .bools([true, false])) == "[true,false]")
         #expect(try StrataJSONArray.text(of: .strings(["a\"b"])) == #"["a\"b"]"#)
+        // A Date as the number its column stores (seconds since 2001), a Decimal and Data as strings.
+        #expect(try StrataJSONArray.text(of: .dates([Date(timeIntervalSinceReferenceDate: 0.5)])) == "[0.5]")
+        #expect(try StrataJSONArray.text(of: .decimals([Decimal(string: "1.50")!])) == #"["1.5"]"#)
+        #expect(try StrataJSONArray.text(of: .data([Data([0, 1])])) == #"["AAE="]"#)
+        #expect(try StrataJSONArray.array(StrataJSONParser.parse("[1,2.5]"), of: .date, column: "c")
+            == .dates([Date(timeIntervalSinceReferenceDate: 1), Date(timeIntervalSinceReferenceDate: 2.5)]), "an integer is a Date too")
     }
 
     @Test func whatJSONCannotHoldOrAnotherTypeIsAnErrorNotACrash() throws {
         #expect(throws: StrataJSONArray.NotRepresentable.self) { try StrataJSONArray.text(of: .doubles([.nan])) }
         #expect(throws: StrataJSONArray.NotRepresentable.self) { try StrataJSONArray.text(of: .floats([.infinity])) }
-        for (text, kind) in [("[1.5]", StrataArray.Kind.int), ("[70000]", .int16), ("[\"x\"]", .uuid), ("[1]", .string), ("{}", .string), ("[null]", .bool)] {
+        #expect(throws: StrataJSONArray.NotRepresentable.self) {
+            try StrataJSONArray.text(of: .dates([Date(timeIntervalSinceReferenceDate: -.infinity)]))
+        }
+        #expect(throws: StrataJSONArray.NotRepresentable.self) { try StrataJSONArray.text(of: .decimals([1, .nan])) }
+        let decimals = try StrataJSONParser.parse(#"["-12.50","1e-7","0","7E+3"]"#)
+        #expect(try StrataJSONArray.array(decimals, of: .decimal, column: "c")
+            == .decimals([Decimal(string: "-12.5")!, Decimal(string: "0.0000001")!, 0, 7000]))
+        let wrong: [(String, StrataArray.Kind)] = [
+            ("[1.5]", .int), ("[70000]", .int16), ("[\"x\"]", .uuid), ("[1]", .string), ("{}", .string), ("[null]", .bool),
+            (#"["2024-01-31 12:00:00"]"#, .date), ("[1.5]", .decimal), (#"["1.5 EUR?"]"#, .decimal), (#"["x"]"#, .decimal), (#"["1.","-"]"#, .decimal), (#"[" 1"]"#, .decimal), (#"["NaN"]"#, .decimal),
+            (#"["not base64!"]"#, .data), ("[[0,1]]", .data), ("[null]", .date),
+        ]
+        for (text, kind) in wrong {
             let parsed = try StrataJSONParser.parse(text)
             #expect(throws: StrataDecodingError.self, "\(text)") { try StrataJSONArray.array(parsed, of: kind, column: "c") }
         }
