@@ -316,8 +316,10 @@ extension SchemaParser {
         guard storage.isArrayElement else {
             let allowed = ScalarType.allCases.filter(\.isArrayElement).map(\.name)
             let stored = element == .scalar(storage) ? "" : " (stored as \(storage.name))"
+            // Only JSON is left out: JSON holds its own arrays.
+            let json = storage == .json ? " (a list of JSON values is one JSON value: a JSON value type with an array member)" : ""
             reader.error(
-                "\(what) holds \(inner)\(stored), which an array cannot; array elements are one of \(allowed.joined(separator: ", ")), an enum or a value type stored as one",
+                "\(what) holds \(inner)\(stored), which an array cannot; array elements are one of \(allowed.joined(separator: ", ")), an enum or a value type stored as one\(json)",
                 at: node)
             return nil
         }
