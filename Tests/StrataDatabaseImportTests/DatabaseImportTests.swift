@@ -495,7 +495,11 @@ import Testing
                     ratios DOUBLE PRECISION[] NOT NULL,
                     flags BOOLEAN[],
                     refs UUID[] NOT NULL,
-                    stamps TIMESTAMPTZ[]
+                    stamps TIMESTAMPTZ[],
+                    prices NUMERIC[] NOT NULL DEFAULT '{}',
+                    blobs BYTEA[] NOT NULL,
+                    amounts NUMERIC(10,2)[],
+                    documents JSONB[]
                 );
                 """)
             return try await PostgresIntrospector.schema(of: session)
@@ -503,21 +507,25 @@ import Testing
         let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Posts", source: "db")
         #expect(
             Self.messages(outcome) == [
-                "warning: column 'post.stamps' is timestamp with time zone[], which no Strata type stores; not imported"
-            ])
+                "warning: column 'post.amounts' is numeric(10,2)[], which no Strata type stores; not imported",
+                "warning: column 'post.documents' is jsonb[], which no Strata type stores; not imported",
+            ], "an array field's column type is Strata's own: numeric(10,2)[] would lose its precision and scale")
         let (schema, yaml) = try Self.written(outcome, in: try TestDatabases.folder())
         #expect(yaml.contains("      tags: { type: \"[String]\", default: [] }\n"), "\(yaml)")
         #expect(yaml.contains("      scores: \"[Int32]?\"\n"))
         #expect(yaml.contains("      totals: \"[Int64]\"\n"))
         #expect(yaml.contains("      refs: \"[UUID]\"\n"))
+        #expect(yaml.contains("      stamps: \"[Date]?\"\n"), "a timestamptz[] column is a [Date]")
+        #expect(yaml.contains("      prices: { type: \"[Decimal]\", default: [] }\n"))
+        #expect(yaml.contains("      blobs: \"[Data]\"\n"))
         let regenerated = try await server.withDatabase { session in
             try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
             return try await PostgresIntrospector.schema(of: session)
         }
-        // The column no Strata type stores is left out of the model, so of the regenerated table.
+        // The columns no Strata type stores are left out of the model, so of the regenerated table.
         let kept = original.removingTables(DatabaseSchema.strataTables).tables.map { table in
             var table = table
-            table.columns.removeAll { $0.name == "stamps" }
+            table.columns.removeAll { $0.name == "documents" || $0.name == "amounts" }
             return table
         }
         let report = SchemaComparison().report(expected: DatabaseSchema(tables: kept), actual: regenerated)
