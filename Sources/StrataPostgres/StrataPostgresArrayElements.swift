@@ -42,7 +42,7 @@ struct StrataPostgresNumeric: PostgresArrayEncodable, PostgresArrayDecodable, Se
 
     func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) throws {
         guard !decimal.isNaN else { throw NotANumber() }
-        try decimal.encode(into: &byteBuffer, context: context)
+        decimal.encode(into: &byteBuffer, context: context)
     }
 
     init<JSONDecoder: PostgresJSONDecoder>(
@@ -81,4 +81,32 @@ struct StrataPostgresBytes: PostgresArrayEncodable, PostgresArrayDecodable, Send
         }
         data = Data(bytes)
     }
+}
+
+// A value type stored as a Date (`types: { Stamp: Date }`), alone or in an array, comes back to
+// the microsecond too: `strataStored` of records with such fields rounds its date.
+
+extension StrataRawColumnValue where RawValue == Date {
+    /// The value of its date to the nearest microsecond, as a `TIMESTAMPTZ` stores it (the value
+    /// itself, should its type refuse that date).
+    @inlinable
+    public var strataStored: Self { Self(rawValue: rawValue.strataStored) ?? self }
+}
+
+extension Optional where Wrapped: StrataRawColumnValue, Wrapped.RawValue == Date {
+    /// The value to the nearest microsecond, if any.
+    @inlinable
+    public var strataStored: Wrapped? { map(\.strataStored) }
+}
+
+extension Array where Element: StrataRawColumnValue, Element.RawValue == Date {
+    /// The values to the nearest microsecond, as a `TIMESTAMPTZ[]` stores them.
+    @inlinable
+    public var strataStored: [Element] { map(\.strataStored) }
+}
+
+extension Optional where Wrapped: RangeReplaceableCollection, Wrapped.Element: StrataRawColumnValue, Wrapped.Element.RawValue == Date {
+    /// The values to the nearest microsecond, if any.
+    @inlinable
+    public var strataStored: Wrapped? { map { Wrapped($0.map(\.strataStored)) } }
 }

@@ -24,7 +24,8 @@ struct TagboardArrayTests {
         small: [Int16.min, 0, Int16.max], ratios: [0.5, -1e-300, 1e300], weights: [0.1, 2.5], flags: [true, false, true],
         refs: [reference], links: [URL(string: "https://example.com/a?b=c#d")!], notes: [],
         moods: [.curious, .calm], stars: [.two, .three], scores: [Score(rawValue: 7), Score(rawValue: -1)],
-        labels: ["v2"], grades: [90, 85], reminders: reminders, prices: prices, chunks: chunks)
+        labels: ["v2"], grades: [90, 85], reminders: reminders, prices: prices, chunks: chunks,
+        stamps: [Stamp(rawValue: reminders[2]), Stamp(rawValue: reminders[0])], firstSeen: Stamp(rawValue: reminders[2]))
     private static let empty = Snippet(id: secondID, title: "empty", notes: nil)
 
     /// 2024-01-31 12:00:00.5 UTC, 2000-12-31 23:59:59.75 UTC, and a date with digits below the
@@ -87,6 +88,7 @@ struct TagboardArrayTests {
         let base64 = Data((0...255).map { UInt8($0) }).base64EncodedString()
         #expect(scalars?[2] as String? == #"["AAEA/w==","",""# + base64 + #""]"#)
         #expect(try db.snippets.find(id: Self.firstID)?.reminders[2] == Self.reminders[2], "exact, below the microsecond")
+        #expect(try db.snippets.count(where: { $0.stamps.contains(Stamp(rawValue: Self.reminders[0])) }) == 1)
         #expect(try db.snippets.count(where: { $0.reminders.contains(Self.reminders[2]) }) == 1)
         #expect(try db.snippets.count(where: { $0.reminders.contains(Self.reminders[2].addingTimeInterval(1e-6)) }) == 0)
         #expect(try db.snippets.count(where: { $0.prices.contains(Self.prices[0]) }) == 1)
@@ -153,6 +155,8 @@ struct TagboardArrayTests {
             let db = TagboardPostgresAccess(session.connection)
             let inserted = try await db.snippets.insert(contentsOf: [Self.full, Self.empty])
             #expect(Self.full.strataStored != Self.full, "a reminder below the microsecond")
+            #expect(Self.full.strataStored.stamps[0] != Self.full.stamps[0] && Self.full.strataStored.stamps[1] == Self.full.stamps[1])
+            #expect(Self.full.strataStored.firstSeen != Self.full.firstSeen, "a value type stored as a Date, rounded too")
             #expect(inserted.first == Self.full.strataStored)
             #expect(try await db.snippets.find(id: Self.firstID) == Self.full.strataStored)
             #expect(try await db.snippets.find(id: Self.secondID) == Self.empty)
@@ -179,6 +183,7 @@ struct TagboardArrayTests {
             #expect(stored.2 == "000100ff||" + Data((0...255).map { UInt8($0) }).map { String(format: "%02x", $0) }.joined())
             #expect(stored.3 == "timestamp with time zone[]" && stored.4 == "numeric[]" && stored.5 == "bytea[]")
             #expect(try await db.snippets.count(where: { $0.reminders.contains(Self.reminders[2]) }) == 1, "bound to the microsecond")
+            #expect(try await db.snippets.count(where: { $0.stamps.contains(Stamp(rawValue: Self.reminders[2])) }) == 1)
             #expect(try await db.snippets.count(where: { $0.reminders.contains(Self.reminders[0].addingTimeInterval(1e-6)) }) == 0)
             #expect(try await db.snippets.count(where: { $0.prices.contains(Self.prices[0]) }) == 1)
             #expect(try await db.snippets.count(where: { $0.prices.contains(Decimal(string: "19.990")!) }) == 1)

@@ -70,6 +70,8 @@ public enum TagboardMigrations {
                 -- - add field Snippet.reminders (filled with its default [])
                 -- - add field Snippet.prices (filled with its default [])
                 -- - add field Snippet.chunks
+                -- - add field Snippet.stamps (filled with its default [])
+                -- - add field Snippet.firstSeen
 
                 ALTER TABLE "snippet" ADD COLUMN "reminders" TEXT NOT NULL DEFAULT '[]';
 
@@ -77,8 +79,15 @@ public enum TagboardMigrations {
 
                 ALTER TABLE "snippet" ADD COLUMN "chunks" TEXT;
 
+                ALTER TABLE "snippet" ADD COLUMN "stamps" TEXT NOT NULL DEFAULT '[]';
+
+                ALTER TABLE "snippet" ADD COLUMN "first_seen" REAL;
+
                 """#,
-            checksum: "60f43620a2a842c807d56cf716a6f34ec96ed330761b394d3538fe8fd5d93c9b",
+            checksum: "0ef89fd1b68dabf4b95739adb8c416de04f8ffba207b7e916fd99a5b4439d7e1",
+            dateColumns: #"""
+                "snippet" ("first_seen")
+                """#,
             compatibleFrom: 1
         ),
     ]

@@ -37,6 +37,28 @@ public struct Score: RawRepresentable, Hashable, Sendable, Codable {
     }
 }
 
+/// A value of the schema, stored as `Date`.
+public struct Stamp: RawRepresentable, Hashable, Sendable, Codable {
+    /// The value as stored.
+    public var rawValue: Date
+
+    /// The value whose stored form is `rawValue`.
+    public init(rawValue: Date) {
+        self.rawValue = rawValue
+    }
+
+    /// Decodes the stored value itself.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(Date.self)
+    }
+
+    /// Encodes the stored value itself.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
 /// Arrays of every kind of element: built-in scalars, enums and a value type.
 // swift-format-ignore: UseShorthandTypeNames
 public struct Snippet: Identifiable, Hashable, Sendable, Codable {
@@ -67,6 +89,10 @@ public struct Snippet: Identifiable, Hashable, Sendable, Codable {
     public var prices: [Decimal]
     /// Added in version 3: existing rows get NULL.
     public var chunks: Optional<[Data]>
+    /// A value type stored as Date, in an array: to the microsecond on PostgreSQL.
+    public var stamps: [Stamp]
+    /// A value type stored as Date: to the microsecond on PostgreSQL.
+    public var firstSeen: Optional<Stamp>
 
     /// The primary key's type: what a reference to `Snippet` holds.
     public typealias Key = UUID
@@ -92,7 +118,9 @@ public struct Snippet: Identifiable, Hashable, Sendable, Codable {
         grades: [Int32]? = nil,
         reminders: [Date] = [],
         prices: [Decimal] = [],
-        chunks: [Data]? = nil
+        chunks: [Data]? = nil,
+        stamps: [Stamp] = [],
+        firstSeen: Stamp? = nil
     ) {
         self.id = id
         self.title = title
@@ -114,5 +142,7 @@ public struct Snippet: Identifiable, Hashable, Sendable, Codable {
         self.reminders = reminders
         self.prices = prices
         self.chunks = chunks
+        self.stamps = stamps
+        self.firstSeen = firstSeen
     }
 }

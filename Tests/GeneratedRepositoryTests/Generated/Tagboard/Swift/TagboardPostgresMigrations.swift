@@ -71,6 +71,8 @@ public enum TagboardPostgresMigrations {
                 -- - add field Snippet.reminders (filled with its default [])
                 -- - add field Snippet.prices (filled with its default [])
                 -- - add field Snippet.chunks
+                -- - add field Snippet.stamps (filled with its default [])
+                -- - add field Snippet.firstSeen
 
                 ALTER TABLE "snippet" ADD COLUMN "reminders" TIMESTAMPTZ[] NOT NULL DEFAULT '{}';
 
@@ -78,9 +80,13 @@ public enum TagboardPostgresMigrations {
 
                 ALTER TABLE "snippet" ADD COLUMN "chunks" BYTEA[];
 
+                ALTER TABLE "snippet" ADD COLUMN "stamps" TIMESTAMPTZ[] NOT NULL DEFAULT '{}';
+
+                ALTER TABLE "snippet" ADD COLUMN "first_seen" TIMESTAMPTZ;
+
                 """#,
-            checksum: "f69043a7e0cad0094a199bea881fe2db0443ace6cd57e44d55e5c5a568ce6b7b",
-            legacyChecksum: "ef42084a7b2e79830c4eaa63247256e1298fb0a052382439e79b036af9b55de3",
+            checksum: "26f4895f650adb0971dd6615ab48fce0db8b752f8d880d85257728de0ff349c2",
+            legacyChecksum: "34c3ff890fa18c81ee91d9f724d0272e4b7aae35111a73fb3bea37d1f3e49ec9",
             compatibleFrom: 1
         ),
     ]

@@ -10,6 +10,8 @@ extension Snippet: PostgresRecord {
     public var strataStored: Snippet {
         var stored = self
         stored.reminders = reminders.strataStored
+        stored.stamps = stamps.strataStored
+        stored.firstSeen = firstSeen.strataStored
         return stored
     }
 }
@@ -41,7 +43,9 @@ extension PostgresStore where Record == Snippet {
         grades newGrades: [Int32]?? = nil,
         reminders newReminders: [Date]? = nil,
         prices newPrices: [Decimal]? = nil,
-        chunks newChunks: [Data]?? = nil
+        chunks newChunks: [Data]?? = nil,
+        stamps newStamps: [Stamp]? = nil,
+        firstSeen newFirstSeen: Stamp?? = nil
     ) async throws -> Snippet? {
         try await update(
             record,
@@ -65,6 +69,8 @@ extension PostgresStore where Record == Snippet {
                 .set("reminders", ifGiven: newReminders),
                 .set("prices", ifGiven: newPrices),
                 .set("chunks", ifGiven: newChunks),
+                .set("stamps", ifGiven: newStamps),
+                .set("first_seen", ifGiven: newFirstSeen),
             ]
         )
     }

@@ -11,9 +11,13 @@ extension Stars: StrataEnumColumnValue {}
 extension Score: StrataRawColumnValue, StrataKeyReferenceValue {}
 extension Score: StrataComparableColumnValue, StrataSortableColumnValue {}
 
+extension Stamp: StrataRawColumnValue {}
+extension Stamp: StrataComparableColumnValue, StrataSortableColumnValue {}
+
 extension Mood: StrataArrayElement {}
 extension Stars: StrataArrayElement {}
 extension Score: StrataArrayElement {}
+extension Stamp: StrataArrayElement {}
 
 /// `Snippet` records are rows of `snippet`, read and bound in field order.
 extension Snippet: StrataRecord {
@@ -40,6 +44,8 @@ extension Snippet: StrataRecord {
             (\.reminders, "reminders"),
             (\.prices, "prices"),
             (\.chunks, "chunks"),
+            (\.stamps, "stamps"),
+            (\.firstSeen, "first_seen"),
         ],
         primaryKey: ["id"]
     )
@@ -67,7 +73,9 @@ extension Snippet: StrataRecord {
             grades: row.next(),
             reminders: row.next(),
             prices: row.next(),
-            chunks: row.next()
+            chunks: row.next(),
+            stamps: row.next(),
+            firstSeen: row.next()
         )
     }
 
@@ -92,6 +100,8 @@ extension Snippet: StrataRecord {
         try reminders.bind(to: &binder)
         try prices.bind(to: &binder)
         try chunks.bind(to: &binder)
+        try stamps.bind(to: &binder)
+        try firstSeen.bind(to: &binder)
     }
 
     public static func bind(key: UUID, to binder: inout some StrataValueBinder) throws {

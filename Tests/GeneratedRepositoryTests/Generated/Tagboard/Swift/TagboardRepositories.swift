@@ -33,7 +33,9 @@ extension SQLiteStore where Record == Snippet {
         grades newGrades: [Int32]?? = nil,
         reminders newReminders: [Date]? = nil,
         prices newPrices: [Decimal]? = nil,
-        chunks newChunks: [Data]?? = nil
+        chunks newChunks: [Data]?? = nil,
+        stamps newStamps: [Stamp]? = nil,
+        firstSeen newFirstSeen: Stamp?? = nil
     ) throws -> Snippet? {
         try update(
             record,
@@ -57,6 +59,8 @@ extension SQLiteStore where Record == Snippet {
                 .set("reminders", ifGiven: newReminders),
                 .set("prices", ifGiven: newPrices),
                 .set("chunks", ifGiven: newChunks),
+                .set("stamps", ifGiven: newStamps),
+                .set("first_seen", ifGiven: newFirstSeen),
             ]
         )
     }

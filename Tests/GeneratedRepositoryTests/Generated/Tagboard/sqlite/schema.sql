@@ -29,5 +29,9 @@ CREATE TABLE "snippet" (
     "prices" TEXT NOT NULL DEFAULT '[]',
     -- Added in version 3: existing rows get NULL.
     "chunks" TEXT,
+    -- A value type stored as Date, in an array: to the microsecond on PostgreSQL.
+    "stamps" TEXT NOT NULL DEFAULT '[]',
+    -- A value type stored as Date: to the microsecond on PostgreSQL.
+    "first_seen" REAL,
     CONSTRAINT "snippet_pkey" PRIMARY KEY ("id")
 );

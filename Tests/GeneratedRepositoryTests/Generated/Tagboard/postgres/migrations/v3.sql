@@ -7,9 +7,15 @@
 -- - add field Snippet.reminders (filled with its default [])
 -- - add field Snippet.prices (filled with its default [])
 -- - add field Snippet.chunks
+-- - add field Snippet.stamps (filled with its default [])
+-- - add field Snippet.firstSeen
 
 ALTER TABLE "snippet" ADD COLUMN "reminders" TIMESTAMPTZ[] NOT NULL DEFAULT '{}';
 
 ALTER TABLE "snippet" ADD COLUMN "prices" NUMERIC[] NOT NULL DEFAULT '{}';
 
 ALTER TABLE "snippet" ADD COLUMN "chunks" BYTEA[];
+
+ALTER TABLE "snippet" ADD COLUMN "stamps" TIMESTAMPTZ[] NOT NULL DEFAULT '{}';
+
+ALTER TABLE "snippet" ADD COLUMN "first_seen" TIMESTAMPTZ;

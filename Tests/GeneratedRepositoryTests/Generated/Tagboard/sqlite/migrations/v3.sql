@@ -7,9 +7,15 @@
 -- - add field Snippet.reminders (filled with its default [])
 -- - add field Snippet.prices (filled with its default [])
 -- - add field Snippet.chunks
+-- - add field Snippet.stamps (filled with its default [])
+-- - add field Snippet.firstSeen
 
 ALTER TABLE "snippet" ADD COLUMN "reminders" TEXT NOT NULL DEFAULT '[]';
 
 ALTER TABLE "snippet" ADD COLUMN "prices" TEXT NOT NULL DEFAULT '[]';
 
 ALTER TABLE "snippet" ADD COLUMN "chunks" TEXT;
+
+ALTER TABLE "snippet" ADD COLUMN "stamps" TEXT NOT NULL DEFAULT '[]';
+
+ALTER TABLE "snippet" ADD COLUMN "first_seen" REAL;
