@@ -192,11 +192,21 @@ struct TagboardArrayTests {
             #expect(try await db.snippets.count(where: { $0.chunks.contains(Data()) }) == 1)
             #expect(try await db.snippets.count(where: { $0.chunks.contains(Data([0, 1, 0])) }) == 0)
             #expect(try await db.snippets.count(where: { $0.prices.isEmpty }) == 1)
+            // NUMERIC's own forms: trailing zeros of a scale, groups of zeros around the point.
+            _ = try await session.connection.query(
+                "UPDATE snippet SET prices = '{19.990,100000000,0.00000001,-0.000,1234.5678,-99990000.00010000}' WHERE title = 'empty'",
+                logger: .init(label: "test")
+            ).get()
+            let shapes = ["19.99", "100000000", "0.00000001", "0", "1234.5678", "-99990000.0001"].map { Decimal(string: $0)! }
+            #expect(try await db.snippets.find(id: Self.secondID)?.prices == shapes)
+            _ = try await session.connection.query("UPDATE snippet SET prices = '{}' WHERE title = 'empty'", logger: .init(label: "test")).get()
             #expect(try await db.snippets.count(where: { $0.chunks.isNull }) == 1)
             await #expect(throws: (any Error).self, "Decimal.nan has no NUMERIC form") {
                 _ = try await db.snippets.insert(Snippet(id: UUID(), title: "nan", prices: [.nan]))
             }
-            for value in ["'{NaN}'", "'{1.5,Infinity}'"] {
+            // What no Decimal equals: NaN, an infinity, 40 significant digits (past a Decimal's 128-bit mantissa), a magnitude past its range.
+            let huge = "1" + String(repeating: "0", count: 200)
+            for value in ["'{NaN}'", "'{1.5,Infinity}'", "'{1234567890123456789012345678901234567891}'", "'{\(huge)}'", "'{0.\(huge)1}'"] {
                 _ = try await session.connection.query(
                     "UPDATE snippet SET prices = \(unescaped: value) WHERE title = 'empty'", logger: .init(label: "test")
                 ).get()
