@@ -72,15 +72,16 @@ public struct StrataPostgresRow: StrataRowReader {
         return cell
     }
 
-    /// The next cell through PostgresNIO's decoder for `Value`.
+    /// The next cell through PostgresNIO's decoder for `Value`; an error names the type `name`
+    /// (the Swift type read through `Value`), or `Value`.
     @usableFromInline @inline(never)
-    mutating func decoded<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+    mutating func decoded<Value: PostgresDecodable>(_ type: Value.Type, as name: String? = nil) throws -> Value {
         let cell = try nextCell()
         guard cell.bytes != nil else { throw StrataDecodingError.unexpectedNull(column: cell.columnName) }
         do {
             return try cell.decode(Value.self)
         } catch {
-            throw StrataDecodingError.malformed(column: cell.columnName, type: String(describing: Value.self))
+            throw StrataDecodingError.malformed(column: cell.columnName, type: name ?? String(describing: Value.self))
         }
     }
 
@@ -102,7 +103,10 @@ public struct StrataPostgresRow: StrataRowReader {
     @inline(never) public mutating func read(_ type: Bool.Type) throws -> Bool { try decoded(type) }
     @inline(never) public mutating func read(_ type: UUID.Type) throws -> UUID { try decoded(type) }
     @inline(never) public mutating func read(_ type: Data.Type) throws -> Data { try decoded(type) }
-    @inline(never) public mutating func read(_ type: Decimal.Type) throws -> Decimal { try decoded(type) }
+    /// A `NUMERIC` no Decimal equals (`NaN`, an infinity, more digits than a Decimal holds) is an error.
+    @inline(never) public mutating func read(_ type: Decimal.Type) throws -> Decimal {
+        try decoded(StrataPostgresNumeric.self, as: "Decimal").decimal
+    }
 
     /// A native array of the element type's (`TEXT[]`, `BIGINT[]`…; `TIMESTAMPTZ[]` to the
     /// microsecond, `NUMERIC[]`, `BYTEA[]`).
@@ -118,9 +122,9 @@ public struct StrataPostgresRow: StrataRowReader {
         case .float: .floats(try decoded([Float].self))
         case .bool: .bools(try decoded([Bool].self))
         case .uuid: .uuids(try decoded([UUID].self))
-        case .date: .dates(try decoded([StrataPostgresTimestamp].self).map(\.date))
-        case .decimal: .decimals(try decoded([StrataPostgresNumeric].self).map(\.decimal))
-        case .data: .data(try decoded([StrataPostgresBytes].self).map(\.data))
+        case .date: .dates(try decoded([StrataPostgresTimestamp].self, as: "[Date]").map(\.date))
+        case .decimal: .decimals(try decoded([StrataPostgresNumeric].self, as: "[Decimal]").map(\.decimal))
+        case .data: .data(try decoded([StrataPostgresBytes].self, as: "[Data]").map(\.data))
         }
     }
 
@@ -162,7 +166,8 @@ extension PostgresBindings: StrataValueBinder {
     @inline(never) public mutating func bind(_ value: Bool) { append(value) }
     @inline(never) public mutating func bind(_ value: UUID) { append(value) }
     @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
-    @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
+    /// `Decimal.nan`, which `NUMERIC`'s binary coding has no form for, throws.
+    @inline(never) public mutating func bind(_ value: Decimal) throws { try append(StrataPostgresNumeric(value)) }
     @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
 
     /// Binds a native array of the element type's (Dates rounded to the nearest microsecond).

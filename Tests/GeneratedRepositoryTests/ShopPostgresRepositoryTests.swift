@@ -116,6 +116,33 @@ struct ShopPostgresRepositoryTests {
         }
     }
 
+    /// Regression: PostgresNIO's Decimal decoding read a stored `NaN` as 0, rounded digits past a
+    /// Decimal's mantissa away, and trapped on a magnitude past its range; its binding trapped on
+    /// `Decimal.nan`. Each is an error now, and NUMERIC's own forms read exactly.
+    @Test("a NUMERIC no Decimal equals is a decoding error, Decimal.nan an error to bind, never a crash or a wrong value")
+    func decimalsOutsideDecimal() async throws {
+        let server = try await TestPostgresServer.forTest()
+        try await server.withDatabase { session in
+            try await ShopPostgresDatabase.migrator.migrate(session.connection)
+            let shop = ShopPostgresAccess(session.connection)
+            let ada = try await shop.customers.insert(Self.customer("ada"))
+            let order = try await shop.orders.insert(Order(customer: try #require(ada.id), total: Decimal(string: "-12345678901234567890.123456789012345678")!))
+            #expect(try await shop.orders.find(id: order.id)?.total == Decimal(string: "-12345678901234567890.123456789012345678")!)
+            await #expect(throws: (any Error).self) { _ = try await shop.orders.insert(Order(customer: try #require(ada.id), total: .nan)) }
+            let huge = "1" + String(repeating: "0", count: 200)
+            for value in ["'NaN'", "'Infinity'", "1234567890123456789012345678901234567891", huge, "0.\(huge)1"] {
+                _ = try await session.connection.query(
+                    "UPDATE \"order\" SET total = \(unescaped: value)", logger: .init(label: "test")
+                ).get()
+                await #expect(throws: StrataDecodingError.malformed(column: "total", type: "Decimal"), "\(value)") {
+                    try await shop.orders.find(id: order.id)
+                }
+            }
+            _ = try await session.connection.query("UPDATE \"order\" SET total = 10.500", logger: .init(label: "test")).get()
+            #expect(try await shop.orders.find(id: order.id)?.total == Decimal(string: "10.5"))
+        }
+    }
+
     @Test("keyword names work as fields, keys and columns")
     func keywords() async throws {
         try await withShop { shop in
