@@ -3,20 +3,11 @@ import PostgresNIO
 import StrataRuntime
 
 /// A record that PostgreSQL stores: a ``StrataRecord``, read and bound through
-/// ``StrataPostgresRow`` and `PostgresBindings`, that says how PostgreSQL gives its values back.
-/// Generated entity structs conform; ``PostgresAccess`` and ``PostgresRepository`` run every
-/// operation on it.
-public protocol PostgresRecord: StrataRecord {
-    /// The record as PostgreSQL stores it: what an insert returns without reading the row back.
-    /// Generated for records with dates (to the microsecond); the record itself otherwise.
-    var strataStored: Self { get }
-}
-
-extension PostgresRecord {
-    /// The record itself: its columns store every value exactly.
-    @inlinable
-    public var strataStored: Self { self }
-}
+/// ``StrataPostgresRow`` and `PostgresBindings`. Generated entity structs conform, with
+/// ``StrataRecord/strataStored`` (the record with its dates to the microsecond) when they have
+/// dates; ``PostgresAccess`` and ``PostgresRepository`` run every operation on it. It adds no
+/// requirement of its own: the executor runs plans of any ``StrataRecord``.
+public protocol PostgresRecord: StrataRecord {}
 
 /// A result row, read cell by cell in column order (``StrataRowReader``): what records and query
 /// rows are decoded from on PostgreSQL, in its binary format through PostgresNIO's own decoders.

@@ -2,8 +2,8 @@ import Logging
 import PostgresNIO
 import StrataRuntime
 
-/// Records of one type in a PostgreSQL database: the operations every entity has, written once,
-/// for ``PostgresAccess`` (on one connection, inside the caller's transaction) and
+/// Records of one type in a PostgreSQL database: ``StrataAsyncStore``'s operations, for
+/// ``PostgresAccess`` (on one connection, inside the caller's transaction) and
 /// ``PostgresRepository`` (on a `PostgresClient`, each call its own connection or transaction).
 ///
 /// The same operations as SQLite's `SQLiteStore`, async, with the same typed filters and
@@ -12,14 +12,36 @@ import StrataRuntime
 /// `RETURNING` where the database decides: an assigned key, an update; otherwise the record with its
 /// dates to the microsecond, without a read).
 /// Generated code adds what differs per entity in an extension `where Record == Entity`.
-public protocol PostgresStore<Record>: Sendable {
-    /// The record type.
-    associatedtype Record: PostgresRecord
-
+public protocol PostgresStore<Record>: StrataAsyncStore where Record: PostgresRecord {
     /// Runs `body` on a connection that can read.
     func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T
     /// Runs `body` on a connection that can write: as a whole, or not at all.
     func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T
+}
+
+extension PostgresStore {
+    /// Runs an operation's plan: on a connection, in one transaction when it writes.
+    @inlinable
+    public func run<R: StrataRecord, Output: Sendable>(_ plan: StrataPlan<R, Output>) async throws -> Output {
+        if case .result(let output) = plan { return output }
+        return try await plan.writes
+            ? write { connection in try await connection.strataRun(plan) }
+            : read { connection in try await connection.strataRun(plan) }
+    }
+
+    /// Runs a query of joined, counted or aggregated rows, on a connection.
+    @inlinable
+    public func rows<Shape>(_ query: StrataRowQuery<Shape>) async throws -> [Shape.Row] where Shape.Row: Sendable {
+        try await read { connection in try await connection.strataRows(query) }
+    }
+
+    /// Inserts records in order, all or none, and returns them as stored: a thousand per statement,
+    /// or one per statement when the database assigns their key.
+    @inlinable
+    @discardableResult
+    public func insert(contentsOf records: some Sequence<Record> & Sendable) async throws -> [Record] {
+        try await write { connection in try await connection.strataInsert(Array(records)) }
+    }
 }
 
 /// The logger of Strata's statements: errors only (statements fail with thrown errors).
@@ -36,7 +58,7 @@ extension PostgresConnection {
     /// The result of `plan`, run on the connection: the one place that prepares, binds and
     /// executes the runtime's plans (``StrataPlan``) on PostgreSQL.
     @inlinable
-    public func strataRun<Record: PostgresRecord, Output>(_ plan: StrataPlan<Record, Output>) async throws
+    public func strataRun<Record: StrataRecord, Output>(_ plan: StrataPlan<Record, Output>) async throws
         -> Output
     {
         switch plan {
@@ -109,9 +131,9 @@ extension PostgresConnection {
     /// Runs an insert or upsert of `record` and returns the record as stored. A record whose key
     /// the database assigns runs unprepared (its key parameter is typed by the bound value: the
     /// key's integer type, or NULL for "assign one") and reads the stored row back; the others are
-    /// stored as they are (``PostgresRecord/strataStored``).
+    /// stored as they are (``StrataRecord/strataStored``).
     @inlinable
-    func strataStore<Record: PostgresRecord>(_ record: Record, upsert: Bool) async throws -> Record {
+    func strataStore<Record: StrataRecord>(_ record: Record, upsert: Bool) async throws -> Record {
         guard Record.strataTable.assignsKey else {
             if upsert {
                 try await strataRun(StrataPostgresPreparedChange(.record(record), StrataPostgresUpsertKind.self))
@@ -133,7 +155,7 @@ extension PostgresConnection {
     /// that each gets its own back). Several statements run in a savepoint, or a transaction of
     /// their own on a connection outside one.
     @inlinable
-    public func strataInsert<Record: PostgresRecord>(_ records: [Record]) async throws -> [Record] {
+    public func strataInsert<Record: StrataRecord>(_ records: [Record]) async throws -> [Record] {
         let batch = StrataPostgresInsertBatch<Record>.rows
         let statements = Record.strataTable.assignsKey ? records.count : (records.count + batch - 1) / batch
         guard statements <= 1 else {
@@ -146,7 +168,7 @@ extension PostgresConnection {
 
     /// The statements of ``strataInsert(_:)``.
     @inlinable
-    func strataInsertStatements<Record: PostgresRecord>(_ records: [Record]) async throws -> [Record] {
+    func strataInsertStatements<Record: StrataRecord>(_ records: [Record]) async throws -> [Record] {
         guard !Record.strataTable.assignsKey else {
             var stored: [Record] = []
             stored.reserveCapacity(records.count)
@@ -176,7 +198,7 @@ extension PostgresConnection {
 
     /// The records of an unprepared statement that selects a table's columns.
     @inlinable
-    func strataRows<Record: PostgresRecord>(_ query: PostgresQuery) async throws -> [Record] {
+    func strataRows<Record: StrataRecord>(_ query: PostgresQuery) async throws -> [Record] {
         var rows: [Record] = []
         for try await row in try await self.query(query, logger: StrataPostgresLog.logger) {
             rows.append(try Record.decoded(row))
