@@ -137,20 +137,22 @@ public struct StrataPostgresRow: StrataRowReader {
 
 /// PostgresNIO's parameters of a statement, bound in order in PostgreSQL's binary format: what
 /// records, keys and query parameters are bound to on PostgreSQL (``StrataValueBinder``).
+/// Every bind is `throws`, as the requirement is, although most cannot fail: the same call
+/// (`try $0.bind(isDone)`) reads alike on every database, without a warning.
 extension PostgresBindings: StrataValueBinder {
-    @inlinable public mutating func bindNull() { appendNull() }
-    @inline(never) public mutating func bind(_ value: String) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int64) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int32) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int16) { append(value) }
-    @inline(never) public mutating func bind(_ value: Double) { append(value) }
-    @inline(never) public mutating func bind(_ value: Float) { append(value) }
-    @inline(never) public mutating func bind(_ value: Bool) { append(value) }
-    @inline(never) public mutating func bind(_ value: UUID) { append(value) }
+    @inlinable public mutating func bindNull() throws { appendNull() }
+    @inline(never) public mutating func bind(_ value: String) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int64) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int32) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int16) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Double) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Float) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Bool) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: UUID) throws { append(value) }
     @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
     @inline(never) public mutating func bind(_ value: Decimal) throws { try append(value) }
-    @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
+    @inline(never) public mutating func bind(json text: String) throws { append(StrataPostgresJSONB(text: text)) }
 
     /// Binds a native array of the element type's.
     @inline(never)
