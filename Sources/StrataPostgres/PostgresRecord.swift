@@ -3,20 +3,11 @@ import PostgresNIO
 import StrataRuntime
 
 /// A record that PostgreSQL stores: a ``StrataRecord``, read and bound through
-/// ``StrataPostgresRow`` and `PostgresBindings`, that says how PostgreSQL gives its values back.
-/// Generated entity structs conform; ``PostgresAccess`` and ``PostgresRepository`` run every
-/// operation on it.
-public protocol PostgresRecord: StrataRecord {
-    /// The record as PostgreSQL stores it: what an insert returns without reading the row back.
-    /// Generated for records with dates (to the microsecond); the record itself otherwise.
-    var strataStored: Self { get }
-}
-
-extension PostgresRecord {
-    /// The record itself: its columns store every value exactly.
-    @inlinable
-    public var strataStored: Self { self }
-}
+/// ``StrataPostgresRow`` and `PostgresBindings`. Generated entity structs conform, with
+/// ``StrataRecord/strataStored`` (the record with its dates to the microsecond) when they have
+/// dates; ``PostgresAccess`` and ``PostgresRepository`` run every operation on it. It adds no
+/// requirement of its own: the executor runs plans of any ``StrataRecord``.
+public protocol PostgresRecord: StrataRecord {}
 
 /// A result row, read cell by cell in column order (``StrataRowReader``): what records and query
 /// rows are decoded from on PostgreSQL, in its binary format through PostgresNIO's own decoders.
@@ -154,21 +145,23 @@ public struct StrataPostgresRow: StrataRowReader {
 
 /// PostgresNIO's parameters of a statement, bound in order in PostgreSQL's binary format: what
 /// records, keys and query parameters are bound to on PostgreSQL (``StrataValueBinder``).
+/// Every bind is `throws`, as the requirement is, although most cannot fail: the same call
+/// (`try $0.bind(isDone)`) reads alike on every database, without a warning.
 extension PostgresBindings: StrataValueBinder {
-    @inlinable public mutating func bindNull() { appendNull() }
-    @inline(never) public mutating func bind(_ value: String) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int64) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int32) { append(value) }
-    @inline(never) public mutating func bind(_ value: Int16) { append(value) }
-    @inline(never) public mutating func bind(_ value: Double) { append(value) }
-    @inline(never) public mutating func bind(_ value: Float) { append(value) }
-    @inline(never) public mutating func bind(_ value: Bool) { append(value) }
-    @inline(never) public mutating func bind(_ value: UUID) { append(value) }
+    @inlinable public mutating func bindNull() throws { appendNull() }
+    @inline(never) public mutating func bind(_ value: String) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int64) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int32) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Int16) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Double) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Float) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: Bool) throws { append(value) }
+    @inline(never) public mutating func bind(_ value: UUID) throws { append(value) }
     @inline(never) public mutating func bind(_ value: Data) throws { try append(value) }
     /// `Decimal.nan`, which `NUMERIC`'s binary coding has no form for, throws.
     @inline(never) public mutating func bind(_ value: Decimal) throws { try append(StrataPostgresNumeric(value)) }
-    @inline(never) public mutating func bind(json text: String) { append(StrataPostgresJSONB(text: text)) }
+    @inline(never) public mutating func bind(json text: String) throws { append(StrataPostgresJSONB(text: text)) }
 
     /// Binds a native array of the element type's (Dates rounded to the nearest microsecond).
     @inline(never)

@@ -5,7 +5,7 @@ extension PostgresQuery {
     /// A runtime-built statement in PostgreSQL's dialect (`$1`, `$2`…), with its values bound in
     /// PostgreSQL's binary format, and then the key a command binds after them.
     @inlinable
-    public init<Record: PostgresRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
+    public init<Record: StrataRecord>(strata query: StrataSQL, binding: StrataCommand<Record>.Binding) throws {
         var bindings = PostgresBindings(capacity: query.segments.count)
         try bindings.bind(query.arguments)
         try bindings.bind(binding)
@@ -24,7 +24,7 @@ extension PostgresQuery {
 extension PostgresBindings {
     /// Appends what a command binds: a record's columns in field order, or a key.
     @inlinable
-    public mutating func bind<Record: PostgresRecord>(_ binding: StrataCommand<Record>.Binding) throws {
+    public mutating func bind<Record: StrataRecord>(_ binding: StrataCommand<Record>.Binding) throws {
         switch binding {
         case .none: break
         case .record(let record): try record.bind(to: &self)

@@ -38,7 +38,7 @@ extension StrataRecord {
 
 /// A table statement with what its command binds, returning the records it reads.
 @usableFromInline
-struct StrataPostgresPrepared<Record: PostgresRecord, Kind: StrataPostgresStatementKind>: PostgresPreparedStatement {
+struct StrataPostgresPrepared<Record: StrataRecord, Kind: StrataPostgresStatementKind>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Record
     @usableFromInline static var name: String { "strata_\(Kind.kind.rawValue)_" + Record.strataPostgres.id }
     @usableFromInline static var sql: String { Kind.kind.sql(in: Record.strataPostgres) ?? "" }
@@ -58,7 +58,7 @@ struct StrataPostgresPrepared<Record: PostgresRecord, Kind: StrataPostgresStatem
 /// A table statement with what its command binds, returning a row per row it changed
 /// (`RETURNING 1`), or none (an insert).
 @usableFromInline
-struct StrataPostgresPreparedChange<Record: PostgresRecord, Kind: StrataPostgresStatementKind>:
+struct StrataPostgresPreparedChange<Record: StrataRecord, Kind: StrataPostgresStatementKind>:
     PostgresPreparedStatement
 {
     @usableFromInline typealias Row = Void
@@ -80,7 +80,7 @@ struct StrataPostgresPreparedChange<Record: PostgresRecord, Kind: StrataPostgres
     @inlinable func decodeRow(_ row: PostgresRow) throws {}
 }
 
-extension PostgresRecord {
+extension StrataRecord {
     /// The record of a row that selects the table's columns.
     @inlinable
     static func decoded(_ row: PostgresRow) throws -> Self { try StrataPostgresRow.decode(Self.self, row) }
@@ -90,7 +90,7 @@ extension PostgresRecord {
 /// one statement: how `insert(contentsOf:)` saves round trips. Its SQL is made once per record
 /// type (``StrataPostgresBatchSQL``).
 @usableFromInline
-struct StrataPostgresInsertBatch<Record: PostgresRecord>: PostgresPreparedStatement {
+struct StrataPostgresInsertBatch<Record: StrataRecord>: PostgresPreparedStatement {
     @usableFromInline typealias Row = Void
     /// Records per statement: 1,000, or fewer when their parameters would pass PostgreSQL's 65,535.
     @inlinable static var rows: Int { StrataPostgresTableSQL.batchRows(columns: Record.strataTable.columns.count) }
@@ -121,7 +121,7 @@ final class StrataPostgresBatchSQL: @unchecked Sendable {
 
     /// The insert of `rows` records of `type` (always the same `rows` for a type).
     @usableFromInline
-    func insert<Record: PostgresRecord>(_ type: Record.Type, rows: Int) -> String {
+    func insert<Record: StrataRecord>(_ type: Record.Type, rows: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
         if let sql = inserts[ObjectIdentifier(type)] { return sql }

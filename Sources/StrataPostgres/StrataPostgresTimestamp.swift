@@ -29,7 +29,7 @@ extension Optional where Wrapped == Date {
 /// nearest to the date (``PostgresStorage/microseconds(of:)``, shared with the DDL's defaults). A
 /// fetch reads back ``date`` (``PostgresStorage/date(microseconds:)``), which is `==` to what any
 /// later fetch reads; the records that inserts and upserts return carry the same dates
-/// (``PostgresRecord/strataStored``, or the row read back), so they agree with fetches. Two dates less than half a microsecond apart are stored
+/// (``StrataRecord/strataStored``, or the row read back), so they agree with fetches. Two dates less than half a microsecond apart are stored
 /// the same.
 public struct StrataPostgresTimestamp: PostgresEncodable, PostgresDecodable, Hashable, Sendable {
     /// Microseconds since 2000-01-01 00:00:00 UTC.

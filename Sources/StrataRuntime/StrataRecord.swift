@@ -45,4 +45,14 @@ public protocol StrataRecord: StrataRowDecodable, Sendable {
     func bind(to binder: inout some StrataValueBinder) throws
     /// Binds a primary key to the next parameters, in key order.
     static func bind(key: Key, to binder: inout some StrataValueBinder) throws
+    /// The record as its database stores it: what an insert returns without reading the row back.
+    /// PostgreSQL keeps dates to the microsecond: generated for records with dates; the record
+    /// itself otherwise.
+    var strataStored: Self { get }
+}
+
+extension StrataRecord {
+    /// The record itself: its columns store every value exactly.
+    @inlinable
+    public var strataStored: Self { self }
 }

@@ -54,7 +54,10 @@ import StrataRuntime
     /// An integer.
     @inlinable
     static func int64(_ value: OpaquePointer?, _ statement: SQLiteStatement, _ index: Int32) throws -> Int64 {
-        sqlite3_value_int64(try nonNull(value, statement, index))
+        let integer = sqlite3_value_int64(value)
+        // NULL reads as 0: only a 0 needs its type asked.
+        if integer == 0 { _ = try nonNull(value, statement, index) }
+        return integer
     }
 
     /// An integer.
@@ -87,7 +90,9 @@ import StrataRuntime
     /// A REAL.
     @inlinable
     static func double(_ value: OpaquePointer?, _ statement: SQLiteStatement, _ index: Int32) throws -> Double {
-        sqlite3_value_double(try nonNull(value, statement, index))
+        let real = sqlite3_value_double(value)
+        if real == 0 { _ = try nonNull(value, statement, index) }
+        return real
     }
 
     /// A REAL, narrowed.

@@ -110,7 +110,7 @@ public struct StrataStatement {
     @inlinable
     public func forEach(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { reset() }
-        let first = try withoutActuallyEscaping(body) { body in
+        let first: Void? = try withoutActuallyEscaping(body) { body in
             try StrataRowCursor(statement: statement, decode: body).next()
         }
         guard first != nil else { return }

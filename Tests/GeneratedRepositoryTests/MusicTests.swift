@@ -108,7 +108,11 @@ struct MusicTests {
         for text in ["2010-01-01", "2011-06-01 12:30:45.25", "2009-01-02", "2011-06-01 12:30:45.250", "2012-02-29", "2011-07-01",
             "2009-01-01 08:15:00.5", "2024-02-29", "2013-12-23T01:02:03Z", "2013-01-01"]
         {
-            dates[text] = try #require(SQLiteDateText.date(text: text), "\(text)")
+            guard let date = SQLiteDateText.date(text: text) else {
+                Issue.record("not a date: \(text)")
+                continue
+            }
+            dates[text] = date
         }
         let date = { (text: String) in dates[text] ?? .distantPast }
         let ids = { (invoices: [Invoice]) in invoices.map { $0.invoiceId ?? 0 } }

@@ -37,7 +37,7 @@ struct ArrayValueTests {
     @Test func sqliteJSONTextRoundTripsEveryElementType() throws {
         let arrays: [StrataArray] = [
             .strings(["", "it's \"quoted\"", "back\\slash", "tab\tnew\nline\u{1}", "ünïcødé 🐦"]), .ints([Int.min, 0, Int.max]),
-            .int64s([Int64.min]), .int32s([Int32.max, -1]), .int16s([Int16.min]), .doubles([0.1, -1e300, 5e-324]),
+            .int64s([Int64.min]), .int32s([Int32.max, -1]), .int16s([Int16.min]), .doubles([0.1, -1e300, .leastNonzeroMagnitude]),
             .floats([0.1, 3.5]), .bools([true, false]), .uuids([UUID(), UUID()]), .strings([]),
             .dates([Date(timeIntervalSinceReferenceDate: 728_395_200.123456789), Date(timeIntervalSinceReferenceDate: -1e10), .distantPast]),
             .decimals([Decimal(string: "12345678901234567890.123456789012345678")!, Decimal(string: "-0.5")!, 0]),

@@ -264,7 +264,7 @@ public final class TestPostgresServer: Sendable {
             \(stop) >/dev/null 2>&1
             rm -rf \(Self.shellQuoted(folder))
             """
-        try? ProcessRunner.start(["sh", "-c", script])
+        _ = try? ProcessRunner.start(["sh", "-c", script])
         ExitStop.register(command: "\(stop) >/dev/null 2>&1; rm -rf \(Self.shellQuoted(folder))")
     }
 

@@ -1,11 +1,9 @@
-import PostgresNIO
-import StrataRuntime
-
-extension PostgresStore {
+extension StrataAsyncStore {
     /// The records matching `filter`, each with the `Partner` record its `reference` property holds
-    /// the key of, in one query (see the SQLite store's `fetchAll(joining:on:where:orderBy:limit:offset:)`).
+    /// the key of, in one query: `db.posts.fetchAll(joining: Writer.self, on: \.writer,
+    /// where: { post, writer in writer.name == "Ada" }, orderBy: { post, _ in [post.title.ascending] })`.
     @inlinable
-    public func fetchAll<Partner: PostgresRecord>(
+    public func fetchAll<Partner: StrataRecord>(
         joining partner: Partner.Type, on reference: KeyPath<Record, Partner.Key> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil, orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil, offset: Int? = nil
@@ -14,9 +12,9 @@ extension PostgresStore {
     }
 
     /// The records matching `filter`, each with the `Partner` record its optional `reference`
-    /// property holds the key of, or nil (a left join).
+    /// property holds the key of, or nil (a record without one is kept: a left join).
     @inlinable
-    public func fetchAll<Partner: PostgresRecord>(
+    public func fetchAll<Partner: StrataRecord>(
         joining partner: Partner.Type, on reference: KeyPath<Record, Partner.Key?> & Sendable,
         where filter: StrataJoinFilter<Record, Partner>? = nil, orderBy order: StrataJoinOrder<Record, Partner>? = nil,
         limit: Int? = nil, offset: Int? = nil
@@ -25,7 +23,8 @@ extension PostgresStore {
     }
 
     /// The records matching `filter`, sorted by `order`, each with the number of `Other` records
-    /// (among those matching `counted`) whose `reference` property holds its key.
+    /// (among those matching `counted`) whose `reference` property holds its key: writers with
+    /// their number of posts, `db.writers.fetchAll(counting: Post.self, via: \.writer)`.
     @inlinable
     public func fetchAll<Other: StrataRecord, Reference: StrataReferenceValue>(
         counting other: Other.Type, via reference: KeyPath<Other, Reference> & Sendable,
@@ -35,7 +34,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore where Record.Key: Hashable & StrataColumnValue {
+extension StrataAsyncStore where Record.Key: Hashable & StrataColumnValue {
     /// The records matching `filter`, sorted by `order`, skipping `offset`, at most `limit`, each
     /// with the records that reference it, in two kinds of statement (never one per record):
     /// `try await db.customers.fetchAll(including: .all(Order.self, via: \.customer))`.
@@ -45,13 +44,9 @@ extension PostgresStore where Record.Key: Hashable & StrataColumnValue {
         offset: Int? = nil, including included: StrataIncludedChildren<Record, Child>
     ) async throws -> [StrataWithChildren<Record, Child>] {
         let records = try await run(.fetchAll(where: filter, orderBy: order, limit: limit, offset: offset))
-        let queries = included.queries(for: records)
-        let children = try await read { connection in
-            var children = StrataChildrenByParent<Record.Key, Child>(parents: records.count)
-            for query in queries {
-                for (parent, child) in try await connection.strataRows(query) { children.add(child, to: parent) }
-            }
-            return children
+        var children = StrataChildrenByParent<Record.Key, Child>(parents: records.count)
+        for query in included.queries(for: records) {
+            for (parent, child) in try await rows(query) { children.add(child, to: parent) }
         }
         return included.attach(children, to: records)
     }

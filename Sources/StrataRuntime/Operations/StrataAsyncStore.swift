@@ -1,36 +1,34 @@
-import PostgresNIO
-import StrataRuntime
+/// Records of one type in a database that runs statements asynchronously (PostgreSQL's
+/// `PostgresStore`): the operations of ``StrataStore``, async, written once for every such
+/// database.
+///
+/// A database fills in three requirements: ``run(_:)``, ``rows(_:)`` and
+/// ``insert(contentsOf:)``; every other operation is a generic extension method over them,
+/// specialised for the record type (`@inlinable`). Generated code adds what differs per entity
+/// in an extension of the database's store `where Record == Entity`.
+public protocol StrataAsyncStore<Record>: Sendable {
+    /// The record type.
+    associatedtype Record: StrataRecord
 
-extension PostgresStore {
-    /// Runs an operation's plan: on a connection, in one transaction when it writes.
-    @inlinable
-    public func run<Output: Sendable>(_ plan: StrataPlan<Record, Output>) async throws -> Output {
-        if case .result(let output) = plan { return output }
-        return try await plan.writes
-            ? write { connection in try await connection.strataRun(plan) }
-            : read { connection in try await connection.strataRun(plan) }
-    }
-
+    /// Runs an operation's plan (of this store's record type, or of another: references and
+    /// `hasMany` read other types): on a connection, in one transaction when it writes.
+    func run<R: StrataRecord, Output: Sendable>(_ plan: StrataPlan<R, Output>) async throws -> Output
     /// Runs a query of joined, counted or aggregated rows, on a connection.
-    @inlinable
-    public func rows<Shape>(_ query: StrataRowQuery<Shape>) async throws -> [Shape.Row] where Shape.Row: Sendable {
-        try await read { connection in try await connection.strataRows(query) }
-    }
+    func rows<Shape: StrataRowShape>(_ query: StrataRowQuery<Shape>) async throws -> [Shape.Row]
+    where Shape.Row: Sendable
+    /// Inserts records in order, all or none, and returns them as stored.
+    @discardableResult
+    func insert(contentsOf records: some Sequence<Record> & Sendable) async throws -> [Record]
+}
 
+extension StrataAsyncStore {
     // MARK: Insert
 
     /// Inserts a record and returns it as stored (with its assigned key, for an autoincremented
-    /// key; with its dates to the microsecond).
+    /// key; with its values as the database keeps them, such as dates to the microsecond on PostgreSQL).
     @inlinable
     @discardableResult
     public func insert(_ record: Record) async throws -> Record { try await run(.insert(record)) }
-
-    /// Inserts records in order, all or none, and returns them as stored.
-    @inlinable
-    @discardableResult
-    public func insert(contentsOf records: some Sequence<Record> & Sendable) async throws -> [Record] {
-        try await write { connection in try await connection.strataInsert(Array(records)) }
-    }
 
     /// Inserts the record, or replaces the stored one that has its key, and returns it as stored.
     @inlinable
@@ -72,20 +70,19 @@ extension PostgresStore {
         try await run(.exists(where: filter))
     }
 
-    /// The record of another type with this key, or nil: what a reference reads.
-    @inlinable
-    public func find<Other: PostgresRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
-        let plan = StrataPlan<Other, Other?>.find(id: key)
-        return try await read { connection in try await connection.strataRun(plan) }
+    /// The record of another type with this key, or nil: what a reference reads. Not inlinable:
+    /// the generated reference accessors call it, and specialising it for every entity slowed
+    /// release builds of the generated code.
+    public func find<Other: StrataRecord>(_ type: Other.Type, id key: Other.Key) async throws -> Other? {
+        try await run(StrataPlan<Other, Other?>.find(id: key))
     }
 
     /// The records of another type matching `filter`, sorted by `order`: what `hasMany` reads.
-    @inlinable
-    public func fetchAll<Other: PostgresRecord>(
+    /// Not inlinable, like ``find(_:id:)``.
+    public func fetchAll<Other: StrataRecord>(
         _ type: Other.Type, where filter: StrataFilter<Other>? = nil, orderBy order: StrataSort<Other>? = nil
     ) async throws -> [Other] {
-        let plan = StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order)
-        return try await read { connection in try await connection.strataRun(plan) }
+        try await run(StrataPlan<Other, [Other]>.fetchAll(where: filter, orderBy: order))
     }
 
     // MARK: Update
@@ -96,7 +93,6 @@ extension PostgresStore {
     public func update(_ record: Record) async throws -> Bool { try await run(.update(record)) }
 
     /// Sets columns of the stored record with this key and returns it as stored (nil when there is none).
-    @inlinable
     @discardableResult
     public func update(id key: Record.Key, set assignments: (Record.Columns) -> [StrataAssignment<Record>]) async throws
         -> Record?
@@ -109,7 +105,7 @@ extension PostgresStore {
     /// written), and returns the record as stored afterwards (nil when there is none):
     ///
     /// ```swift
-    /// try await db.notes.updateChanges(note) { $0.pinned = true; $0.tag = nil }
+    /// try await db.todoItems.updateChanges(item) { $0.isDone = true; $0.detail = nil }
     /// ```
     ///
     /// The key is not changed (a change to it is ignored): the stored record is found by
@@ -121,7 +117,6 @@ extension PostgresStore {
 
     /// Sets the given columns of the stored record that has `record`'s key (a nil entry changes
     /// nothing) and returns the record as stored afterwards (nil when there is none).
-    @inlinable
     @discardableResult
     public func update(_ record: Record, changing changes: (Record.Columns) -> [StrataAssignment<Record>?]) async throws
         -> Record?
@@ -156,7 +151,7 @@ extension PostgresStore {
     /// Deletes the record with this key; false when there is none.
     @inlinable
     @discardableResult
-    public func delete(id key: Record.Key) async throws -> Bool { try await run(.delete(id: key)) }
+    public func delete(id key: Record.Key) async throws -> Bool { try await run(StrataPlan<Record, Bool>.delete(id: key)) }
 
     /// Deletes every record matching `filter` (all when nil) and returns how many were deleted.
     @inlinable
