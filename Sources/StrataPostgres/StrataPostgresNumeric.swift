@@ -43,9 +43,9 @@ struct StrataPostgresNumeric: PostgresArrayEncodable, PostgresArrayDecodable, Se
         var groups: [Int16] = []
         groups.reserveCapacity(Int(count))
         while let group = buffer.readInteger(endianness: .big, as: Int16.self) { groups.append(group) }
-        // The Decimal of the text must write the same text: no digit rounded away.
+        // No digit rounded away (``SQLiteStorage/exactDecimal(text:)``).
         guard let text = Self.text(groups: groups, weight: Int(weight), isNegative: sign == 0x4000),
-            let decimal = SQLiteStorage.decimal(text: text), SQLiteStorage.text(of: decimal) == text
+            let decimal = SQLiteStorage.exactDecimal(text: text)
         else {
             throw PostgresDecodingError.Code.failure
         }

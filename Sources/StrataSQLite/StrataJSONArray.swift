@@ -46,29 +46,6 @@ public enum StrataJSONArray {
         }
     }
 
-    /// True when `text` is a number and nothing more (`-12.5`, `1e-7`): what a Decimal element's
-    /// string must be, so that text with more after a number is not read as that number.
-    static func isNumber(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        func digits() -> Bool {
-            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            bytes = bytes.dropFirst(count)
-            return count > 0
-        }
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        guard digits() else { return false }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            guard digits() else { return false }
-        }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard digits() else { return false }
-        }
-        return bytes.isEmpty
-    }
-
     /// A JSON array of `values`, each written by `write`.
     private static func text<Element>(of values: [Element], _ write: (inout StrataJSONWriter, Element) -> Void) -> String {
         var writer = StrataJSONWriter()
@@ -97,8 +74,7 @@ public enum StrataJSONArray {
             case .decimal:
                 return .decimals(
                     try json.elements { element in
-                        let text = try String(strataJSON: element)
-                        guard isNumber(text), let decimal = SQLiteStorage.decimal(text: text) else {
+                        guard let decimal = SQLiteStorage.exactDecimal(text: try String(strataJSON: element)) else {
                             throw StrataJSONError.mismatch(expected: "a Decimal's text", found: "another string")
                         }
                         return decimal
