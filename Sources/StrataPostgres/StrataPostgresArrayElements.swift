@@ -34,12 +34,15 @@ struct StrataPostgresBytes: PostgresArrayEncodable, PostgresArrayDecodable, Send
     static var psqlFormat: PostgresFormat { .binary }
     static var psqlArrayType: PostgresDataType { .byteaArray }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) {
         byteBuffer.writeBytes(data)
     }
 
     init<JSONDecoder: PostgresJSONDecoder>(
-        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat, context: PostgresDecodingContext<JSONDecoder>
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+        context: PostgresDecodingContext<JSONDecoder>
     ) throws {
         guard format == .binary, type == .bytea, let bytes = buffer.readBytes(length: buffer.readableBytes) else {
             throw PostgresDecodingError.Code.typeMismatch
@@ -70,7 +73,8 @@ extension Array where Element: StrataRawColumnValue, Element.RawValue == Date {
     public var strataStored: [Element] { map(\.strataStored) }
 }
 
-extension Optional where Wrapped: RangeReplaceableCollection, Wrapped.Element: StrataRawColumnValue, Wrapped.Element.RawValue == Date {
+extension Optional
+where Wrapped: RangeReplaceableCollection, Wrapped.Element: StrataRawColumnValue, Wrapped.Element.RawValue == Date {
     /// The values to the nearest microsecond, if any.
     @inlinable
     public var strataStored: Wrapped? { map { Wrapped($0.map(\.strataStored)) } }

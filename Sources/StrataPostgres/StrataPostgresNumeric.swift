@@ -15,27 +15,33 @@ struct StrataPostgresNumeric: PostgresArrayEncodable, PostgresArrayDecodable, Se
 
     /// A Decimal that is NaN, being bound.
     struct NotANumber: Error, CustomStringConvertible {
-        var description: String { "Decimal.nan has no NUMERIC form in PostgreSQL's binary coding: Decimal fields hold numbers" }
+        var description: String {
+            "Decimal.nan has no NUMERIC form in PostgreSQL's binary coding: Decimal fields hold numbers"
+        }
     }
 
     static var psqlType: PostgresDataType { .numeric }
     static var psqlFormat: PostgresFormat { .binary }
     static var psqlArrayType: PostgresDataType { .numericArray }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) throws {
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) throws {
         guard !decimal.isNaN else { throw NotANumber() }
         decimal.encode(into: &byteBuffer, context: context)
     }
 
     init<JSONDecoder: PostgresJSONDecoder>(
-        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat, context: PostgresDecodingContext<JSONDecoder>
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+        context: PostgresDecodingContext<JSONDecoder>
     ) throws {
         if format == .text {
             decimal = try Decimal(from: &buffer, type: type, format: format, context: context)
             return
         }
         guard type == .numeric,
-            let (count, weight, sign, _) = buffer.readMultipleIntegers(endianness: .big, as: (Int16, Int16, UInt16, Int16).self),
+            let (count, weight, sign, _) = buffer.readMultipleIntegers(
+                endianness: .big, as: (Int16, Int16, UInt16, Int16).self),
             count >= 0, sign == 0 || sign == 0x4000, buffer.readableBytes == Int(count) * 2
         else {
             throw PostgresDecodingError.Code.failure

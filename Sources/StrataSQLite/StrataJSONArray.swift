@@ -47,7 +47,9 @@ public enum StrataJSONArray {
     }
 
     /// A JSON array of `values`, each written by `write`.
-    private static func text<Element>(of values: [Element], _ write: (inout StrataJSONWriter, Element) -> Void) -> String {
+    private static func text<Element>(of values: [Element], _ write: (inout StrataJSONWriter, Element) -> Void)
+        -> String
+    {
         var writer = StrataJSONWriter()
         writer.array { writer in
             for value in values { write(&writer, value) }
