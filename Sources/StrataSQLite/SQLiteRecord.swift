@@ -18,8 +18,6 @@ public struct StrataSQLiteRow: StrataRowReader {
     public let statement: SQLiteStatement
     /// The statement's column read next.
     public var index: Int32
-    /// The value of column `index`, when ``readNull()`` took it and found it not NULL.
-    @usableFromInline var pending: OpaquePointer?
 
     /// The row of `statement`, which has just returned `SQLITE_ROW`, from its column `index`.
     @inlinable
@@ -38,20 +36,13 @@ public struct StrataSQLiteRow: StrataRowReader {
     /// The next column's value, read by `read`.
     @inlinable
     mutating func advance<Value>(_ read: (OpaquePointer?, SQLiteStatement, Int32) throws -> Value) rethrows -> Value {
-        let value = pending ?? sqlite3_column_value(statement, index)
-        pending = nil
         defer { index += 1 }
-        return try read(value, statement, index)
+        return try read(sqlite3_column_value(statement, index), statement, index)
     }
 
-    /// The value is taken once: the read that follows a `false` uses it.
     @inlinable
     public mutating func readNull() -> Bool {
-        let value = sqlite3_column_value(statement, index)
-        guard sqlite3_value_type(value) == SQLITE_NULL else {
-            pending = value
-            return false
-        }
+        guard sqlite3_column_type(statement, index) == SQLITE_NULL else { return false }
         index += 1
         return true
     }

@@ -107,14 +107,16 @@ public struct StrataStatement {
 
     /// Calls `body` on each row, in order: rows consumed as they are read (children grouped by
     /// their parent) need no array of them. Stepped as ``fetchAll(_:)`` says.
+    ///
+    /// `body` is called directly, never stored: the variables it changes (the array of
+    /// ``fetchAll(_:)``) are checked for exclusive access once, at compile time, not on every row.
     @inlinable
     public func forEach(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { reset() }
-        let first: Void? = try withoutActuallyEscaping(body) { body in
-            try StrataRowCursor(statement: statement, decode: body).next()
-        }
-        guard first != nil else { return }
+        runner._isDone = false
+        guard try runner.next() != nil else { return }
         let handle = self.handle
+        try body(handle)
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_ROW {

@@ -113,7 +113,7 @@ struct ColumnCodingTests {
         }
     }
 
-    @Test("a NULL check takes the column's value for the read that follows; NULL is never read as 0")
+    @Test("an optional column reads as nil or its value, and NULL in a required column is an error, never 0")
     func nullChecks() throws {
         let queue = try DatabaseQueue()
         let (first, second, third): (Int64?, Int64?, String) = try queue.read { db in
