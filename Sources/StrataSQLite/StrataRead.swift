@@ -11,7 +11,8 @@ import StrataRuntime
 ///
 /// ``StrataSQLiteRow`` takes each column's value once and a read asks it for its type and its
 /// content: every `sqlite3_column_*` call enters the connection and checks its error state, so
-/// one such call per column (none more for a NULL check) is what a careful hand-written loop costs.
+/// one such call per column (and one more, `sqlite3_column_type`, for an optional column's NULL
+/// check) is what a careful hand-written loop costs.
 ///
 /// Fixed-width values (integers, reals, Bools, Dates) are read inline: a call would cost as much as
 /// the read. Text, UUIDs, BLOBs and Decimals are read by a call (`@inline(never)`): building the
