@@ -74,7 +74,9 @@ public enum PostgresIntrospector {
                 generated: row[7] == "s" ? "STORED" : nil)
             if column.type == searchVectorType {
                 column.searchSources = []
-                if row[7] == "s", let expression = row[4] { generationExpressions[table, default: [:]][name] = expression }
+                if row[7] == "s", let expression = row[4] {
+                    generationExpressions[table, default: [:]][name] = expression
+                }
             }
             columns[table, default: []].append(column)
         }
