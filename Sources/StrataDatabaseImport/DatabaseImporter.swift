@@ -65,9 +65,7 @@ public enum DatabaseImporter {
         }
         for table in database.unmanaged {
             if let search = table.fullTextSearch, database.tables.contains(where: { $0.name == search.table }) {
-                bag.warning(
-                    "table '\(table.name)' is a full-text index (FTS5) of \(search.table) (\(search.columns.joined(separator: ", "))); not imported, and left as it is: Strata declares its own with 'search: [\(search.columns.joined(separator: ", "))]' on the entity of \(search.table) (a table \(search.table)_search kept by triggers), which a later version can add",
-                    at: location)
+                bag.warning(ImportedSearchWarning.fts5(table: table.name, over: search), at: location)
                 continue
             }
             bag.warning(

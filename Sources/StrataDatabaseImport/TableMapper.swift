@@ -63,6 +63,7 @@ struct TableMapper {
         {
             entity.fields[index].isPrimaryKey = true
         }
+        warnSearchVectors(of: entity)
         markUniques(&entity)
         warnForeignKeysNotImported()
         warnConstraintNames()
@@ -123,6 +124,8 @@ struct TableMapper {
     private mutating func field(
         of column: DatabaseSchema.Column, consumedChecks: inout Set<DatabaseSchema.Check>
     ) -> ImportedField? {
+        // A full-text search vector is Strata's `search:`, said so once every field is known.
+        if column.searchSources != nil { return nil }
         if let kind = column.generated {
             warnings.append(
                 "column \(qualified(column.name)) is a generated column (\(kind)), which Strata does not declare; not imported, and 'migrate --baseline' will name it as a difference"
@@ -351,10 +354,30 @@ struct TableMapper {
         }
     }
 
-    /// The indexes whose columns are all imported.
+    /// A warning for each full-text search vector (`tsvector`) column, naming the `String`
+    /// fields of the columns it is built from.
+    private mutating func warnSearchVectors(of entity: ImportedEntity) {
+        for column in table.columns {
+            guard let sources = column.searchSources else { continue }
+            let searchable = sources.compactMap { source in
+                fields[source].flatMap { name in
+                    entity.fields.first { $0.name == name && $0.type == ScalarType.string.name }?.name
+                }
+            }
+            warnings.append(
+                ImportedSearchWarning.searchVector(
+                    column: column.name, table: table.name, sources: sources, fields: searchable))
+        }
+    }
+
+    /// The indexes whose columns are all imported (an index on search vectors alone, named
+    /// with its vector, is left out without a word).
     private mutating func indexes() -> [ImportedIndex] {
-        table.indexes.compactMap { index in
-            fieldNames(
+        table.indexes.compactMap { index -> ImportedIndex? in
+            if !index.columns.isEmpty, index.columns.allSatisfy({ table.column(named: $0)?.searchSources != nil }) {
+                return nil
+            }
+            return fieldNames(
                 index.columns,
                 else:
                     "the index '\(index.name)' of table '\(table.name)' is on an expression or a column that is not imported; not imported"

@@ -23,11 +23,16 @@ public struct DatabaseSchema: Hashable, Sendable {
         public var isAutoincrement: Bool
         /// For a generated column, how it is kept: `VIRTUAL` (computed when read) or `STORED`.
         public var generated: String?
+        /// For a PostgreSQL `tsvector` column (a full-text search vector): the columns of its table
+        /// it is built from, as its generation expression or its `tsvector_update_trigger`
+        /// trigger names them; empty when it is kept otherwise (a hand-written trigger function).
+        /// Nil for any other column. Read by `import database`; not compared by ``SchemaComparison``.
+        public var searchSources: [String]?
 
         /// Creates a column.
         public init(
             name: String, type: String, isNullable: Bool, defaultValue: String?, isAutoincrement: Bool,
-            generated: String? = nil
+            generated: String? = nil, searchSources: [String]? = nil
         ) {
             self.name = name
             self.type = type
@@ -35,6 +40,7 @@ public struct DatabaseSchema: Hashable, Sendable {
             self.defaultValue = defaultValue
             self.isAutoincrement = isAutoincrement
             self.generated = generated
+            self.searchSources = searchSources
         }
     }
 

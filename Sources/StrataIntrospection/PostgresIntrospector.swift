@@ -20,6 +20,8 @@ public enum PostgresIntrospector {
     {
         var columns: [String: [DatabaseSchema.Column]] = [:]
         var tableNames: [String] = []
+        // The generation expressions of the generated tsvector columns, by table then column.
+        var generationExpressions: [String: [String: String]] = [:]
         var unmanaged: [DatabaseSchema.Unmanaged] = []
         // A partitioned table and its partitions are one table in several: Strata declares
         // neither, so they are named apart rather than read as unrelated tables.
@@ -64,14 +66,21 @@ public enum PostgresIntrospector {
             // A serial column (an owned sequence and its nextval default) is assigned by the
             // database as an identity column is; its default is that assignment, not a value.
             let isSerial = row[6] == "true"
-            columns[table, default: []].append(
-                DatabaseSchema.Column(
-                    name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
-                    isNullable: row[3] != "true",
-                    defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
-                    isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false),
-                    generated: row[7] == "s" ? "STORED" : nil))
+            var column = DatabaseSchema.Column(
+                name: name, type: isSerial ? serialType(type) : SQLCanonicalForm.typeName(type, dialect: .postgres),
+                isNullable: row[3] != "true",
+                defaultValue: isSerial ? nil : SQLCanonicalForm.defaultValue(row[4], dialect: .postgres),
+                isAutoincrement: isSerial || (row[5].map { !$0.isEmpty } ?? false),
+                generated: row[7] == "s" ? "STORED" : nil)
+            if column.type == searchVectorType {
+                column.searchSources = []
+                if row[7] == "s", let expression = row[4] {
+                    generationExpressions[table, default: [:]][name] = expression
+                }
+            }
+            columns[table, default: []].append(column)
         }
+        try await findSearchSources(of: &columns, generationExpressions: generationExpressions, session, namespace)
 
         var primaryKeys: [String: DatabaseSchema.Key] = [:]
         var uniques: [String: [DatabaseSchema.Key]] = [:]

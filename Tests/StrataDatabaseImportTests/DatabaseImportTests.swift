@@ -532,6 +532,104 @@ import Testing
         #expect(report.isEmpty, "\(report)")
     }
 
+    /// A PostgreSQL full-text search vector, generated, kept by `tsvector_update_trigger` or by a
+    /// hand-written trigger function, is not a field; its GIN index is not imported; a warning
+    /// names the columns it is built from and the `search:` declaration; the rest of the table imports.
+    @Test func postgreSQLSearchVectorsAreNamedWithTheirSearchDeclarationAndLeftOut() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let script = """
+            CREATE TABLE doc (
+                id BIGINT PRIMARY KEY,
+                title TEXT NOT NULL,
+                body_text TEXT,
+                tsv tsvector GENERATED ALWAYS AS
+                    (to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body_text, ''))) STORED
+            );
+            CREATE INDEX doc_tsv_idx ON doc USING GIN (tsv);
+            CREATE INDEX doc_title ON doc (title);
+            CREATE TABLE post (id BIGINT PRIMARY KEY, title TEXT NOT NULL, body TEXT, views INTEGER, tsv tsvector);
+            CREATE INDEX post_tsv_idx ON post USING GIN (tsv);
+            CREATE TRIGGER post_tsv BEFORE INSERT OR UPDATE ON post
+                FOR EACH ROW EXECUTE FUNCTION tsvector_update_trigger(tsv, 'pg_catalog.english', title, body);
+            CREATE TABLE memo (id BIGINT PRIMARY KEY, note TEXT NOT NULL, words tsvector);
+            CREATE INDEX memo_words_idx ON memo USING GIN (words);
+            CREATE FUNCTION memo_words() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN NEW.words := to_tsvector('simple', NEW.note); RETURN NEW; END $$;
+            CREATE TRIGGER memo_words BEFORE INSERT OR UPDATE ON memo FOR EACH ROW EXECUTE FUNCTION memo_words();
+            INSERT INTO post (id, title, body) VALUES (1, 'Hello', 'searching words');
+            """
+        let original = try await server.withDatabase { session in
+            try await session.executeScript(script)
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        #expect(original.table(named: "doc")?.column(named: "tsv")?.searchSources == ["title", "body_text"])
+        #expect(original.table(named: "post")?.column(named: "tsv")?.searchSources == ["title", "body"])
+        #expect(original.table(named: "memo")?.column(named: "words")?.searchSources == [])
+        #expect(original.table(named: "post")?.column(named: "title")?.searchSources == nil)
+        let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Docs", source: "db")
+        #expect(
+            Self.messages(outcome) == [
+                "warning: column 'tsv' of table 'doc' is a full-text search vector (tsvector) over title, body_text; not imported, and left as it is: Strata declares its own with 'search: [title, bodyText]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
+                "warning: column 'words' of table 'memo' is a full-text search vector (tsvector) over columns Strata cannot tell (it is kept neither by a generation expression nor by tsvector_update_trigger); not imported, and left as it is: Strata declares its own with 'search: [...]' on the entity, naming the fields it searches (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
+                "warning: column 'tsv' of table 'post' is a full-text search vector (tsvector) over title, body; not imported, and left as it is: Strata declares its own with 'search: [title, body]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
+            ])
+        #expect(
+            outcome.schema.entities.map { $0.fields.map(\.name) } == [
+                ["id", "title", "bodyText"], ["id", "note"], ["id", "title", "body", "views"],
+            ])
+        #expect(outcome.schema.entities.map { $0.indexes.map(\.fields) } == [[["title"]], [], []])
+        // The rest of each table is imported as before: Strata's tables are the database's without the vectors.
+        let (schema, _) = try Self.written(outcome, in: try TestDatabases.folder())
+        let regenerated = try await server.withDatabase { session in
+            try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
+            return try await PostgresIntrospector.schema(of: session)
+        }
+        let kept = original.tables.map { table in
+            var table = table
+            table.columns.removeAll { $0.searchSources != nil }
+            table.indexes.removeAll { $0.name.hasSuffix("_idx") }
+            return table
+        }
+        let report = SchemaComparison().report(expected: DatabaseSchema(tables: kept), actual: regenerated)
+        #expect(report.isEmpty, "\(report)")
+        // As the documentation says, 'migrate --baseline' names each vector and its index.
+        #expect(
+            BaselineSchemaCheck(schema: schema, dialect: .postgres).differences(original).map(\.description) == [
+                #"table "doc": generated (STORED) column "tsv" not expected"#,
+                #"table "doc": index "doc_tsv_idx" not expected"#,
+                #"table "memo": column "words" not expected"#,
+                #"table "memo": index "memo_words_idx" not expected"#,
+                #"table "post": column "tsv" not expected"#,
+                #"table "post": index "post_tsv_idx" not expected"#,
+            ])
+    }
+
+    /// The same warnings from a schema read elsewhere: a vector over a column that is not a
+    /// String field names only the String ones in `search:`.
+    @Test func aSearchVectorNamesOnlyItsStringFieldsInTheSearchDeclaration() {
+        func column(_ name: String, _ type: String, sources: [String]? = nil) -> DatabaseSchema.Column {
+            DatabaseSchema.Column(
+                name: name, type: type, isNullable: name != "id", defaultValue: nil, isAutoincrement: false,
+                searchSources: sources)
+        }
+        let table = DatabaseSchema.Table(
+            name: "item",
+            columns: [
+                column("id", "bigint"), column("name", "text"), column("views", "integer"),
+                column("search", "tsvector", sources: ["name", "views"]),
+            ],
+            primaryKey: DatabaseSchema.Key(name: "item_pkey", columns: ["id"]),
+            indexes: [DatabaseSchema.Index(name: "item_search", columns: ["search"], isUnique: false)])
+        let outcome = DatabaseImporter.map(
+            DatabaseSchema(tables: [table]), dialect: .postgres, model: "M", source: "db")
+        #expect(
+            Self.messages(outcome) == [
+                "warning: column 'search' of table 'item' is a full-text search vector (tsvector) over name, views; not imported, and left as it is: Strata declares its own with 'search: [name]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add"
+            ])
+        #expect(outcome.schema.entities.first?.fields.map(\.name) == ["id", "name", "views"])
+        #expect(outcome.schema.entities.first?.indexes.isEmpty == true)
+    }
+
     @Test func theCommandReadsPostgreSQLFromTheEnvironment() async throws {
         let server = try await TestPostgresServer.forTest()
         let folder = try TestDatabases.folder()

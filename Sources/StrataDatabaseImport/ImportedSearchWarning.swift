@@ -1,0 +1,37 @@
+import StrataIntrospection
+
+/// The warnings for a database's own full-text search (a SQLite FTS5 table over a table's rows, a
+/// PostgreSQL `tsvector` column), which `import database` leaves as it is while naming the
+/// `search:` declaration with which Strata keeps its own.
+enum ImportedSearchWarning {
+    /// An FTS5 table `table` over the rows of `search.table`, indexing `search.columns`.
+    static func fts5(table: String, over search: (table: String, columns: [String])) -> String {
+        let columns = search.columns.joined(separator: ", ")
+        return "table '\(table)' is a full-text index (FTS5) of \(search.table) (\(columns)); "
+            + notImported(
+                fields: search.columns, on: "the entity of \(search.table)",
+                keptAs: "a table \(search.table)_search kept by triggers")
+    }
+
+    /// A `tsvector` column `column` of `table` built from `sources` (columns), which are the
+    /// fields `fields`; with no sources, the columns it is built from are unknown.
+    static func searchVector(column: String, table: String, sources: [String], fields: [String]) -> String {
+        let what =
+            sources.isEmpty
+            ? "over columns Strata cannot tell (it is kept neither by a generation expression nor by tsvector_update_trigger)"
+            : "over \(sources.joined(separator: ", "))"
+        return "column '\(column)' of table '\(table)' is a full-text search vector (tsvector) \(what); "
+            + notImported(
+                fields: fields.isEmpty ? nil : fields, on: "the entity",
+                keptAs: "a tsvector column kept by a trigger, with a GIN index")
+    }
+
+    /// What is done and what Strata declares instead: `search: [fields]` on `entity`, kept as `keptAs`.
+    private static func notImported(fields: [String]?, on entity: String, keptAs: String) -> String {
+        let declaration =
+            fields.map { "'search: [\($0.joined(separator: ", "))]' on \(entity)" }
+            ?? "'search: [...]' on \(entity), naming the fields it searches"
+        return
+            "not imported, and left as it is: Strata declares its own with \(declaration) (\(keptAs)), which a later version can add"
+    }
+}
