@@ -366,7 +366,8 @@ struct TableMapper {
             }
             warnings.append(
                 ImportedSearchWarning.searchVector(
-                    column: column.name, table: table.name, sources: sources, fields: searchable))
+                    column: column.name, table: table.name, sources: sources, fields: searchable,
+                    configuration: column.searchConfiguration))
         }
     }
 

@@ -28,11 +28,17 @@ public struct DatabaseSchema: Hashable, Sendable {
         /// trigger names them; empty when it is kept otherwise (a hand-written trigger function).
         /// Nil for any other column. Read by `import database`; not compared by ``SchemaComparison``.
         public var searchSources: [String]?
+        /// For a `tsvector` column: the text search configuration its words are reduced with, as its
+        /// generation expression (`to_tsvector('english', …)`) or its `tsvector_update_trigger`
+        /// trigger names it, without a `pg_catalog.` prefix (`english`); nil when it is not named
+        /// there (a configuration read from a column, a hand-written trigger function). Read by
+        /// `import database`; not compared by ``SchemaComparison``.
+        public var searchConfiguration: String?
 
         /// Creates a column.
         public init(
             name: String, type: String, isNullable: Bool, defaultValue: String?, isAutoincrement: Bool,
-            generated: String? = nil, searchSources: [String]? = nil
+            generated: String? = nil, searchSources: [String]? = nil, searchConfiguration: String? = nil
         ) {
             self.name = name
             self.type = type
@@ -41,6 +47,7 @@ public struct DatabaseSchema: Hashable, Sendable {
             self.isAutoincrement = isAutoincrement
             self.generated = generated
             self.searchSources = searchSources
+            self.searchConfiguration = searchConfiguration
         }
     }
 

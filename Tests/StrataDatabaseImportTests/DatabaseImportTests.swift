@@ -566,12 +566,15 @@ import Testing
         #expect(original.table(named: "post")?.column(named: "tsv")?.searchSources == ["title", "body"])
         #expect(original.table(named: "memo")?.column(named: "words")?.searchSources == [])
         #expect(original.table(named: "post")?.column(named: "title")?.searchSources == nil)
+        #expect(original.table(named: "doc")?.column(named: "tsv")?.searchConfiguration == "english")
+        #expect(original.table(named: "post")?.column(named: "tsv")?.searchConfiguration == "english")
+        #expect(original.table(named: "memo")?.column(named: "words")?.searchConfiguration == nil)
         let outcome = DatabaseImporter.map(original, dialect: .postgres, model: "Docs", source: "db")
         #expect(
             Self.messages(outcome) == [
-                "warning: column 'tsv' of table 'doc' is a full-text search vector (tsvector) over title, body_text; not imported, and left as it is: Strata declares its own with 'search: [title, bodyText]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
+                "warning: column 'tsv' of table 'doc' is a full-text search vector (tsvector) over title, body_text; not imported, and left as it is: Strata declares its own with 'search: { fields: [title, bodyText], language: english }' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
                 "warning: column 'words' of table 'memo' is a full-text search vector (tsvector) over columns Strata cannot tell (it is kept neither by a generation expression nor by tsvector_update_trigger); not imported, and left as it is: Strata declares its own with 'search: [...]' on the entity, naming the fields it searches (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
-                "warning: column 'tsv' of table 'post' is a full-text search vector (tsvector) over title, body; not imported, and left as it is: Strata declares its own with 'search: [title, body]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
+                "warning: column 'tsv' of table 'post' is a full-text search vector (tsvector) over title, body; not imported, and left as it is: Strata declares its own with 'search: { fields: [title, body], language: english }' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add",
             ])
         #expect(
             outcome.schema.entities.map { $0.fields.map(\.name) } == [
@@ -579,7 +582,8 @@ import Testing
             ])
         #expect(outcome.schema.entities.map { $0.indexes.map(\.fields) } == [[["title"]], [], []])
         // The rest of each table is imported as before: Strata's tables are the database's without the vectors.
-        let (schema, _) = try Self.written(outcome, in: try TestDatabases.folder())
+        let folder = try TestDatabases.folder()
+        let (schema, _) = try Self.written(outcome, in: folder)
         let regenerated = try await server.withDatabase { session in
             try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
             return try await PostgresIntrospector.schema(of: session)
@@ -592,25 +596,74 @@ import Testing
         }
         let report = SchemaComparison().report(expected: DatabaseSchema(tables: kept), actual: regenerated)
         #expect(report.isEmpty, "\(report)")
-        // As the documentation says, 'migrate --baseline' names each vector and its index.
+        // The database is adopted as it is: 'migrate --baseline' leaves the vectors and their
+        // indexes alone, as it does an FTS5 table, and the trigger still keeps the vector.
+        #expect(BaselineSchemaCheck(schema: schema, dialect: .postgres).differences(original).isEmpty)
+        try await server.withDatabase { session in
+            try await session.executeScript(script)
+            let arguments = ["migrate", "--postgres", session.url.description, "--model", "Docs", "--baseline", "1"]
+            let baseline = try CLI.strata(arguments, schemasIn: folder)
+            #expect(baseline.status == 0, "\(baseline.stderr)")
+            try await session.executeScript("INSERT INTO post (id, title, body) VALUES (2, 'Adopted', 'searched')")
+            #expect(
+                try await session.textRows(sql: "SELECT id::text FROM post WHERE tsv @@ to_tsquery('english', 'search')")
+                    == [["1"], ["2"]])
+        }
+        // What verify compares is unchanged: a search vector the model does not declare is a difference there.
         #expect(
-            BaselineSchemaCheck(schema: schema, dialect: .postgres).differences(original).map(\.description) == [
-                #"table "doc": generated (STORED) column "tsv" not expected"#,
-                #"table "doc": index "doc_tsv_idx" not expected"#,
-                #"table "memo": column "words" not expected"#,
-                #"table "memo": index "memo_words_idx" not expected"#,
-                #"table "post": column "tsv" not expected"#,
-                #"table "post": index "post_tsv_idx" not expected"#,
-            ])
+            SchemaComparison().differences(expected: ExpectedSchema.of(schema, dialect: .postgres), actual: original)
+                .map(\.description).contains(#"table "post": column "tsv" not expected"#))
+    }
+
+    /// The baseline leaves out only the search vectors the model does not declare: Strata's own
+    /// `<table>_search` column of a model with `search:` is still compared.
+    @Test func theBaselineStillComparesTheSearchColumnTheModelDeclares() async throws {
+        let server = try await TestPostgresServer.forTest()
+        let yaml = """
+            model: Notes
+            version: 1
+            entities:
+              Note:
+                fields:
+                  id: { type: Int64, autoincrement: true }
+                  title: String
+                search: { fields: [title], language: english }
+            """
+        let schema = try #require(try Models.temporary("Notes", versions: [yaml]).history.latest)
+        let check = BaselineSchemaCheck(schema: schema, dialect: .postgres)
+        try await server.withDatabase { session in
+            try await session.executeScript(SQLSchemaRenderer.schemaFile(for: schema, dialect: .postgres))
+            try await session.executeScript(
+                """
+                ALTER TABLE note ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', title)) STORED;
+                CREATE INDEX note_tsv_idx ON note USING GIN (tsv);
+                """)
+            let live = try await PostgresIntrospector.schema(of: session)
+            #expect(live.table(named: "note")?.column(named: "note_search")?.searchSources == [])
+            #expect(check.differences(live).isEmpty, "\(check.differences(live))")
+            try await session.executeScript("ALTER TABLE note DROP COLUMN note_search CASCADE")
+            let dropped = try await PostgresIntrospector.schema(of: session)
+            #expect(
+                check.differences(dropped).map(\.description).contains(#"table "note": missing column "note_search""#),
+                "\(check.differences(dropped))")
+        }
     }
 
     /// The same warnings from a schema read elsewhere: a vector over a column that is not a
-    /// String field names only the String ones in `search:`.
-    @Test func aSearchVectorNamesOnlyItsStringFieldsInTheSearchDeclaration() {
+    /// String field names only the String ones in `search:`; its text search configuration is
+    /// the declaration's language when `search:` accepts it, the shorthand's (`simple`) when it is
+    /// `simple` or unknown, and named as not accepted otherwise.
+    @Test(arguments: [
+        (nil, "'search: [name]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add"),
+        ("simple", "'search: [name]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add"),
+        ("french", "'search: { fields: [name], language: french }' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add"),
+        ("public.my_words", "'search: [name]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add; its text search configuration 'public.my_words' is not a language Strata's 'search:' accepts"),
+    ] as [(String?, String)])
+    func aSearchVectorNamesOnlyItsStringFieldsInTheSearchDeclaration(configuration: String?, declaration: String) {
         func column(_ name: String, _ type: String, sources: [String]? = nil) -> DatabaseSchema.Column {
             DatabaseSchema.Column(
                 name: name, type: type, isNullable: name != "id", defaultValue: nil, isAutoincrement: false,
-                searchSources: sources)
+                searchSources: sources, searchConfiguration: sources == nil ? nil : configuration)
         }
         let table = DatabaseSchema.Table(
             name: "item",
@@ -624,7 +677,8 @@ import Testing
             DatabaseSchema(tables: [table]), dialect: .postgres, model: "M", source: "db")
         #expect(
             Self.messages(outcome) == [
-                "warning: column 'search' of table 'item' is a full-text search vector (tsvector) over name, views; not imported, and left as it is: Strata declares its own with 'search: [name]' on the entity (a tsvector column kept by a trigger, with a GIN index), which a later version can add"
+                "warning: column 'search' of table 'item' is a full-text search vector (tsvector) over name, views; not imported, and left as it is: Strata declares its own with "
+                    + declaration
             ])
         #expect(outcome.schema.entities.first?.fields.map(\.name) == ["id", "name", "views"])
         #expect(outcome.schema.entities.first?.indexes.isEmpty == true)
