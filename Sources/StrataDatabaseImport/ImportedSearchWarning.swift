@@ -41,14 +41,14 @@ enum ImportedSearchWarning {
     private static func notImported(
         fields: [String]?, language: SearchLanguage?, on entity: String, keptAs: String
     ) -> String {
+        let withLanguage = language.map { $0 == .simple ? "" : ", with 'language: \($0.rawValue)'" } ?? ""
         let declaration =
             fields.map { fields in
                 let list = "[\(fields.joined(separator: ", "))]"
                 guard let language, language != .simple else { return "'search: \(list)' on \(entity)" }
                 return "'search: { fields: \(list), language: \(language.rawValue) }' on \(entity)"
             }
-            ?? "'search: [...]' on \(entity), naming the fields it searches"
-                + (language.map { $0 == .simple ? "" : ", with 'language: \($0.rawValue)'" } ?? "")
+            ?? "'search: [...]' on \(entity), naming the fields it searches\(withLanguage)"
         return
             "not imported, and left as it is: Strata declares its own with \(declaration) (\(keptAs)), which a later version can add"
     }
